@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency from Debian packages. Idempotent: packages already
+# present are skipped, so the README and CI can both call it on every run.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang-format
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -q
+  $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

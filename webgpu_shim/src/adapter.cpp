@@ -1,0 +1,145 @@
+#include <algorithm>
+#include <cstring>
+
+#include "instance.h"
+
+namespace wgpu {
+
+Limits DefaultLimits() {
+  Limits l;
+  l.maxBindGroups = 4;
+  l.maxBindingsPerBindGroup = 1000;
+  l.maxStorageBuffersPerShaderStage = 8;
+  l.maxUniformBuffersPerShaderStage = 12;
+  l.maxUniformBufferBindingSize = 65536;
+  l.maxStorageBufferBindingSize = 134217728;
+  l.minUniformBufferOffsetAlignment = 256;
+  l.minStorageBufferOffsetAlignment = 256;
+  l.maxBufferSize = 268435456;
+  l.maxComputeWorkgroupStorageSize = 16384;
+  l.maxComputeInvocationsPerWorkgroup = 256;
+  l.maxComputeWorkgroupSizeX = 256;
+  l.maxComputeWorkgroupSizeY = 256;
+  l.maxComputeWorkgroupSizeZ = 64;
+  l.maxComputeWorkgroupsPerDimension = 65535;
+  return l;
+}
+
+}  // namespace wgpu
+
+namespace wgpu::detail {
+
+namespace {
+
+std::string VendorName(uint32_t id) {
+  switch (id) {
+    case 0x10DE: return "nvidia";
+    case 0x1002: return "amd";
+    case 0x8086: return "intel";
+    case 0x13B5: return "arm";
+    case 0x5143: return "qualcomm";
+    case 0x10005: return "mesa";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevice physical)
+    : instance_(std::move(instance)), physical_(physical) {
+  VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  driver.pNext = &m3;
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props2.pNext = &driver;
+  vkGetPhysicalDeviceProperties2(physical, &props2);
+  const VkPhysicalDeviceProperties& p = props2.properties;
+
+  info_.device = p.deviceName;
+  info_.vendorID = p.vendorID;
+  info_.deviceID = p.deviceID;
+  info_.vendor = VendorName(p.vendorID);
+  info_.architecture = driver.driverName;
+  info_.description = std::string(driver.driverName) + " " + driver.driverInfo;
+  info_.backendType = BackendType::Vulkan;
+  switch (p.deviceType) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: info_.adapterType = AdapterType::DiscreteGPU; break;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: info_.adapterType = AdapterType::IntegratedGPU; break;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: info_.adapterType = AdapterType::CPU; break;
+    default: info_.adapterType = AdapterType::Unknown; break;
+  }
+
+  // Requirements: Vulkan 1.2 (timeline semaphores), a compute queue, push descriptors.
+  if (p.apiVersion < VK_API_VERSION_1_2) unusableReason_ = "Vulkan 1.2 is required";
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.pNext = &f12;
+  vkGetPhysicalDeviceFeatures2(physical, &f2);
+  if (unusableReason_.empty() && !f12.timelineSemaphore)
+    unusableReason_ = "timeline semaphores are required";
+  robustBufferAccess_ = f2.features.robustBufferAccess == VK_TRUE;
+
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, families.data());
+  bool found = false;
+  // Prefer a queue family with graphics too: it is the "universal" queue drivers optimize most.
+  for (int pass = 0; pass < 2 && !found; ++pass) {
+    for (uint32_t i = 0; i < familyCount; ++i) {
+      const auto flags = families[i].queueFlags;
+      if (!(flags & VK_QUEUE_COMPUTE_BIT)) continue;
+      if (pass == 0 && !(flags & VK_QUEUE_GRAPHICS_BIT)) continue;
+      queueFamily_ = i;
+      found = true;
+      break;
+    }
+  }
+  if (unusableReason_.empty() && !found) unusableReason_ = "no compute queue";
+
+  uint32_t extCount = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, nullptr);
+  std::vector<VkExtensionProperties> exts(extCount);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, exts.data());
+  bool push = std::any_of(exts.begin(), exts.end(), [](const auto& e) {
+    return std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
+  });
+  if (unusableReason_.empty() && !push) unusableReason_ = "VK_KHR_push_descriptor is required";
+
+  VkPhysicalDeviceMemoryProperties mem;
+  vkGetPhysicalDeviceMemoryProperties(physical, &mem);
+  uint64_t largestHeap = 0;
+  for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
+    largestHeap = std::max<uint64_t>(largestHeap, mem.memoryHeaps[i].size);
+
+  const auto& vl = p.limits;
+  auto pow2AtLeast4 = [](uint64_t v) { return static_cast<uint32_t>(std::max<uint64_t>(v, 4)); };
+  limits_.maxBindGroups = std::min<uint32_t>(vl.maxBoundDescriptorSets, 4);
+  limits_.maxBindingsPerBindGroup = 1000;
+  limits_.maxStorageBuffersPerShaderStage = std::min<uint32_t>(vl.maxPerStageDescriptorStorageBuffers, 1000);
+  limits_.maxUniformBuffersPerShaderStage = std::min<uint32_t>(vl.maxPerStageDescriptorUniformBuffers, 1000);
+  limits_.maxUniformBufferBindingSize = vl.maxUniformBufferRange;
+  limits_.maxStorageBufferBindingSize = vl.maxStorageBufferRange & ~uint64_t{3};
+  limits_.minUniformBufferOffsetAlignment = pow2AtLeast4(vl.minUniformBufferOffsetAlignment);
+  limits_.minStorageBufferOffsetAlignment = pow2AtLeast4(vl.minStorageBufferOffsetAlignment);
+  limits_.maxBufferSize = std::min<uint64_t>(m3.maxMemoryAllocationSize, largestHeap);
+  limits_.maxComputeWorkgroupStorageSize = vl.maxComputeSharedMemorySize;
+  limits_.maxComputeInvocationsPerWorkgroup = vl.maxComputeWorkGroupInvocations;
+  limits_.maxComputeWorkgroupSizeX = vl.maxComputeWorkGroupSize[0];
+  limits_.maxComputeWorkgroupSizeY = vl.maxComputeWorkGroupSize[1];
+  limits_.maxComputeWorkgroupSizeZ = vl.maxComputeWorkGroupSize[2];
+  limits_.maxComputeWorkgroupsPerDimension = std::min(
+      {vl.maxComputeWorkGroupCount[0], vl.maxComputeWorkGroupCount[1], vl.maxComputeWorkGroupCount[2]});
+}
+
+int AdapterImpl::Rank() const {
+  switch (info_.adapterType) {
+    case AdapterType::DiscreteGPU: return 0;
+    case AdapterType::IntegratedGPU: return 1;
+    case AdapterType::Unknown: return 2;
+    case AdapterType::CPU: return 3;
+  }
+  return 4;
+}
+
+}  // namespace wgpu::detail

@@ -1,0 +1,304 @@
+#include "binding.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "buffer.h"
+#include "device.h"
+#include "vk_check.h"
+
+namespace wgpu::detail {
+
+namespace {
+
+const char* TypeName(BufferBindingType t) {
+  switch (t) {
+    case BufferBindingType::Uniform: return "Uniform";
+    case BufferBindingType::Storage: return "Storage";
+    case BufferBindingType::ReadOnlyStorage: return "ReadOnlyStorage";
+    case BufferBindingType::BindingNotUsed: return "BindingNotUsed";
+    case BufferBindingType::Undefined: return "Undefined";
+  }
+  return "?";
+}
+
+VkDescriptorType VulkanType(BufferBindingType t) {
+  return t == BufferBindingType::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                         : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+// Explicit layouts with equal entries are group-equivalent: they share a compatibility key.
+uint64_t KeyForEntries(const std::vector<BindGroupLayoutEntry>& entries) {
+  static std::mutex mutex;
+  static std::map<std::string, uint64_t> keys;
+  std::string text;
+  for (const auto& e : entries)
+    text += std::to_string(e.binding) + ":" + std::to_string(static_cast<uint64_t>(e.visibility)) +
+            ":" + TypeName(e.buffer.type) + ":" + std::to_string(e.buffer.minBindingSize) + ";";
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = keys.emplace(text, keys.size() + 1);
+  return it->second;
+}
+
+std::atomic<uint64_t> nextAutoKey{uint64_t{1} << 62};
+
+}  // namespace
+
+// ---- BindGroupLayout ----
+
+BindGroupLayoutImpl::BindGroupLayoutImpl(const std::shared_ptr<DeviceImpl>& device,
+                                         std::string label)
+    : ObjectBase(device, "BindGroupLayout", std::move(label)) {}
+
+BindGroupLayoutImpl::~BindGroupLayoutImpl() {
+  if (layout_) vkDestroyDescriptorSetLayout(Device().Vk(), layout_, nullptr);
+}
+
+const BindGroupLayoutEntry* BindGroupLayoutImpl::Find(uint32_t binding) const {
+  for (const auto& e : entries_)
+    if (e.binding == binding) return &e;
+  return nullptr;
+}
+
+std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
+    const std::shared_ptr<DeviceImpl>& device, const BindGroupLayoutDescriptor& desc,
+    bool fromAutoLayout) {
+  auto layout = std::make_shared<BindGroupLayoutImpl>(device, desc.label);
+  const Limits& limits = device->GetLimits();
+  auto entries = desc.entries;
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.binding < b.binding; });
+  std::string error;
+  uint32_t storage = 0, uniform = 0;
+  for (size_t i = 0; i < entries.size() && error.empty(); ++i) {
+    auto& e = entries[i];
+    const std::string which = "entry (binding " + std::to_string(e.binding) + ")";
+    if (e.buffer.type == BufferBindingType::Undefined) e.buffer.type = BufferBindingType::Uniform;
+    if (i > 0 && entries[i - 1].binding == e.binding) {
+      error = "binding " + std::to_string(e.binding) + " appears more than once.";
+    } else if (e.binding >= limits.maxBindingsPerBindGroup) {
+      error = which + " exceeds maxBindingsPerBindGroup (" +
+              std::to_string(limits.maxBindingsPerBindGroup) + ").";
+    } else if (e.buffer.type == BufferBindingType::BindingNotUsed) {
+      error = which + " has no binding type (only buffer bindings are supported).";
+    } else if (e.buffer.hasDynamicOffset) {
+      error = which + " uses hasDynamicOffset, which this implementation does not support.";
+    } else if (e.buffer.type == BufferBindingType::Storage &&
+               HasFlag(e.visibility, ShaderStage::Vertex)) {
+      error = which + " is a writable storage buffer visible to the vertex stage.";
+    }
+    if (e.buffer.type == BufferBindingType::Uniform) ++uniform; else ++storage;
+  }
+  if (error.empty() && storage > limits.maxStorageBuffersPerShaderStage)
+    error = "has " + std::to_string(storage) + " storage buffers, over maxStorageBuffersPerShaderStage (" +
+            std::to_string(limits.maxStorageBuffersPerShaderStage) + ").";
+  if (error.empty() && uniform > limits.maxUniformBuffersPerShaderStage)
+    error = "has " + std::to_string(uniform) + " uniform buffers, over maxUniformBuffersPerShaderStage (" +
+            std::to_string(limits.maxUniformBuffersPerShaderStage) + ").";
+  if (!error.empty()) {
+    layout->MarkInvalid();
+    device->HandleError(ErrorType::Validation, layout->Name() + " " + error +
+                                                   "\n - While calling [Device].CreateBindGroupLayout.");
+    return layout;
+  }
+  layout->entries_ = std::move(entries);
+  layout->key_ = fromAutoLayout ? nextAutoKey.fetch_add(1) : KeyForEntries(layout->entries_);
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (const auto& e : layout->entries_) {
+    VkDescriptorSetLayoutBinding b{};
+    b.binding = e.binding;
+    b.descriptorType = VulkanType(e.buffer.type);
+    b.descriptorCount = 1;
+    b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings.push_back(b);
+  }
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  if (VkResult r = vkCreateDescriptorSetLayout(device->Vk(), &info, nullptr, &layout->layout_);
+      r != VK_SUCCESS) {
+    layout->layout_ = VK_NULL_HANDLE;
+    layout->MarkInvalid();
+    device->HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                        layout->Name() + " " + VkFailure("vkCreateDescriptorSetLayout", r));
+  }
+  return layout;
+}
+
+// ---- PipelineLayout ----
+
+PipelineLayoutImpl::PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
+    : ObjectBase(device, "PipelineLayout", std::move(label)) {}
+
+PipelineLayoutImpl::~PipelineLayoutImpl() {
+  if (layout_) vkDestroyPipelineLayout(Device().Vk(), layout_, nullptr);
+}
+
+std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
+    const std::shared_ptr<DeviceImpl>& device, std::string label,
+    std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups) {
+  auto layout = std::make_shared<PipelineLayoutImpl>(device, std::move(label));
+  const Limits& limits = device->GetLimits();
+  std::string error;
+  uint32_t storage = 0, uniform = 0;
+  if (groups.size() > limits.maxBindGroups)
+    error = "has " + std::to_string(groups.size()) + " bind group layouts, over maxBindGroups (" +
+            std::to_string(limits.maxBindGroups) + ").";
+  for (size_t i = 0; i < groups.size() && error.empty(); ++i) {
+    if (!groups[i]) groups[i] = BindGroupLayoutImpl::Create(device, {}, false);
+    if (!groups[i]->IsValid()) error = "bindGroupLayouts[" + std::to_string(i) + "] " + groups[i]->Name() + " is invalid.";
+    for (const auto& e : groups[i]->Entries())
+      (e.buffer.type == BufferBindingType::Uniform ? uniform : storage)++;
+  }
+  if (error.empty() && storage > limits.maxStorageBuffersPerShaderStage)
+    error = "uses " + std::to_string(storage) + " storage buffers, over maxStorageBuffersPerShaderStage (" +
+            std::to_string(limits.maxStorageBuffersPerShaderStage) + ").";
+  if (error.empty() && uniform > limits.maxUniformBuffersPerShaderStage)
+    error = "uses " + std::to_string(uniform) + " uniform buffers, over maxUniformBuffersPerShaderStage (" +
+            std::to_string(limits.maxUniformBuffersPerShaderStage) + ").";
+  if (!error.empty()) {
+    layout->MarkInvalid();
+    device->HandleError(ErrorType::Validation, layout->Name() + " " + error +
+                                                   "\n - While calling [Device].CreatePipelineLayout.");
+    return layout;
+  }
+  layout->groups_ = std::move(groups);
+  std::vector<VkDescriptorSetLayout> sets;
+  for (const auto& g : layout->groups_) sets.push_back(g->Vk());
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = static_cast<uint32_t>(sets.size());
+  info.pSetLayouts = sets.data();
+  if (VkResult r = vkCreatePipelineLayout(device->Vk(), &info, nullptr, &layout->layout_);
+      r != VK_SUCCESS) {
+    layout->layout_ = VK_NULL_HANDLE;
+    layout->MarkInvalid();
+    device->HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                        layout->Name() + " " + VkFailure("vkCreatePipelineLayout", r));
+  }
+  return layout;
+}
+
+// ---- BindGroup ----
+
+BindGroupImpl::BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
+    : ObjectBase(device, "BindGroup", std::move(label)) {}
+
+BindGroupImpl::~BindGroupImpl() {
+  if (pool_) {
+    // Command buffers in flight may still use the descriptor set.
+    auto device = device_;
+    VkDescriptorPool pool = pool_;
+    device->DeferUntilIdle([device, pool] { vkDestroyDescriptorPool(device->Vk(), pool, nullptr); });
+  }
+}
+
+std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<DeviceImpl>& device,
+                                                     const BindGroupDescriptor& desc) {
+  auto group = std::make_shared<BindGroupImpl>(device, desc.label);
+  const Limits& limits = device->GetLimits();
+  auto fail = [&](const std::string& message) {
+    group->MarkInvalid();
+    device->HandleError(ErrorType::Validation,
+                        group->Name() + " " + message + "\n - While calling [Device].CreateBindGroup.");
+    return group;
+  };
+  auto layout = desc.layout.Get();
+  if (!layout) return fail("has no layout.");
+  if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
+  if (desc.entries.size() != layout->Entries().size())
+    return fail("has " + std::to_string(desc.entries.size()) + " entries but " + layout->Name() +
+                " has " + std::to_string(layout->Entries().size()) + ".");
+
+  std::vector<BoundBuffer> bound;
+  for (const auto& entry : desc.entries) {
+    const std::string which = "entry (binding " + std::to_string(entry.binding) + ")";
+    const BindGroupLayoutEntry* le = layout->Find(entry.binding);
+    if (!le) return fail(which + " has no matching entry in " + layout->Name() + ".");
+    for (const auto& b : bound)
+      if (b.binding == entry.binding) return fail(which + " appears more than once.");
+    auto buffer = entry.buffer.Get();
+    if (!buffer) return fail(which + " has no buffer.");
+    if (!buffer->IsValid()) return fail(which + " uses " + buffer->Name() + ", which is invalid.");
+    if (buffer->DevicePtr() != device) return fail(which + " uses " + buffer->Name() + " from another device.");
+    const uint64_t bufferSize = buffer->Size();
+    if (entry.offset > bufferSize)
+      return fail(which + " offset (" + std::to_string(entry.offset) + ") is larger than " +
+                  buffer->Name() + " size (" + std::to_string(bufferSize) + ").");
+    const uint64_t size = entry.size == kWholeSize ? bufferSize - entry.offset : entry.size;
+    if (size == 0) return fail(which + " binds zero bytes of " + buffer->Name() + ".");
+    if (size > bufferSize - entry.offset)
+      return fail(which + " range (offset " + std::to_string(entry.offset) + ", size " +
+                  std::to_string(size) + ") goes past the end of " + buffer->Name() + " (size " +
+                  std::to_string(bufferSize) + ").");
+    const bool isUniform = le->buffer.type == BufferBindingType::Uniform;
+    const BufferUsage needed = isUniform ? BufferUsage::Uniform : BufferUsage::Storage;
+    if (!HasFlag(buffer->Usage(), needed))
+      return fail(which + " is a " + TypeName(le->buffer.type) + " binding but " + buffer->Name() +
+                  " usage (" + ToString(buffer->Usage()) + ") lacks " + ToString(needed) + ".");
+    const uint64_t align = isUniform ? limits.minUniformBufferOffsetAlignment
+                                     : limits.minStorageBufferOffsetAlignment;
+    if (entry.offset % align != 0)
+      return fail(which + " offset (" + std::to_string(entry.offset) + ") is not a multiple of " +
+                  (isUniform ? "minUniformBufferOffsetAlignment (" : "minStorageBufferOffsetAlignment (") +
+                  std::to_string(align) + ").");
+    const uint64_t maxSize = isUniform ? limits.maxUniformBufferBindingSize : limits.maxStorageBufferBindingSize;
+    if (size > maxSize)
+      return fail(which + " size (" + std::to_string(size) + ") exceeds " +
+                  (isUniform ? "maxUniformBufferBindingSize (" : "maxStorageBufferBindingSize (") +
+                  std::to_string(maxSize) + ").");
+    if (!isUniform && size % 4 != 0)
+      return fail(which + " size (" + std::to_string(size) + ") of a storage binding is not a multiple of 4.");
+    if (size < le->buffer.minBindingSize)
+      return fail(which + " size (" + std::to_string(size) + ") is below the layout's minBindingSize (" +
+                  std::to_string(le->buffer.minBindingSize) + ").");
+    bound.push_back({buffer, entry.offset, size, le->buffer.type, entry.binding});
+  }
+
+  // One small pool per group: groups are created once and live long in tensorgrad's use.
+  uint32_t uniforms = 0, storages = 0;
+  for (const auto& b : bound) (b.type == BufferBindingType::Uniform ? uniforms : storages)++;
+  std::vector<VkDescriptorPoolSize> sizes;
+  if (uniforms) sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms});
+  if (storages) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storages});
+  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = static_cast<uint32_t>(sizes.size());
+  poolInfo.pPoolSizes = sizes.data();
+  VkResult r = vkCreateDescriptorPool(device->Vk(), &poolInfo, nullptr, &group->pool_);
+  if (r == VK_SUCCESS) {
+    VkDescriptorSetLayout setLayout = layout->Vk();
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = group->pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &setLayout;
+    r = vkAllocateDescriptorSets(device->Vk(), &alloc, &group->set_);
+  } else {
+    group->pool_ = VK_NULL_HANDLE;
+  }
+  if (r != VK_SUCCESS) {
+    group->MarkInvalid();
+    device->HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                        group->Name() + " " + VkFailure("vkAllocateDescriptorSets", r));
+    return group;
+  }
+  std::vector<VkDescriptorBufferInfo> infos(bound.size());
+  std::vector<VkWriteDescriptorSet> writes(bound.size());
+  for (size_t i = 0; i < bound.size(); ++i) {
+    infos[i] = {bound[i].buffer->Vk(), bound[i].offset, bound[i].size};
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = group->set_;
+    writes[i].dstBinding = bound[i].binding;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VulkanType(bound[i].type);
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(device->Vk(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  group->layout_ = std::move(layout);
+  group->buffers_ = std::move(bound);
+  return group;
+}
+
+}  // namespace wgpu::detail

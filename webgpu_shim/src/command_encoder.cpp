@@ -1,0 +1,402 @@
+#include "command_encoder.h"
+
+#include <atomic>
+
+#include "buffer.h"
+#include "device.h"
+#include "indirect_validation.h"
+#include "vk_check.h"
+
+namespace wgpu::detail {
+
+namespace {
+
+std::atomic<uint64_t> nextStamp{1};
+uint64_t NewStamp() { return nextStamp.fetch_add(1); }
+
+constexpr VkPipelineStageFlags kComputeStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+
+}  // namespace
+
+CommandBufferImpl::~CommandBufferImpl() {
+  if (cmd) {
+    auto device = device_;
+    VkCommandBuffer c = cmd;
+    device->DeferUntilIdle([device, c] { device->ReleaseCommandBuffer(c); });
+  }
+}
+
+CommandEncoderImpl::CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
+    : ObjectBase(device, "CommandEncoder", std::move(label)), stamp_(NewStamp()), epoch_(NewStamp()) {
+  cmd_ = device->AcquireCommandBuffer();
+  if (!cmd_) {
+    MarkInvalid();
+    device->HandleError(ErrorType::OutOfMemory, Name() + " could not allocate a command buffer.");
+  }
+}
+
+CommandEncoderImpl::~CommandEncoderImpl() {
+  if (cmd_) Device().ReleaseCommandBuffer(cmd_);  // never submitted
+}
+
+void CommandEncoderImpl::RecordError(std::string message) {
+  if (error_.empty()) error_ = std::move(message);
+}
+
+bool CommandEncoderImpl::CheckOpen(const char* command) {
+  if (finished_) {
+    // Using a finished encoder is reported at once: there is no later Finish to report it.
+    Device().HandleError(ErrorType::Validation,
+                         Name() + " is finished.\n - While calling " + Name() + "." + command + ".");
+    return false;
+  }
+  if (passOpen_) {
+    RecordError(Name() + " is locked while a compute pass is open.\n - While calling " + Name() +
+                "." + command + ".");
+    return false;
+  }
+  return error_.empty() && IsValid();
+}
+
+bool CommandEncoderImpl::BeginPass(const std::string& passName) {
+  if (!CheckOpen("BeginComputePass")) return false;
+  (void)passName;
+  passOpen_ = true;
+  return true;
+}
+
+void CommandEncoderImpl::Use(BufferImpl* buffer) {
+  if (buffer->encoderStamp == stamp_) return;
+  buffer->encoderStamp = stamp_;
+  buffers_.push_back(buffer->shared_from_this());
+  if (HasFlag(buffer->Usage(), BufferUsage::MapRead)) usesReadback_ = true;
+}
+
+void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
+  bool hazard = externalPending_;
+  VkPipelineStageFlags dstStages = 0;
+  VkAccessFlags dstAccess = 0;
+  for (const Access& a : accesses) {
+    dstStages |= a.stage;
+    dstAccess |= a.access;
+    BufferImpl* b = a.buffer;
+    // Read-after-write, write-after-read and write-after-write all need a barrier.
+    if (b->trackEpoch == epoch_ && (b->pendingWrite || a.write)) hazard = true;
+  }
+  if (hazard) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    VkPipelineStageFlags srcStages = pendingStages_;
+    barrier.srcAccessMask = pendingWriteAccess_;
+    if (externalPending_) {
+      srcStages |= kComputeStage | kTransferStage;
+      barrier.srcAccessMask |= VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    }
+    barrier.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd_, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+    ++barrierCount_;
+    epoch_ = NewStamp();
+    pendingStages_ = 0;
+    pendingWriteAccess_ = 0;
+    externalPending_ = false;
+  }
+  for (const Access& a : accesses) {
+    BufferImpl* b = a.buffer;
+    if (b->trackEpoch != epoch_) {
+      b->trackEpoch = epoch_;
+      b->pendingStages = 0;
+      b->pendingWrite = false;
+    }
+    b->pendingStages |= a.stage;
+    pendingStages_ |= a.stage;
+    if (a.write) {
+      b->pendingWrite = true;
+      pendingWriteAccess_ |= a.access;
+    }
+  }
+}
+
+BufferImpl* CommandEncoderImpl::IndirectScratch() {
+  if (!indirectScratch_)
+    indirectScratch_ = BufferImpl::CreateInternal(device_, "indirect dispatch scratch", 16,
+                                                  BufferUsage::Storage | BufferUsage::Indirect);
+  Use(indirectScratch_.get());
+  return indirectScratch_.get();
+}
+
+void CommandEncoderImpl::CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset, BufferImpl* dst,
+                                            uint64_t dstOffset, uint64_t size) {
+  if (!CheckOpen("CopyBufferToBuffer")) return;
+  const std::string where = "\n - While encoding " + Name() + ".CopyBufferToBuffer.";
+  auto fail = [&](const std::string& m) { RecordError(m + where); };
+  if (!src || !dst) return fail("Source or destination buffer is null.");
+  if (!src->IsValid()) return fail(src->Name() + " is invalid.");
+  if (!dst->IsValid()) return fail(dst->Name() + " is invalid.");
+  if (&src->Device() != &Device() || &dst->Device() != &Device())
+    return fail("A buffer belongs to another device.");
+  if (src == dst) return fail("Source and destination are the same buffer " + src->Name() + ".");
+  if (!HasFlag(src->Usage(), BufferUsage::CopySrc))
+    return fail(src->Name() + " usage (" + ToString(src->Usage()) + ") does not include CopySrc.");
+  if (!HasFlag(dst->Usage(), BufferUsage::CopyDst))
+    return fail(dst->Name() + " usage (" + ToString(dst->Usage()) + ") does not include CopyDst.");
+  if (size % 4 != 0) return fail("Copy size (" + std::to_string(size) + ") is not a multiple of 4.");
+  if (srcOffset % 4 != 0)
+    return fail("Source offset (" + std::to_string(srcOffset) + ") is not a multiple of 4.");
+  if (dstOffset % 4 != 0)
+    return fail("Destination offset (" + std::to_string(dstOffset) + ") is not a multiple of 4.");
+  if (srcOffset > src->Size() || size > src->Size() - srcOffset)
+    return fail("Copy range (offset " + std::to_string(srcOffset) + ", size " + std::to_string(size) +
+                ") does not fit in " + src->Name() + " size (" + std::to_string(src->Size()) + ").");
+  if (dstOffset > dst->Size() || size > dst->Size() - dstOffset)
+    return fail("Copy range (offset " + std::to_string(dstOffset) + ", size " + std::to_string(size) +
+                ") does not fit in " + dst->Name() + " size (" + std::to_string(dst->Size()) + ").");
+  Use(src);
+  Use(dst);
+  if (src->IsDestroyed() || dst->IsDestroyed() || size == 0) return;  // the submit reports it
+  const Access accesses[] = {{src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false},
+                             {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
+  PrepareAccesses(accesses);
+  VkBufferCopy region{srcOffset, dstOffset, size};
+  vkCmdCopyBuffer(cmd_, src->Vk(), dst->Vk(), 1, &region);
+}
+
+void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64_t size) {
+  if (!CheckOpen("ClearBuffer")) return;
+  const std::string where = "\n - While encoding " + Name() + ".ClearBuffer.";
+  auto fail = [&](const std::string& m) { RecordError(m + where); };
+  if (!buffer) return fail("The buffer is null.");
+  if (!buffer->IsValid()) return fail(buffer->Name() + " is invalid.");
+  if (!HasFlag(buffer->Usage(), BufferUsage::CopyDst))
+    return fail(buffer->Name() + " usage (" + ToString(buffer->Usage()) + ") does not include CopyDst.");
+  if (offset % 4 != 0) return fail("Offset (" + std::to_string(offset) + ") is not a multiple of 4.");
+  if (offset > buffer->Size())
+    return fail("Offset (" + std::to_string(offset) + ") is past the end of " + buffer->Name() + ".");
+  if (size == kWholeSize) size = buffer->Size() - offset;
+  if (size % 4 != 0) return fail("Size (" + std::to_string(size) + ") is not a multiple of 4.");
+  if (size > buffer->Size() - offset)
+    return fail("Clear range (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
+                ") does not fit in " + buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
+  Use(buffer);
+  if (buffer->IsDestroyed() || size == 0) return;
+  const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
+  PrepareAccesses(access);
+  vkCmdFillBuffer(cmd_, buffer->Vk(), offset, size, 0);
+}
+
+std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string& label) {
+  auto cb = std::make_shared<CommandBufferImpl>(device_, label);
+  std::string error;
+  if (finished_) {
+    error = Name() + " was already finished.";
+  } else if (passOpen_) {
+    error = Name() + " has a compute pass that was not ended.";
+  } else if (!error_.empty()) {
+    error = error_;
+  } else if (!IsValid()) {
+    error = Name() + " is invalid.";
+  }
+  finished_ = true;
+  if (!error.empty()) {
+    cb->MarkInvalid();
+    Device().HandleError(ErrorType::Validation, error + "\n - While calling " + Name() + ".Finish.");
+    return cb;
+  }
+  if (usesReadback_) {
+    // Make GPU writes visible to the host for buffers that will be mapped for reading.
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd_, kComputeStage | kTransferStage, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                         &barrier, 0, nullptr, 0, nullptr);
+  }
+  if (VkResult r = vkEndCommandBuffer(cmd_); r != VK_SUCCESS) {
+    cb->MarkInvalid();
+    Device().HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                         Name() + " " + VkFailure("vkEndCommandBuffer", r));
+    return cb;
+  }
+  cb->cmd = cmd_;
+  cmd_ = VK_NULL_HANDLE;
+  cb->buffers = std::move(buffers_);
+  cb->keepAlive = std::move(keepAlive_);
+  cb->barrierCount = barrierCount_;
+  return cb;
+}
+
+// ---- ComputePassEncoder ----
+
+ComputePassEncoderImpl::ComputePassEncoderImpl(const std::shared_ptr<DeviceImpl>& device,
+                                               std::string label,
+                                               std::shared_ptr<CommandEncoderImpl> encoder)
+    : ObjectBase(device, "ComputePassEncoder", std::move(label)), encoder_(std::move(encoder)) {}
+
+void ComputePassEncoderImpl::Error(const char* command, const std::string& message) {
+  encoder_->RecordError(message + "\n - While encoding " + Name() + "." + command + ".");
+}
+
+bool ComputePassEncoderImpl::Check(const char* command) {
+  if (ended_) {
+    Error(command, Name() + " is already ended.");
+    return false;
+  }
+  return !encoder_->HasError() && IsValid();
+}
+
+void ComputePassEncoderImpl::SetPipeline(const std::shared_ptr<ComputePipelineImpl>& pipeline) {
+  if (!Check("SetPipeline")) return;
+  if (!pipeline) return Error("SetPipeline", "The pipeline is null.");
+  if (!pipeline->IsValid()) return Error("SetPipeline", pipeline->Name() + " is invalid.");
+  if (pipeline == pipeline_) return;
+  pipeline_ = pipeline;
+  pipelineDirty_ = true;
+  dirtyGroups_ = ~0u;  // rebind everything with the new layout
+  bindingsChecked_ = false;
+  encoder_->KeepAlive(pipeline);
+}
+
+void ComputePassEncoderImpl::SetBindGroup(uint32_t index, const std::shared_ptr<BindGroupImpl>& group,
+                                          size_t dynamicOffsetCount) {
+  if (!Check("SetBindGroup")) return;
+  const uint32_t maxGroups = Device().GetLimits().maxBindGroups;
+  if (index >= maxGroups)
+    return Error("SetBindGroup", "Bind group index (" + std::to_string(index) +
+                                     ") is not less than maxBindGroups (" + std::to_string(maxGroups) + ").");
+  if (group && !group->IsValid()) return Error("SetBindGroup", group->Name() + " is invalid.");
+  if (dynamicOffsetCount != 0)
+    return Error("SetBindGroup", "Dynamic offset count (" + std::to_string(dynamicOffsetCount) +
+                                     ") does not match the layout's dynamic bindings (0).");
+  if (groups_[index] == group) return;
+  groups_[index] = group;
+  dirtyGroups_ |= 1u << index;
+  bindingsChecked_ = false;
+  if (group) encoder_->KeepAlive(group);
+}
+
+bool ComputePassEncoderImpl::ValidateState(const char* command) {
+  if (!pipeline_) {
+    Error(command, "No pipeline is set.");
+    return false;
+  }
+  if (bindingsChecked_) return true;
+  const auto& layouts = pipeline_->Layout()->Groups();
+  accesses_.clear();
+  std::vector<std::pair<const BoundBuffer*, const BindGroupImpl*>> all;
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    const auto& group = groups_[i];
+    if (!group) {
+      Error(command, "Bind group at index " + std::to_string(i) + " is not set but " +
+                         pipeline_->Name() + " uses it.");
+      return false;
+    }
+    if (group->Layout()->CompatibilityKey() != layouts[i]->CompatibilityKey()) {
+      Error(command, group->Name() + " at index " + std::to_string(i) + " was created with " +
+                         group->Layout()->Name() + ", which is incompatible with " + layouts[i]->Name() +
+                         " of " + pipeline_->Name() + ".");
+      return false;
+    }
+    for (const auto& b : group->Buffers()) all.emplace_back(&b, group.get());
+  }
+  // A writable storage binding may not overlap any other binding of the same buffer.
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t j = i + 1; j < all.size(); ++j) {
+      const BoundBuffer& a = *all[i].first;
+      const BoundBuffer& b = *all[j].first;
+      if (a.buffer != b.buffer) continue;
+      if (a.type != BufferBindingType::Storage && b.type != BufferBindingType::Storage) continue;
+      if (a.offset < b.offset + b.size && b.offset < a.offset + a.size) {
+        Error(command, "Writable storage buffer binding aliasing found between " +
+                           all[i].second->Name() + " (binding " + std::to_string(a.binding) +
+                           ") and " + all[j].second->Name() + " (binding " + std::to_string(b.binding) +
+                           ") on " + a.buffer->Name() + ".");
+        return false;
+      }
+    }
+  }
+  for (const auto& [b, group] : all) {
+    const bool write = b->type == BufferBindingType::Storage;
+    VkAccessFlags access = b->type == BufferBindingType::Uniform ? VK_ACCESS_UNIFORM_READ_BIT
+                                                                  : VK_ACCESS_SHADER_READ_BIT;
+    if (write) access |= VK_ACCESS_SHADER_WRITE_BIT;
+    accesses_.push_back({b->buffer.get(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access, write});
+    encoder_->Use(b->buffer.get());
+  }
+  bindingsChecked_ = true;
+  return true;
+}
+
+bool ComputePassEncoderImpl::BindAndTrack(BufferImpl* indirect) {
+  for (const auto& a : accesses_)
+    if (a.buffer->IsDestroyed()) return false;
+  if (indirect) {
+    accesses_.push_back({indirect, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                         VK_ACCESS_INDIRECT_COMMAND_READ_BIT, false});
+    encoder_->PrepareAccesses(accesses_);
+    accesses_.pop_back();
+  } else {
+    encoder_->PrepareAccesses(accesses_);
+  }
+  VkCommandBuffer cmd = encoder_->Cmd();
+  if (pipelineDirty_) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->Vk());
+    pipelineDirty_ = false;
+  }
+  const auto& layouts = pipeline_->Layout()->Groups();
+  for (uint32_t i = 0; i < layouts.size(); ++i) {
+    if (!(dirtyGroups_ & (1u << i))) continue;
+    VkDescriptorSet set = groups_[i]->Vk();
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->Layout()->Vk(), i, 1,
+                            &set, 0, nullptr);
+    dirtyGroups_ &= ~(1u << i);
+  }
+  return true;
+}
+
+void ComputePassEncoderImpl::Dispatch(uint32_t x, uint32_t y, uint32_t z) {
+  if (!Check("DispatchWorkgroups")) return;
+  const uint32_t limit = Device().GetLimits().maxComputeWorkgroupsPerDimension;
+  if (x > limit || y > limit || z > limit)
+    return Error("DispatchWorkgroups",
+                 "Workgroup count (" + std::to_string(x) + ", " + std::to_string(y) + ", " +
+                     std::to_string(z) + ") exceeds maxComputeWorkgroupsPerDimension (" +
+                     std::to_string(limit) + ").");
+  if (!ValidateState("DispatchWorkgroups")) return;
+  if (x == 0 || y == 0 || z == 0) return;  // valid, and nothing to run
+  if (!BindAndTrack(nullptr)) return;
+  vkCmdDispatch(encoder_->Cmd(), x, y, z);
+}
+
+void ComputePassEncoderImpl::DispatchIndirect(const std::shared_ptr<BufferImpl>& buffer,
+                                              uint64_t offset) {
+  const char* command = "DispatchWorkgroupsIndirect";
+  if (!Check(command)) return;
+  if (!buffer) return Error(command, "The indirect buffer is null.");
+  if (!buffer->IsValid()) return Error(command, buffer->Name() + " is invalid.");
+  if (!HasFlag(buffer->Usage(), BufferUsage::Indirect))
+    return Error(command, buffer->Name() + " usage (" + ToString(buffer->Usage()) +
+                              ") does not include Indirect.");
+  if (offset % 4 != 0)
+    return Error(command, "Indirect offset (" + std::to_string(offset) + ") is not a multiple of 4.");
+  if (offset > buffer->Size() || buffer->Size() - offset < 12)
+    return Error(command, "Indirect range (offset " + std::to_string(offset) + ", size 12) does not fit in " +
+                              buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
+  if (!ValidateState(command)) return;
+  encoder_->Use(buffer.get());
+  if (buffer->IsDestroyed()) return;
+  for (const auto& a : accesses_)
+    if (a.buffer->IsDestroyed()) return;
+  auto [scratch, scratchOffset] = Device().Indirect().Record(*encoder_, *buffer, offset);
+  if (!scratch) return Error(command, "Could not allocate the indirect validation buffer.");
+  // The validation used its own pipeline: rebind ours.
+  pipelineDirty_ = true;
+  dirtyGroups_ = ~0u;
+  if (!BindAndTrack(scratch)) return;
+  vkCmdDispatchIndirect(encoder_->Cmd(), scratch->Vk(), scratchOffset);
+}
+
+void ComputePassEncoderImpl::End() {
+  if (ended_) return Error("End", Name() + " is already ended.");
+  ended_ = true;
+  encoder_->EndPass();
+}
+
+}  // namespace wgpu::detail

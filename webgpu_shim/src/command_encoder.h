@@ -1,0 +1,117 @@
+// Command encoders, compute passes and command buffers. Commands are validated and recorded
+// straight into a Vulkan command buffer; a usage tracker inserts a barrier only before a command
+// that touches a buffer in a conflicting way since the last barrier.
+#pragma once
+
+#include <webgpu/webgpu_cpp.h>
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "binding.h"
+#include "compute_pipeline.h"
+#include "object.h"
+
+namespace wgpu::detail {
+
+class BufferImpl;
+
+class CommandBufferImpl : public ObjectBase {
+ public:
+  CommandBufferImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
+      : ObjectBase(device, "CommandBuffer", std::move(label)) {}
+  ~CommandBufferImpl() override;
+
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  bool submitted = false;
+  uint32_t barrierCount = 0;
+  std::vector<std::shared_ptr<BufferImpl>> buffers;  // every buffer the commands touch
+  std::vector<std::shared_ptr<void>> keepAlive;      // pipelines and bind groups
+};
+
+class CommandEncoderImpl : public ObjectBase {
+ public:
+  CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+  ~CommandEncoderImpl() override;
+
+  // Encoder-level commands. Errors are recorded and reported at Finish, as WebGPU specifies.
+  void CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset, BufferImpl* dst,
+                          uint64_t dstOffset, uint64_t size);
+  void ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64_t size);
+  std::shared_ptr<CommandBufferImpl> Finish(const std::string& label);
+
+  // Used by compute passes.
+  bool BeginPass(const std::string& passName);
+  void EndPass() { passOpen_ = false; }
+  void RecordError(std::string message);
+  bool HasError() const { return !error_.empty(); }
+  VkCommandBuffer Cmd() const { return cmd_; }
+  // Declares the accesses of the next command; emits one barrier if any conflicts.
+  struct Access {
+    BufferImpl* buffer;
+    VkPipelineStageFlags stage;
+    VkAccessFlags access;
+    bool write;
+  };
+  void PrepareAccesses(std::span<const Access> accesses);
+  void Use(BufferImpl* buffer);
+  void KeepAlive(std::shared_ptr<void> object) { keepAlive_.push_back(std::move(object)); }
+  // Checks that the encoder may record an encoder-level command now.
+  bool CheckOpen(const char* command);
+  // A 16-byte buffer the indirect-dispatch validation writes checked counts to.
+  BufferImpl* IndirectScratch();
+
+ private:
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  std::shared_ptr<BufferImpl> indirectScratch_;
+  uint64_t stamp_;            // unique per encoder, for Use()
+  uint64_t epoch_;            // changes at every barrier, invalidating buffers' pending accesses
+  VkPipelineStageFlags pendingStages_ = 0;
+  VkAccessFlags pendingWriteAccess_ = 0;
+  // Work from earlier submissions counts as a pending write to everything: the first command
+  // gets a barrier.
+  bool externalPending_ = true;
+  bool usesReadback_ = false;
+  uint32_t barrierCount_ = 0;  // a MapRead buffer is written: make writes visible to the host
+  bool passOpen_ = false;
+  bool finished_ = false;
+  std::string error_;
+  std::vector<std::shared_ptr<BufferImpl>> buffers_;
+  std::vector<std::shared_ptr<void>> keepAlive_;
+};
+
+class ComputePassEncoderImpl : public ObjectBase {
+ public:
+  ComputePassEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label,
+                         std::shared_ptr<CommandEncoderImpl> encoder);
+
+  void SetPipeline(const std::shared_ptr<ComputePipelineImpl>& pipeline);
+  void SetBindGroup(uint32_t index, const std::shared_ptr<BindGroupImpl>& group,
+                    size_t dynamicOffsetCount);
+  void Dispatch(uint32_t x, uint32_t y, uint32_t z);
+  void DispatchIndirect(const std::shared_ptr<BufferImpl>& buffer, uint64_t offset);
+  void End();
+
+ private:
+  // Validates the pipeline and bind groups for a dispatch (once per change of state).
+  bool ValidateState(const char* command);
+  // Tracks the dispatch's accesses (plus `indirect`'s) and binds what changed. False when the
+  // dispatch must be skipped: it touches a destroyed buffer, which fails the submit.
+  bool BindAndTrack(BufferImpl* indirect);
+  bool Check(const char* command);
+  void Error(const char* command, const std::string& message);
+
+  std::shared_ptr<CommandEncoderImpl> encoder_;
+  bool ended_ = false;
+  std::shared_ptr<ComputePipelineImpl> pipeline_;
+  std::array<std::shared_ptr<BindGroupImpl>, 8> groups_{};
+  uint32_t dirtyGroups_ = 0;     // bit i: group i must be (re)bound
+  bool pipelineDirty_ = false;
+  bool bindingsChecked_ = false;  // compatibility and aliasing checked for the current state
+  std::vector<CommandEncoderImpl::Access> accesses_;  // the current bindings' accesses
+};
+
+}  // namespace wgpu::detail

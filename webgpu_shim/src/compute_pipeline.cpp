@@ -1,0 +1,179 @@
+#include "compute_pipeline.h"
+
+#include <cstring>
+
+#include "device.h"
+#include "shader_module.h"
+#include "vk_check.h"
+
+namespace wgpu::detail {
+
+namespace {
+
+const char* BindingTypeName(BufferBindingType t) {
+  switch (t) {
+    case BufferBindingType::Uniform: return "uniform";
+    case BufferBindingType::Storage: return "storage (read_write)";
+    case BufferBindingType::ReadOnlyStorage: return "storage (read)";
+    default: return "none";
+  }
+}
+
+// Builds `layout: auto` from the entry point's bindings.
+std::vector<std::shared_ptr<BindGroupLayoutImpl>> AutoLayout(const std::shared_ptr<DeviceImpl>& device,
+                                                             const EntryPointReflection& ep,
+                                                             const std::string& label) {
+  uint32_t groupCount = 0;
+  for (const auto& b : ep.bindings) groupCount = std::max(groupCount, b.group + 1);
+  std::vector<BindGroupLayoutDescriptor> descs(groupCount);
+  for (const auto& b : ep.bindings) {
+    BindGroupLayoutEntry e;
+    e.binding = b.binding;
+    e.visibility = ShaderStage::Compute;
+    e.buffer.type = b.type;
+    descs[b.group].entries.push_back(e);
+  }
+  std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups;
+  for (uint32_t g = 0; g < groupCount; ++g) {
+    descs[g].label = label + " auto group " + std::to_string(g);
+    groups.push_back(BindGroupLayoutImpl::Create(device, descs[g], true));
+  }
+  return groups;
+}
+
+}  // namespace
+
+ComputePipelineImpl::ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
+    : ObjectBase(device, "ComputePipeline", std::move(label)) {}
+
+ComputePipelineImpl::~ComputePipelineImpl() {
+  if (pipeline_) {
+    auto device = device_;
+    VkPipeline pipeline = pipeline_;
+    device->DeferUntilIdle([device, pipeline] { vkDestroyPipeline(device->Vk(), pipeline, nullptr); });
+  }
+}
+
+std::shared_ptr<ComputePipelineImpl> ComputePipelineImpl::Create(
+    const std::shared_ptr<DeviceImpl>& device, const ComputePipelineDescriptor& desc) {
+  auto pipeline = std::make_shared<ComputePipelineImpl>(device, desc.label);
+  const Limits& limits = device->GetLimits();
+  auto fail = [&](const std::string& message) {
+    pipeline->MarkInvalid();
+    device->HandleError(ErrorType::Validation, pipeline->Name() + " " + message +
+                                                   "\n - While calling [Device].CreateComputePipeline.");
+    return pipeline;
+  };
+  auto module = desc.compute.module.Get();
+  if (!module) return fail("has no compute.module.");
+  if (!module->IsValid()) return fail("uses " + module->Name() + ", which is invalid.");
+  std::string error;
+  const EntryPointReflection* ep = module->FindEntryPoint(desc.compute.entryPoint, &error);
+  if (!ep) return fail(error);
+
+  const auto& wg = ep->workgroupSize;
+  if (wg[0] > limits.maxComputeWorkgroupSizeX || wg[1] > limits.maxComputeWorkgroupSizeY ||
+      wg[2] > limits.maxComputeWorkgroupSizeZ ||
+      uint64_t{wg[0]} * wg[1] * wg[2] > limits.maxComputeInvocationsPerWorkgroup)
+    return fail("workgroup size (" + std::to_string(wg[0]) + ", " + std::to_string(wg[1]) + ", " +
+                std::to_string(wg[2]) + ") exceeds the device limits (" +
+                std::to_string(limits.maxComputeWorkgroupSizeX) + ", " +
+                std::to_string(limits.maxComputeWorkgroupSizeY) + ", " +
+                std::to_string(limits.maxComputeWorkgroupSizeZ) + "; " +
+                std::to_string(limits.maxComputeInvocationsPerWorkgroup) + " invocations).");
+
+  // Override constants become specialization constants.
+  std::vector<VkSpecializationMapEntry> specEntries;
+  std::vector<uint32_t> specData;
+  for (const auto& c : desc.compute.constants) {
+    const ShaderConstant* match = nullptr;
+    for (const auto& sc : ep->constants)
+      if (sc.name == c.key || std::to_string(sc.specId) == c.key) match = &sc;
+    if (!match) return fail("sets constant \"" + c.key + "\", which the shader does not declare.");
+    uint32_t bits = 0;
+    switch (match->kind) {
+      case ShaderConstant::Kind::Bool: bits = c.value != 0 ? 1u : 0u; break;
+      case ShaderConstant::Kind::I32: bits = static_cast<uint32_t>(static_cast<int32_t>(c.value)); break;
+      case ShaderConstant::Kind::U32: bits = static_cast<uint32_t>(c.value); break;
+      case ShaderConstant::Kind::F32: {
+        const float f = static_cast<float>(c.value);
+        std::memcpy(&bits, &f, 4);
+        break;
+      }
+    }
+    specEntries.push_back({match->specId, static_cast<uint32_t>(specData.size() * 4), 4});
+    specData.push_back(bits);
+  }
+
+  std::shared_ptr<PipelineLayoutImpl> layout = desc.layout.Get();
+  if (layout) {
+    if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
+  } else {
+    auto groups = AutoLayout(device, *ep, desc.label);
+    for (const auto& g : groups)
+      if (!g->IsValid()) return fail("has an automatic layout that is invalid.");
+    layout = PipelineLayoutImpl::Create(device, desc.label + " auto layout", std::move(groups));
+    if (!layout->IsValid()) return fail("has an automatic layout that is invalid.");
+  }
+  for (const auto& b : ep->bindings) {
+    const std::string where = "binding (group " + std::to_string(b.group) + ", binding " +
+                              std::to_string(b.binding) + ") \"" + b.name + "\"";
+    if (b.group >= layout->Groups().size())
+      return fail(where + " is not in " + layout->Name() + ", which has " +
+                  std::to_string(layout->Groups().size()) + " groups.");
+    const auto& group = layout->Groups()[b.group];
+    const BindGroupLayoutEntry* e = group->Find(b.binding);
+    if (!e) return fail(where + " is not in " + group->Name() + ".");
+    if (!HasFlag(e->visibility, ShaderStage::Compute))
+      return fail(where + " is not visible to the compute stage in " + group->Name() + ".");
+    if (e->buffer.type != b.type)
+      return fail(where + " is " + BindingTypeName(b.type) + " in the shader but " +
+                  BindingTypeName(e->buffer.type) + " in " + group->Name() + ".");
+  }
+
+  VkSpecializationInfo spec{};
+  spec.mapEntryCount = static_cast<uint32_t>(specEntries.size());
+  spec.pMapEntries = specEntries.data();
+  spec.dataSize = specData.size() * 4;
+  spec.pData = specData.data();
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module->Vk();
+  info.stage.pName = ep->name.c_str();
+  info.stage.pSpecializationInfo = specEntries.empty() ? nullptr : &spec;
+  info.layout = layout->Vk();
+  if (VkResult r = vkCreateComputePipelines(device->Vk(), device->PipelineCache(), 1, &info, nullptr,
+                                            &pipeline->pipeline_);
+      r != VK_SUCCESS) {
+    pipeline->pipeline_ = VK_NULL_HANDLE;
+    pipeline->MarkInvalid();
+    device->HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                        pipeline->Name() + " " + VkFailure("vkCreateComputePipelines", r));
+    return pipeline;
+  }
+  pipeline->layout_ = std::move(layout);
+  return pipeline;
+}
+
+std::shared_ptr<BindGroupLayoutImpl> ComputePipelineImpl::GetBindGroupLayout(uint32_t index) {
+  const Limits& limits = Device().GetLimits();
+  std::string error;
+  if (!IsValid()) {
+    error = Name() + " is invalid.";
+  } else if (index >= limits.maxBindGroups) {
+    error = "Bind group layout index (" + std::to_string(index) + ") is not less than maxBindGroups (" +
+            std::to_string(limits.maxBindGroups) + ").";
+  }
+  if (!error.empty()) {
+    Device().HandleError(ErrorType::Validation,
+                         error + "\n - While calling " + Name() + ".GetBindGroupLayout.");
+    auto invalid = std::make_shared<BindGroupLayoutImpl>(device_, "");
+    invalid->MarkInvalid();
+    return invalid;
+  }
+  if (index < layout_->Groups().size()) return layout_->Groups()[index];
+  return BindGroupLayoutImpl::Create(device_, {}, false);  // an unused group is empty
+}
+
+}  // namespace wgpu::detail

@@ -1,0 +1,344 @@
+#include "device.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "buffer.h"
+#include "indirect_validation.h"
+#include "device_limits.h"
+#include "queue.h"
+#include "vk_check.h"
+
+namespace wgpu::detail {
+
+std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl>& adapter,
+                                               const DeviceDescriptor& descriptor,
+                                               std::string* error) {
+  for (FeatureName f : descriptor.requiredFeatures) {
+    (void)f;
+    *error = "A required feature is not supported by this adapter (the shim exposes no optional "
+             "features yet)";
+    return nullptr;
+  }
+  Limits resolved;
+  if (std::string e = ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
+      !e.empty()) {
+    *error = e;
+    return nullptr;
+  }
+  auto device = std::make_shared<DeviceImpl>(adapter, descriptor);
+  device->limits_ = resolved;
+  device->self_ = device;
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  q.queueFamilyIndex = adapter->ComputeQueueFamily();
+  q.queueCount = 1;
+  q.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.timelineSemaphore = VK_TRUE;
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.pNext = &f12;
+  // WebGPU forbids out-of-bounds accesses from reaching other memory.
+  f2.features.robustBufferAccess = adapter->RobustBufferAccess() ? VK_TRUE : VK_FALSE;
+  const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &f2;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &q;
+  info.enabledExtensionCount = 1;
+  info.ppEnabledExtensionNames = extensions;
+  if (VkResult r = vkCreateDevice(adapter->Physical(), &info, nullptr, &device->device_);
+      r != VK_SUCCESS) {
+    device->device_ = VK_NULL_HANDLE;
+    *error = VkFailure("vkCreateDevice", r);
+    return nullptr;
+  }
+  VkDevice vk = device->device_;
+  vkGetDeviceQueue(vk, q.queueFamilyIndex, 0, &device->vkQueue_);
+  device->pushDescriptorSet_ = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(vk, "vkCmdPushDescriptorSetKHR"));
+
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  sem.pNext = &type;
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = q.queueFamilyIndex;
+  VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  if (VkResult r = vkCreateSemaphore(vk, &sem, nullptr, &device->timeline_); r != VK_SUCCESS) {
+    *error = VkFailure("vkCreateSemaphore", r);
+    return nullptr;
+  }
+  if (VkResult r = vkCreateCommandPool(vk, &pool, nullptr, &device->commandPool_); r != VK_SUCCESS) {
+    *error = VkFailure("vkCreateCommandPool", r);
+    return nullptr;
+  }
+  if (VkResult r = vkCreatePipelineCache(vk, &cache, nullptr, &device->pipelineCache_);
+      r != VK_SUCCESS) {
+    *error = VkFailure("vkCreatePipelineCache", r);
+    return nullptr;
+  }
+  vkGetPhysicalDeviceMemoryProperties(adapter->Physical(), &device->memoryProperties_);
+  device->heapUsed_.assign(device->memoryProperties_.memoryHeapCount, 0);
+  device->queue_ = std::make_shared<QueueImpl>(device.get(), descriptor.defaultQueue.label);
+  device->indirect_ = std::make_unique<IndirectValidator>(*device);
+  return device;
+}
+
+DeviceImpl::DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter,
+                       const DeviceDescriptor& descriptor)
+    : adapter_(adapter),
+      label_(descriptor.label),
+      lostCallback_(descriptor.deviceLostCallback),
+      lostCallbackMode_(descriptor.deviceLostCallbackMode),
+      uncapturedCallback_(descriptor.uncapturedErrorCallback) {}
+
+DeviceImpl::~DeviceImpl() {
+  if (!device_) return;
+  vkDeviceWaitIdle(device_);
+  queue_.reset();
+  completed_ = lastSubmitted_;
+  while (!deferred_.empty()) {
+    auto fn = std::move(deferred_.front().second);
+    deferred_.pop_front();
+    fn();
+  }
+  indirect_.reset();
+  if (!freeCommandBuffers_.empty())
+    vkFreeCommandBuffers(device_, commandPool_, static_cast<uint32_t>(freeCommandBuffers_.size()),
+                         freeCommandBuffers_.data());
+  vkDestroyPipelineCache(device_, pipelineCache_, nullptr);
+  vkDestroyCommandPool(device_, commandPool_, nullptr);
+  vkDestroySemaphore(device_, timeline_, nullptr);
+  vkDestroyDevice(device_, nullptr);
+}
+
+std::shared_ptr<QueueImpl> DeviceImpl::QueueHandle() {
+  // Shares the device's ownership: a Queue handle keeps its device alive.
+  return std::shared_ptr<QueueImpl>(shared_from_this(), queue_.get());
+}
+
+// ---- errors ----
+
+void DeviceImpl::HandleError(ErrorType type, std::string message) {
+  if (lost_) return;
+  for (auto it = errorScopes_.rbegin(); it != errorScopes_.rend(); ++it) {
+    const bool matches = (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
+                         (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
+                         (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
+    if (!matches) continue;
+    if (it->type == ErrorType::NoError) {  // a scope keeps its first error only
+      it->type = type;
+      it->message = std::move(message);
+    }
+    return;
+  }
+  if (uncapturedCallback_) {
+    wgpu::Device self(self_.lock());
+    uncapturedCallback_(self, type, message);
+  }
+}
+
+void DeviceImpl::PushErrorScope(ErrorFilter filter) { errorScopes_.push_back({filter}); }
+
+Future DeviceImpl::PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) {
+  std::function<void()> complete;
+  if (errorScopes_.empty()) {
+    complete = [callback] {
+      callback(PopErrorScopeStatus::Error, ErrorType::NoError, "No error scopes to pop.");
+    };
+  } else {
+    ErrorScope scope = std::move(errorScopes_.back());
+    errorScopes_.pop_back();
+    complete = [callback, scope] {
+      callback(PopErrorScopeStatus::Success, scope.type, scope.message);
+    };
+  }
+  return Instance().Events().Track(mode, shared_from_this(), 0, std::move(complete));
+}
+
+// ---- loss ----
+
+void DeviceImpl::Destroy() {
+  if (lost_) return;
+  WaitIdle();
+  Lose(DeviceLostReason::Destroyed, "Device was destroyed.");
+}
+
+void DeviceImpl::Lose(DeviceLostReason reason, std::string message) {
+  if (lost_) return;
+  lost_ = true;
+  if (lostCallback_) {
+    auto callback = std::move(lostCallback_);
+    std::weak_ptr<DeviceImpl> weak = self_;
+    Instance().Events().Track(lostCallbackMode_, nullptr, 0, [callback, weak, reason, message] {
+      wgpu::Device self(weak.lock());
+      callback(self, reason, message);
+    });
+  }
+}
+
+bool DeviceImpl::CheckQueueResult(VkResult result, const char* call) {
+  if (result == VK_SUCCESS) return true;
+  if (result == VK_ERROR_DEVICE_LOST) {
+    Lose(DeviceLostReason::Unknown, VkFailure(call, result));
+  } else if (IsOutOfMemory(result)) {
+    HandleError(ErrorType::OutOfMemory, VkFailure(call, result));
+  } else {
+    HandleError(ErrorType::Internal, VkFailure(call, result));
+  }
+  return false;
+}
+
+// ---- timeline ----
+
+void DeviceImpl::Tick() {
+  if (!device_) return;
+  uint64_t value = 0;
+  VkResult r = vkGetSemaphoreCounterValue(device_, timeline_, &value);
+  if (r == VK_ERROR_DEVICE_LOST) {
+    Lose(DeviceLostReason::Unknown, VkFailure("vkGetSemaphoreCounterValue", r));
+    value = lastSubmitted_;  // nothing will complete any more; release what waits
+  }
+  completed_ = std::max(completed_, value);
+  while (!deferred_.empty() && deferred_.front().first <= completed_) {
+    auto fn = std::move(deferred_.front().second);
+    deferred_.pop_front();
+    fn();
+  }
+}
+
+bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
+  if (serial <= completed_) return true;
+  if (serial > lastSubmitted_) return false;
+  VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait.semaphoreCount = 1;
+  wait.pSemaphores = &timeline_;
+  wait.pValues = &serial;
+  VkResult r = vkWaitSemaphores(device_, &wait, timeoutNS);
+  if (r == VK_ERROR_DEVICE_LOST) Lose(DeviceLostReason::Unknown, VkFailure("vkWaitSemaphores", r));
+  Tick();
+  return r == VK_SUCCESS;
+}
+
+void DeviceImpl::WaitIdle() {
+  if (queue_) queue_->FlushPendingWrites();
+  WaitForSerial(lastSubmitted_, UINT64_MAX);
+}
+
+void DeviceImpl::DeferUntilIdle(std::function<void()> fn) {
+  if (lastSubmitted_ <= completed_) {
+    fn();
+    return;
+  }
+  deferred_.emplace_back(lastSubmitted_, std::move(fn));
+}
+
+// ---- memory ----
+
+uint32_t DeviceImpl::FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const {
+  using F = VkMemoryPropertyFlags;
+  const F hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  // Preferences, best first; every host-visible choice is coherent so no flush/invalidate is needed.
+  std::vector<F> wanted;
+  switch (kind) {
+    case MemoryKind::DeviceLocal:
+      wanted = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+      break;
+    case MemoryKind::Upload:
+      wanted = {hostVisible};
+      break;
+    case MemoryKind::Readback:
+      wanted = {hostVisible | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, hostVisible};
+      break;
+  }
+  for (F flags : wanted) {
+    for (uint32_t i = 0; i < memoryProperties_.memoryTypeCount; ++i) {
+      if (!(allowedTypes & (1u << i))) continue;
+      if ((memoryProperties_.memoryTypes[i].propertyFlags & flags) == flags) return i;
+    }
+  }
+  return UINT32_MAX;
+}
+
+VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind,
+                                     RawBuffer* out) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = std::max<uint64_t>(size, 4);
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (VkResult r = vkCreateBuffer(device_, &info, nullptr, &out->buffer); r != VK_SUCCESS) {
+    out->buffer = VK_NULL_HANDLE;
+    return r;
+  }
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, out->buffer, &req);
+  const uint32_t type = FindMemoryType(req.memoryTypeBits, kind);
+  VkResult result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (type != UINT32_MAX) {
+    const uint32_t heap = memoryProperties_.memoryTypes[type].heapIndex;
+    // Never over-commit a heap: the driver may crash or thrash rather than fail cleanly.
+    if (heapUsed_[heap] + req.size <= memoryProperties_.memoryHeaps[heap].size) {
+      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      alloc.allocationSize = req.size;
+      alloc.memoryTypeIndex = type;
+      result = vkAllocateMemory(device_, &alloc, nullptr, &out->allocation.memory);
+      if (result == VK_SUCCESS) {
+        out->allocation.heap = heap;
+        out->allocation.size = req.size;
+        heapUsed_[heap] += req.size;
+        result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, 0);
+        const bool mappable = memoryProperties_.memoryTypes[type].propertyFlags &
+                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+        if (result == VK_SUCCESS && mappable) {
+          void* p = nullptr;
+          result = vkMapMemory(device_, out->allocation.memory, 0, VK_WHOLE_SIZE, 0, &p);
+          out->allocation.mapped = static_cast<uint8_t*>(p);
+        }
+      } else {
+        out->allocation.memory = VK_NULL_HANDLE;
+      }
+    }
+  }
+  if (result != VK_SUCCESS) DestroyRawBuffer(*out);
+  return result;
+}
+
+void DeviceImpl::DestroyRawBuffer(RawBuffer& buffer) {
+  if (buffer.buffer) vkDestroyBuffer(device_, buffer.buffer, nullptr);
+  if (buffer.allocation.memory) {
+    vkFreeMemory(device_, buffer.allocation.memory, nullptr);
+    heapUsed_[buffer.allocation.heap] -= buffer.allocation.size;
+  }
+  buffer = RawBuffer{};
+}
+
+// ---- command buffers ----
+
+VkCommandBuffer DeviceImpl::AcquireCommandBuffer() {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  if (!freeCommandBuffers_.empty()) {
+    cmd = freeCommandBuffers_.back();
+    freeCommandBuffers_.pop_back();
+  } else {
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = commandPool_;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    if (vkAllocateCommandBuffers(device_, &info, &cmd) != VK_SUCCESS) return VK_NULL_HANDLE;
+  }
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  vkBeginCommandBuffer(cmd, &begin);
+  return cmd;
+}
+
+void DeviceImpl::ReleaseCommandBuffer(VkCommandBuffer cmd) {
+  if (!cmd) return;
+  vkResetCommandBuffer(cmd, 0);
+  freeCommandBuffers_.push_back(cmd);
+}
+
+}  // namespace wgpu::detail

@@ -1,0 +1,135 @@
+// The device: Vulkan device and queue, the submission timeline, memory, deferred destruction,
+// error scopes and device loss.
+#pragma once
+
+#include <webgpu/webgpu_cpp.h>
+#include <vulkan/vulkan.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "instance.h"
+
+namespace wgpu::detail {
+
+class QueueImpl;
+class BufferImpl;
+
+// What a buffer's memory is for: GPU-only work, host writes (upload), or host reads (readback).
+enum class MemoryKind { DeviceLocal, Upload, Readback };
+
+struct Allocation {
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint32_t heap = 0;
+  uint64_t size = 0;
+  uint8_t* mapped = nullptr;  // persistently mapped when the memory is host-visible
+};
+
+// A Vulkan buffer with its own memory; used for staging and internal scratch.
+struct RawBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  Allocation allocation;
+};
+
+class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
+ public:
+  static std::shared_ptr<DeviceImpl> Create(const std::shared_ptr<AdapterImpl>& adapter,
+                                            const DeviceDescriptor& descriptor,
+                                            std::string* error);
+  DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter, const DeviceDescriptor& descriptor);
+  ~DeviceImpl();
+  DeviceImpl(const DeviceImpl&) = delete;
+  DeviceImpl& operator=(const DeviceImpl&) = delete;
+
+  // ---- errors ----
+  // Routes an error to the innermost matching scope, else to the uncaptured-error callback.
+  // Errors on a lost device are dropped, as WebGPU specifies.
+  void HandleError(ErrorType type, std::string message);
+  void PushErrorScope(ErrorFilter filter);
+  Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback);
+
+  // ---- loss ----
+  bool IsLost() const { return lost_; }
+  void Destroy();
+  void Lose(DeviceLostReason reason, std::string message);
+  // Checks a Vulkan result from the queue; device loss and internal failures are reported.
+  bool CheckQueueResult(VkResult result, const char* call);
+
+  // ---- timeline ----
+  uint64_t LastSubmittedSerial() const { return lastSubmitted_; }
+  uint64_t NextSerial() { return ++lastSubmitted_; }
+  uint64_t CompletedSerial() const { return completed_; }
+  VkSemaphore Timeline() const { return timeline_; }
+  // Refreshes the completed serial and runs what was waiting on it.
+  void Tick();
+  // Waits (up to timeoutNS) until `serial` completes. False on timeout or loss.
+  bool WaitForSerial(uint64_t serial, uint64_t timeoutNS);
+  void WaitIdle();
+  // Runs `fn` once the GPU has finished all work submitted so far (or at once if idle).
+  void DeferUntilIdle(std::function<void()> fn);
+
+  // ---- memory ----
+  // Creates a buffer with memory of the given kind. VK_ERROR_OUT_OF_DEVICE_MEMORY when the heap
+  // would be over-committed, so that oversubscription is a WebGPU OOM error, not a driver crash.
+  VkResult CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind,
+                           RawBuffer* out);
+  void DestroyRawBuffer(RawBuffer& buffer);
+
+  // ---- command buffers ----
+  VkCommandBuffer AcquireCommandBuffer();
+  void ReleaseCommandBuffer(VkCommandBuffer cmd);  // only once the GPU is done with it
+
+  // ---- accessors ----
+  VkDevice Vk() const { return device_; }
+  VkQueue VkQueueHandle() const { return vkQueue_; }
+  const Limits& GetLimits() const { return limits_; }
+  const std::shared_ptr<AdapterImpl>& Adapter() const { return adapter_; }
+  InstanceImpl& Instance() const { return *adapter_->Instance(); }
+  QueueImpl& Queue() const { return *queue_; }
+  std::shared_ptr<QueueImpl> QueueHandle();
+  VkPipelineCache PipelineCache() const { return pipelineCache_; }
+  const std::string& Label() const { return label_; }
+  void SetLabel(std::string_view label) { label_ = label; }
+  void SetHandleForCallbacks(const wgpu::Device& self);
+  // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp).
+  class IndirectValidator& Indirect() const { return *indirect_; }
+  PFN_vkCmdPushDescriptorSetKHR PushDescriptorSet() const { return pushDescriptorSet_; }
+
+ private:
+  struct ErrorScope {
+    ErrorFilter filter;
+    ErrorType type = ErrorType::NoError;
+    std::string message;
+  };
+  uint32_t FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const;
+
+  std::shared_ptr<AdapterImpl> adapter_;
+  std::string label_;
+  Limits limits_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue vkQueue_ = VK_NULL_HANDLE;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  VkCommandPool commandPool_ = VK_NULL_HANDLE;
+  VkPipelineCache pipelineCache_ = VK_NULL_HANDLE;
+  PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
+  std::vector<VkCommandBuffer> freeCommandBuffers_;
+  VkPhysicalDeviceMemoryProperties memoryProperties_{};
+  std::vector<uint64_t> heapUsed_;
+  uint64_t lastSubmitted_ = 0;
+  uint64_t completed_ = 0;
+  std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;
+  std::vector<ErrorScope> errorScopes_;
+  bool lost_ = false;
+  DeviceLostCallback lostCallback_;
+  CallbackMode lostCallbackMode_ = CallbackMode::AllowProcessEvents;
+  UncapturedErrorCallback uncapturedCallback_;
+  // A non-owning handle to this device for the callbacks' `const Device&` argument.
+  std::weak_ptr<DeviceImpl> self_;
+  std::shared_ptr<QueueImpl> queue_;
+  std::unique_ptr<class IndirectValidator> indirect_;
+};
+
+}  // namespace wgpu::detail

@@ -1,0 +1,155 @@
+#include "instance.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "vk_check.h"
+
+namespace wgpu::detail {
+
+namespace {
+
+bool EnvFlag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+bool ContainsIgnoringCase(std::string_view haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+  return it != haystack.end();
+}
+
+bool HasLayer(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (auto& l : layers)
+    if (std::strcmp(l.layerName, name) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
+  validation_ = descriptor.enableVulkanValidation || EnvFlag("WEBGPU_SHIM_VALIDATION");
+  const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+  if (validation_ && !HasLayer(kValidationLayer)) {
+    std::fprintf(stderr, "webgpu_shim: %s requested but not installed (vulkan-validationlayers)\n",
+                 kValidationLayer);
+    validation_ = false;
+  }
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "webgpu_shim";
+  app.apiVersion = VK_API_VERSION_1_2;
+
+  std::vector<const char*> layers, extensions;
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  const VkValidationFeatureEnableEXT enables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  if (validation_) {
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    info.pNext = &features;
+  }
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
+    instance_ = VK_NULL_HANDLE;
+    creationError_ = VkFailure("vkCreateInstance", r) +
+                     " (is a Vulkan driver installed? On a CPU machine install "
+                     "mesa-vulkan-drivers for lavapipe)";
+    return;
+  }
+  if (validation_) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+    VkDebugUtilsMessengerCreateInfoEXT m{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    m.pfnUserCallback = &InstanceImpl::OnValidationMessage;
+    m.pUserData = this;
+    if (create) create(instance_, &m, nullptr, &messenger_);
+  }
+}
+
+InstanceImpl::~InstanceImpl() {
+  all_.clear();
+  if (messenger_) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(instance_, messenger_, nullptr);
+  }
+  if (instance_) vkDestroyInstance(instance_, nullptr);
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL InstanceImpl::OnValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  auto* self = static_cast<InstanceImpl*>(user);
+  self->validationMessages_.fetch_add(1);
+  std::fprintf(stderr, "webgpu_shim: Vulkan validation: %s\n", data->pMessage);
+  return VK_FALSE;
+}
+
+std::vector<std::shared_ptr<AdapterImpl>> InstanceImpl::Adapters(
+    const RequestAdapterOptions& options, std::string* whyNone) {
+  if (!instance_) {
+    *whyNone = creationError_;
+    return {};
+  }
+  if (!enumerated_) {
+    enumerated_ = true;
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    std::vector<VkPhysicalDevice> physical(count);
+    vkEnumeratePhysicalDevices(instance_, &count, physical.data());
+    for (auto p : physical) all_.push_back(std::make_shared<AdapterImpl>(shared_from_this(), p));
+    std::stable_sort(all_.begin(), all_.end(),
+                     [](const auto& a, const auto& b) { return a->Rank() < b->Rank(); });
+  }
+
+  std::string name = options.adapterName;
+  if (name.empty())
+    if (const char* env = std::getenv("WEBGPU_ADAPTER")) name = env;
+
+  std::vector<std::shared_ptr<AdapterImpl>> result;
+  std::string seen;
+  for (auto& a : all_) {
+    seen += "\n  - " + a->Info().device +
+            (a->Usable() ? std::string() : " (unusable: " + a->UnusableReason() + ")");
+    if (!a->Usable()) continue;
+    if (!name.empty() && !ContainsIgnoringCase(a->Info().device, name)) continue;
+    if (options.forceFallbackAdapter && a->Info().adapterType != AdapterType::CPU) continue;
+    result.push_back(a);
+  }
+  // Low power prefers integrated over discrete; the default and high performance keep the order.
+  if (options.powerPreference == PowerPreference::LowPower) {
+    std::stable_partition(result.begin(), result.end(), [](const auto& a) {
+      return a->Info().adapterType == AdapterType::IntegratedGPU;
+    });
+  }
+  if (result.empty()) {
+    *whyNone = "No Vulkan adapter matches";
+    if (!name.empty()) *whyNone += " the name \"" + name + "\" (WEBGPU_ADAPTER / adapterName)";
+    if (options.forceFallbackAdapter) *whyNone += " the fallback (CPU) requirement";
+    *whyNone += ". Vulkan devices found:" + (seen.empty() ? std::string(" none") : seen) +
+                "\nOn a machine without a GPU, install mesa-vulkan-drivers (lavapipe).";
+  }
+  return result;
+}
+
+}  // namespace wgpu::detail
