@@ -56,6 +56,7 @@ InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
   if (validation_) {
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enables;
     info.pNext = &features;
