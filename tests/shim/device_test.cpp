@@ -1,0 +1,195 @@
+// Adapters, device requests and limits, device loss and out-of-memory.
+#include <cstdlib>
+
+#include "shim_test.h"
+
+namespace shim_test {
+namespace {
+
+using wgpu::BufferUsage;
+
+class DeviceTest : public ShimTest {};
+
+TEST_F(DeviceTest, AdapterInfoAndLimitsArePlausible) {
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  EXPECT_FALSE(info.device.empty());
+  EXPECT_EQ(info.backendType, wgpu::BackendType::Vulkan);
+  wgpu::Limits a;
+  adapter.GetLimits(&a);
+  const wgpu::Limits def = wgpu::DefaultLimits();
+  EXPECT_GE(a.maxStorageBufferBindingSize, def.maxStorageBufferBindingSize);
+  EXPECT_GE(a.maxComputeWorkgroupsPerDimension, def.maxComputeWorkgroupsPerDimension);
+  EXPECT_LE(a.minStorageBufferOffsetAlignment, 256u);
+  // Without required limits, a device gets WebGPU's defaults, not the adapter's.
+  wgpu::Limits d;
+  device.GetLimits(&d);
+  EXPECT_EQ(d.maxBufferSize, def.maxBufferSize);
+  EXPECT_EQ(d.maxComputeInvocationsPerWorkgroup, def.maxComputeInvocationsPerWorkgroup);
+  EXPECT_EQ(d.minStorageBufferOffsetAlignment, 256u);
+}
+
+TEST_F(DeviceTest, RequestingTheAdaptersFullLimits) {
+  wgpu::Limits a;
+  adapter.GetLimits(&a);
+  auto full = MakeDevice(&a);
+  ASSERT_TRUE(full);
+  wgpu::Limits d;
+  full.GetLimits(&d);
+  EXPECT_EQ(d.maxBufferSize, a.maxBufferSize);
+  EXPECT_EQ(d.maxStorageBufferBindingSize, a.maxStorageBufferBindingSize);
+  EXPECT_EQ(d.minStorageBufferOffsetAlignment, a.minStorageBufferOffsetAlignment);
+}
+
+TEST_F(DeviceTest, LimitsBeyondTheAdapterAreRefused) {
+  wgpu::Limits a;
+  adapter.GetLimits(&a);
+  wgpu::Limits tooMuch;
+  tooMuch.maxBufferSize = a.maxBufferSize + 1;
+  wgpu::DeviceDescriptor desc;
+  desc.requiredLimits = &tooMuch;
+  wgpu::RequestDeviceStatus status = wgpu::RequestDeviceStatus::Success;
+  std::string message;
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus s, wgpu::Device, std::string_view m) {
+                               status = s;
+                               message = m;
+                             }));
+  EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
+  EXPECT_NE(message.find("maxBufferSize"), std::string::npos) << message;
+
+  wgpu::Limits badAlign;
+  badAlign.minStorageBufferOffsetAlignment = 48;
+  desc.requiredLimits = &badAlign;
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus s, wgpu::Device, std::string_view m) {
+                               status = s;
+                               message = m;
+                             }));
+  EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
+  EXPECT_NE(message.find("power of two"), std::string::npos) << message;
+}
+
+TEST_F(DeviceTest, AdapterSelectionByName) {
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  wgpu::RequestAdapterOptions options;
+  options.adapterName = info.device.substr(0, 4);
+  ASSERT_EQ(instance.EnumerateAdapters(&options).size() >= 1, true);
+  options.adapterName = "no such adapter anywhere";
+  wgpu::RequestAdapterStatus status = wgpu::RequestAdapterStatus::Success;
+  std::string message;
+  Wait(instance.RequestAdapter(&options, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestAdapterStatus s, wgpu::Adapter a, std::string_view m) {
+                                 status = s;
+                                 message = m;
+                                 EXPECT_FALSE(a);
+                               }));
+  EXPECT_EQ(status, wgpu::RequestAdapterStatus::Unavailable);
+  EXPECT_NE(message.find("no such adapter anywhere"), std::string::npos) << message;
+  EXPECT_NE(message.find(info.device), std::string::npos) << "should list the devices found: " << message;
+}
+
+TEST_F(DeviceTest, FallbackAdapterIsTheCpuOne) {
+  wgpu::RequestAdapterOptions options;
+  options.forceFallbackAdapter = true;
+  for (auto& a : instance.EnumerateAdapters(&options)) {
+    wgpu::AdapterInfo info;
+    a.GetInfo(&info);
+    EXPECT_EQ(info.adapterType, wgpu::AdapterType::CPU) << info.device;
+  }
+}
+
+TEST_F(DeviceTest, DestroyLosesTheDeviceAndAbortsMaps) {
+  wgpu::DeviceLostReason reason = wgpu::DeviceLostReason::Unknown;
+  std::string lostMessage;
+  int lostCalls = 0;
+  wgpu::DeviceDescriptor desc;
+  desc.label = "doomed";
+  desc.SetDeviceLostCallback(wgpu::CallbackMode::AllowProcessEvents,
+                             [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
+                               reason = r;
+                               lostMessage = m;
+                               ++lostCalls;
+                             });
+  wgpu::Device doomed;
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view) { doomed = d; }));
+  ASSERT_TRUE(doomed);
+  wgpu::BufferDescriptor bd;
+  bd.size = 16;
+  bd.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+  auto buffer = doomed.CreateBuffer(&bd);
+  doomed.Destroy();
+  instance.ProcessEvents();
+  EXPECT_EQ(lostCalls, 1);
+  EXPECT_EQ(reason, wgpu::DeviceLostReason::Destroyed);
+  // After loss, calls are silently ignored and maps fail without errors.
+  wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::Success;
+  Wait(buffer.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::AllowProcessEvents,
+                       [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; }));
+  EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted);
+  bd.usage = BufferUsage::None;
+  doomed.CreateBuffer(&bd);  // invalid, but a lost device reports nothing
+  auto encoder = doomed.CreateCommandEncoder();
+  auto commands = encoder.Finish();
+  doomed.GetQueue().Submit(1, &commands);
+  doomed.Destroy();
+  instance.ProcessEvents();
+  EXPECT_EQ(lostCalls, 1);
+}
+
+// Allocating past the heap is a WebGPU out-of-memory error, never a crash; freeing recovers.
+TEST_F(DeviceTest, OutOfMemoryIsAnErrorNotACrash) {
+  wgpu::Limits a;
+  adapter.GetLimits(&a);
+  auto big = MakeDevice(&a);
+  ASSERT_TRUE(big);
+  wgpu::BufferDescriptor bd;
+  bd.label = "hog";
+  bd.size = a.maxBufferSize & ~uint64_t{3};
+  bd.usage = BufferUsage::Storage;
+  std::vector<wgpu::Buffer> hogs;
+  wgpu::ErrorType type = wgpu::ErrorType::NoError;
+  std::string message;
+  for (int i = 0; i < 256 && type == wgpu::ErrorType::NoError; ++i) {
+    big.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);
+    hogs.push_back(big.CreateBuffer(&bd));
+    Wait(big.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents,
+                           [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType t, std::string_view m) {
+                             type = t;
+                             message = m;
+                           }));
+  }
+  EXPECT_EQ(type, wgpu::ErrorType::OutOfMemory);
+  EXPECT_NE(message.find("\"hog\""), std::string::npos) << message;
+  for (auto& h : hogs) h.Destroy();
+  hogs.clear();
+  big.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);
+  bd.size = 1 << 20;
+  auto after = big.CreateBuffer(&bd);
+  Wait(big.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents,
+                         [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType t, std::string_view) { type = t; }));
+  EXPECT_EQ(type, wgpu::ErrorType::NoError);
+}
+
+TEST_F(DeviceTest, WorkDoneFutureAndSpontaneousCallbacks) {
+  auto b = MakeBuffer(64, BufferUsage::CopyDst | BufferUsage::CopySrc, "b");
+  std::vector<uint32_t> v(16, 3);
+  queue.WriteBuffer(b, 0, v.data(), 64);
+  bool done = false;
+  Wait(queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                 [&](wgpu::QueueWorkDoneStatus s, std::string_view) {
+                                   done = s == wgpu::QueueWorkDoneStatus::Success;
+                                 }));
+  EXPECT_TRUE(done);
+  // A spontaneous callback whose result is known runs before the call returns.
+  bool ran = false;
+  device.PushErrorScope(wgpu::ErrorFilter::Validation);
+  device.PopErrorScope(wgpu::CallbackMode::AllowSpontaneous,
+                       [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType, std::string_view) { ran = true; });
+  EXPECT_TRUE(ran);
+}
+
+}  // namespace
+}  // namespace shim_test

@@ -1,0 +1,581 @@
+// WebGPU validation rules. Each case breaks one rule and asserts the error type and that the
+// message names the offending object by its label (and, where useful, the rule).
+#include "shim_test.h"
+
+namespace shim_test {
+namespace {
+
+using wgpu::BufferUsage;
+using wgpu::ErrorType;
+
+struct MapResult {
+  wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::CallbackCancelled;
+  std::string message;
+};
+
+class Validation : public ShimTest {
+ protected:
+  void SetUp() override {
+    ShimTest::SetUp();
+    storage = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst, "store");
+    input = MakeBuffer(256, BufferUsage::Storage, "input");
+    pipeline = Pipeline(Kernel("uint", "b[i] = a[i];"), "copy kernel");
+  }
+  // Expects exactly a validation error whose message contains every fragment.
+  void ExpectError(const std::function<void()>& fn, std::initializer_list<std::string_view> fragments,
+                   ErrorType type = ErrorType::Validation) {
+    auto e = Capture(fn, type == ErrorType::OutOfMemory ? wgpu::ErrorFilter::OutOfMemory
+                                                         : wgpu::ErrorFilter::Validation);
+    EXPECT_EQ(e.type, type) << e.message;
+    for (auto f : fragments) EXPECT_NE(e.message.find(f), std::string::npos) << "missing \"" << f << "\" in: " << e.message;
+  }
+  void ExpectNoError(const std::function<void()>& fn) {
+    auto e = Capture(fn);
+    EXPECT_EQ(e.type, ErrorType::NoError) << e.message;
+  }
+  wgpu::BufferDescriptor Desc(std::string label, uint64_t size, BufferUsage usage, bool mapped = false) {
+    wgpu::BufferDescriptor d;
+    d.label = std::move(label);
+    d.size = size;
+    d.usage = usage;
+    d.mappedAtCreation = mapped;
+    return d;
+  }
+  // Encodes one dispatch with the given groups and returns the finished command buffer.
+  wgpu::CommandBuffer EncodeDispatch(const wgpu::ComputePipeline& p, std::vector<wgpu::BindGroup> groups,
+                                     uint32_t x = 1) {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(p);
+    for (uint32_t i = 0; i < groups.size(); ++i) pass.SetBindGroup(i, groups[i]);
+    pass.DispatchWorkgroups(x);
+    pass.End();
+    return encoder.Finish();
+  }
+  MapResult MapAndWait(const wgpu::Buffer& b, wgpu::MapMode mode, size_t offset, size_t size);
+
+  wgpu::Buffer storage, input;
+  wgpu::ComputePipeline pipeline;
+};
+
+
+MapResult Validation::MapAndWait(const wgpu::Buffer& b, wgpu::MapMode mode, size_t offset, size_t size) {
+  MapResult r;
+  Wait(b.MapAsync(mode, offset, size, wgpu::CallbackMode::AllowProcessEvents,
+                  [&](wgpu::MapAsyncStatus s, std::string_view m) { r = {s, std::string(m)}; }));
+  return r;
+}
+
+// ---- Buffer creation ----
+
+TEST_F(Validation, BufferUsageNone) {
+  auto d = Desc("no usage", 16, BufferUsage::None);
+  ExpectError([&] { device.CreateBuffer(&d); }, {"\"no usage\"", "None"});
+}
+TEST_F(Validation, BufferMapReadWithStorage) {
+  auto d = Desc("readback", 16, BufferUsage::MapRead | BufferUsage::Storage);
+  ExpectError([&] { device.CreateBuffer(&d); }, {"\"readback\"", "MapRead may only be combined with CopyDst"});
+}
+TEST_F(Validation, BufferMapWriteWithCopyDst) {
+  auto d = Desc("upload", 16, BufferUsage::MapWrite | BufferUsage::CopyDst);
+  ExpectError([&] { device.CreateBuffer(&d); }, {"\"upload\"", "MapWrite may only be combined with CopySrc"});
+}
+TEST_F(Validation, BufferMapReadAndMapWrite) {
+  auto d = Desc("both", 16, BufferUsage::MapRead | BufferUsage::MapWrite);
+  ExpectError([&] { device.CreateBuffer(&d); }, {"\"both\"", "both MapRead and MapWrite"});
+}
+TEST_F(Validation, MappedAtCreationUnalignedSize) {
+  auto d = Desc("odd", 6, BufferUsage::Storage, true);
+  wgpu::Buffer b;
+  ExpectError([&] { b = device.CreateBuffer(&d); }, {"\"odd\"", "multiple of 4"});
+  // WebGPU still hands out a range to write into, and Unmap must not crash.
+  EXPECT_NE(b.GetMappedRange(0, 4), nullptr);
+  b.Unmap();
+}
+TEST_F(Validation, BufferOverMaxBufferSize) {
+  wgpu::Limits l;
+  device.GetLimits(&l);
+  auto d = Desc("huge", l.maxBufferSize + 4, BufferUsage::Storage);
+  ExpectError([&] { device.CreateBuffer(&d); }, {"\"huge\"", "maxBufferSize"});
+}
+
+// ---- Mapping ----
+
+TEST_F(Validation, MapReadWithoutMapReadUsage) {
+  MapResult r;
+  ExpectError([&] { r = MapAndWait(storage, wgpu::MapMode::Read, 0, 16); }, {"\"store\"", "MapRead"});
+  EXPECT_EQ(r.status, wgpu::MapAsyncStatus::Error);
+}
+TEST_F(Validation, MapWriteWithoutMapWriteUsage) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "reader");
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Write, 0, 16); }, {"\"reader\"", "MapWrite"});
+}
+TEST_F(Validation, MapWhilePending) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "pending");
+  MapResult first, second;
+  auto f1 = b.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::AllowProcessEvents,
+                       [&](wgpu::MapAsyncStatus s, std::string_view m) { first = {s, std::string(m)}; });
+  EXPECT_EQ(b.GetMapState(), wgpu::BufferMapState::Pending);
+  ExpectError([&] { second = MapAndWait(b, wgpu::MapMode::Read, 0, 16); }, {"\"pending\"", "map pending"});
+  Wait(f1);
+  EXPECT_EQ(second.status, wgpu::MapAsyncStatus::Error);
+  EXPECT_EQ(first.status, wgpu::MapAsyncStatus::Success);
+  EXPECT_EQ(b.GetMapState(), wgpu::BufferMapState::Mapped);
+}
+TEST_F(Validation, MapWhileMapped) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "mapped");
+  EXPECT_EQ(MapAndWait(b, wgpu::MapMode::Read, 0, 16).status, wgpu::MapAsyncStatus::Success);
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read, 0, 16); }, {"\"mapped\"", "already mapped"});
+}
+TEST_F(Validation, MapOffsetNotMultipleOf8) {
+  auto b = MakeBuffer(32, BufferUsage::MapRead | BufferUsage::CopyDst, "misaligned");
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read, 4, 8); }, {"\"misaligned\"", "multiple of 8"});
+}
+TEST_F(Validation, MapSizeNotMultipleOf4) {
+  auto b = MakeBuffer(32, BufferUsage::MapRead | BufferUsage::CopyDst, "ragged");
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read, 0, 6); }, {"\"ragged\"", "multiple of 4"});
+}
+TEST_F(Validation, MapRangeOutOfBounds) {
+  auto b = MakeBuffer(32, BufferUsage::MapRead | BufferUsage::CopyDst, "short");
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read, 16, 32); }, {"\"short\"", "exceeds the buffer size"});
+}
+TEST_F(Validation, MapDestroyedBuffer) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "gone");
+  b.Destroy();
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read, 0, 16); }, {"\"gone\"", "destroyed"});
+}
+TEST_F(Validation, MapModeMustBeReadOrWrite) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "modes");
+  ExpectError([&] { MapAndWait(b, wgpu::MapMode::Read | wgpu::MapMode::Write, 0, 16); },
+              {"\"modes\"", "exactly Read or Write"});
+}
+TEST_F(Validation, UnmapWhilePendingAborts) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "aborted");
+  MapResult r;
+  auto f = b.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::AllowProcessEvents,
+                      [&](wgpu::MapAsyncStatus s, std::string_view m) { r = {s, std::string(m)}; });
+  ExpectNoError([&] { b.Unmap(); });
+  Wait(f);
+  EXPECT_EQ(r.status, wgpu::MapAsyncStatus::Aborted);
+  EXPECT_NE(r.message.find("unmapped before"), std::string::npos) << r.message;
+  EXPECT_EQ(b.GetMapState(), wgpu::BufferMapState::Unmapped);
+}
+TEST_F(Validation, DestroyWhilePendingAborts) {
+  auto b = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "destroyed");
+  MapResult r;
+  auto f = b.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::AllowProcessEvents,
+                      [&](wgpu::MapAsyncStatus s, std::string_view m) { r = {s, std::string(m)}; });
+  b.Destroy();
+  Wait(f);
+  EXPECT_EQ(r.status, wgpu::MapAsyncStatus::Aborted);
+  EXPECT_NE(r.message.find("destroyed before"), std::string::npos) << r.message;
+}
+TEST_F(Validation, MappedRangeRules) {
+  auto b = MakeBuffer(64, BufferUsage::MapRead | BufferUsage::CopyDst, "ranges");
+  EXPECT_EQ(b.GetConstMappedRange(), nullptr);  // not mapped
+  ASSERT_EQ(MapAndWait(b, wgpu::MapMode::Read, 16, 32).status, wgpu::MapAsyncStatus::Success);
+  EXPECT_EQ(b.GetMappedRange(16, 8), nullptr);       // writable range of a read mapping
+  EXPECT_EQ(b.GetConstMappedRange(0, 8), nullptr);   // before the mapped range
+  EXPECT_EQ(b.GetConstMappedRange(40, 16), nullptr); // past the mapped range
+  EXPECT_NE(b.GetConstMappedRange(16, 8), nullptr);
+  EXPECT_EQ(b.GetConstMappedRange(16, 16), nullptr); // overlaps the range handed out
+  EXPECT_NE(b.GetConstMappedRange(24, 8), nullptr);
+  b.Unmap();
+  EXPECT_EQ(b.GetConstMappedRange(16, 8), nullptr);
+}
+
+// ---- Bind groups and layouts ----
+
+TEST_F(Validation, StorageBindingWithoutStorageUsage) {
+  auto u = MakeBuffer(256, BufferUsage::Uniform, "uniform only");
+  ExpectError([&] { Group(pipeline, 0, {input, u}, "bad group"); },
+              {"\"bad group\"", "\"uniform only\"", "lacks Storage"});
+}
+TEST_F(Validation, UniformBindingWithoutUniformUsage) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "uniform layout";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  auto layout = device.CreateBindGroupLayout(&ld);
+  wgpu::BindGroupDescriptor d;
+  d.label = "ubo group";
+  d.layout = layout;
+  d.entries = {{0, storage}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"ubo group\"", "\"store\"", "lacks Uniform"});
+}
+TEST_F(Validation, BindingPastTheEnd) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "overrun";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input, 0, 512}, {1, storage}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"overrun\"", "\"input\"", "past the end"});
+}
+TEST_F(Validation, BindingOffsetUnaligned) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "unaligned";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input, 4, 16}, {1, storage}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"unaligned\"", "minStorageBufferOffsetAlignment"});
+}
+TEST_F(Validation, BindGroupEntryCountMismatch) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "too few";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"too few\"", "1 entries"});
+}
+TEST_F(Validation, BindGroupBindingNotInLayout) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "stray";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input}, {5, storage}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"stray\"", "binding 5"});
+}
+TEST_F(Validation, StorageBindingSizeNotMultipleOf4) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "ragged binding";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input, 0, 6}, {1, storage}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"ragged binding\"", "multiple of 4"});
+}
+TEST_F(Validation, UniformBindingOverMaxSize) {
+  wgpu::Limits l;
+  device.GetLimits(&l);
+  auto big = MakeBuffer(l.maxUniformBufferBindingSize + 256, BufferUsage::Uniform, "big ubo");
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  wgpu::BindGroupDescriptor d;
+  d.label = "big binding";
+  d.layout = device.CreateBindGroupLayout(&ld);
+  d.entries = {{0, big}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"big binding\"", "maxUniformBufferBindingSize"});
+}
+TEST_F(Validation, BindGroupWithInvalidBufferIsInvalid) {
+  auto d = Desc("broken", 16, BufferUsage::None);
+  wgpu::Buffer broken;
+  Capture([&] { broken = device.CreateBuffer(&d); });
+  ExpectError([&] { Group(pipeline, 0, {input, broken}, "poisoned"); }, {"\"poisoned\"", "\"broken\"", "invalid"});
+}
+TEST_F(Validation, LayoutDuplicateBinding) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "dupes";
+  ld.entries = {{3, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}},
+                {3, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  ExpectError([&] { device.CreateBindGroupLayout(&ld); }, {"\"dupes\"", "more than once"});
+}
+TEST_F(Validation, PipelineLayoutTooManyGroups) {
+  wgpu::Limits l;
+  device.GetLimits(&l);
+  wgpu::PipelineLayoutDescriptor d;
+  d.label = "wide";
+  d.bindGroupLayouts.resize(l.maxBindGroups + 1);
+  ExpectError([&] { device.CreatePipelineLayout(&d); }, {"\"wide\"", "maxBindGroups"});
+}
+
+// ---- Shaders and pipelines ----
+
+TEST_F(Validation, InvalidSpirvAndCompilationInfo) {
+  std::vector<uint32_t> garbage = {0x07230203, 0x00010300, 0, 5, 0, 0xdeadbeef};
+  wgpu::ShaderSourceSPIRV src;
+  src.codeSize = static_cast<uint32_t>(garbage.size());
+  src.code = garbage.data();
+  wgpu::ShaderModuleDescriptor d;
+  d.nextInChain = &src;
+  d.label = "garbage";
+  wgpu::ShaderModule module;
+  ExpectError([&] { module = device.CreateShaderModule(&d); }, {"\"garbage\"", "SPIR-V"});
+  size_t messages = 0;
+  Wait(module.GetCompilationInfo(wgpu::CallbackMode::AllowProcessEvents,
+                                 [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+                                   messages = info->messages.size();
+                                 }));
+  EXPECT_GE(messages, 1u);
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "from garbage";
+  pd.compute.module = module;
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"from garbage\"", "\"garbage\"", "invalid"});
+}
+TEST_F(Validation, MissingEntryPoint) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "no main";
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"), "kernel module");
+  pd.compute.entryPoint = "nope";
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"no main\"", "\"nope\""});
+}
+TEST_F(Validation, LayoutBindingTypeMismatch) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "all read-only";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}},
+                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}}};
+  wgpu::PipelineLayoutDescriptor pl;
+  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "mismatch";
+  pd.layout = device.CreatePipelineLayout(&pl);
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"));
+  ExpectError([&] { device.CreateComputePipeline(&pd); },
+              {"\"mismatch\"", "storage (read_write) in the shader", "\"all read-only\""});
+}
+TEST_F(Validation, LayoutMissingBinding) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "only zero";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}}};
+  wgpu::PipelineLayoutDescriptor pl;
+  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "missing binding";
+  pd.layout = device.CreatePipelineLayout(&pl);
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"));
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"missing binding\"", "binding 1", "\"only zero\""});
+}
+TEST_F(Validation, UnknownOverrideConstant) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "overrides";
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"));
+  pd.compute.constants = {{"kMissing", 1}};
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"overrides\"", "kMissing"});
+}
+TEST_F(Validation, WorkgroupSizeOverLimit) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "too wide";
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];", 1024));
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"too wide\"", "workgroup size (1024"});
+}
+TEST_F(Validation, GetBindGroupLayoutIndexOverLimit) {
+  ExpectError([&] { pipeline.GetBindGroupLayout(4); }, {"\"copy kernel\"", "maxBindGroups"});
+}
+
+// ---- Compute passes ----
+
+TEST_F(Validation, DispatchWithoutPipeline) {
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto d = wgpu::ComputePassDescriptor{"bare pass"};
+    auto pass = encoder.BeginComputePass(&d);
+    pass.DispatchWorkgroups(1);
+    pass.End();
+    encoder.Finish();
+  }, {"\"bare pass\"", "No pipeline"});
+}
+TEST_F(Validation, DispatchWithMissingBindGroup) {
+  ExpectError([&] { EncodeDispatch(pipeline, {}); }, {"index 0 is not set", "\"copy kernel\""});
+}
+TEST_F(Validation, DispatchWithIncompatibleAutoLayoutGroup) {
+  auto other = Pipeline(Kernel("uint", "b[i] = a[i] + 1u;"), "other kernel");
+  auto group = Group(other, 0, {input, storage}, "other group");
+  ExpectError([&] { EncodeDispatch(pipeline, {group}); }, {"\"other group\"", "incompatible", "\"copy kernel\""});
+}
+TEST_F(Validation, WorkgroupCountOverLimit) {
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] { EncodeDispatch(pipeline, {group}, 65536); }, {"65536", "maxComputeWorkgroupsPerDimension"});
+}
+TEST_F(Validation, WritableStorageAliasing) {
+  auto group = Group(pipeline, 0, {storage, storage}, "aliased");
+  ExpectError([&] { EncodeDispatch(pipeline, {group}); }, {"aliasing", "\"aliased\"", "\"store\""});
+}
+TEST_F(Validation, IndirectBufferWithoutIndirectUsage) {
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, group);
+    pass.DispatchWorkgroupsIndirect(storage, 0);
+    pass.End();
+    encoder.Finish();
+  }, {"\"store\"", "Indirect"});
+}
+TEST_F(Validation, IndirectRangeOutOfBounds) {
+  auto args = MakeBuffer(16, BufferUsage::Indirect, "args");
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, group);
+    pass.DispatchWorkgroupsIndirect(args, 8);
+    pass.End();
+    encoder.Finish();
+  }, {"\"args\"", "does not fit"});
+}
+TEST_F(Validation, EncoderLockedWhilePassOpen) {
+  wgpu::CommandEncoderDescriptor ed{"locked"};
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder(&ed);
+    auto pass = encoder.BeginComputePass();
+    encoder.ClearBuffer(storage);
+    pass.End();
+    encoder.Finish();
+  }, {"\"locked\"", "compute pass is open"});
+}
+TEST_F(Validation, FinishWithOpenPass) {
+  wgpu::CommandEncoderDescriptor ed{"unfinished"};
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder(&ed);
+    auto pass = encoder.BeginComputePass();
+    encoder.Finish();
+  }, {"\"unfinished\"", "not ended"});
+}
+TEST_F(Validation, PassEndedTwice) {
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto d = wgpu::ComputePassDescriptor{"twice"};
+    auto pass = encoder.BeginComputePass(&d);
+    pass.End();
+    pass.End();
+    encoder.Finish();
+  }, {"\"twice\"", "already ended"});
+}
+TEST_F(Validation, SetBindGroupIndexOverLimit) {
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetBindGroup(7, group);
+    pass.End();
+    encoder.Finish();
+  }, {"index (7)", "maxBindGroups"});
+}
+TEST_F(Validation, FinishTwice) {
+  wgpu::CommandEncoderDescriptor ed{"finished"};
+  auto encoder = device.CreateCommandEncoder(&ed);
+  encoder.Finish();
+  ExpectError([&] { encoder.Finish(); }, {"\"finished\"", "already finished"});
+}
+
+// ---- Copies ----
+
+TEST_F(Validation, CopyUnalignedSize) {
+  auto dst = MakeBuffer(64, BufferUsage::CopyDst, "dst");
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, dst, 0, 6);
+    encoder.Finish();
+  }, {"Copy size (6)", "multiple of 4"});
+}
+TEST_F(Validation, CopySourceWithoutCopySrc) {
+  auto dst = MakeBuffer(64, BufferUsage::CopyDst, "dst");
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(input, 0, dst, 0, 16);
+    encoder.Finish();
+  }, {"\"input\"", "CopySrc"});
+}
+TEST_F(Validation, CopyOutOfBounds) {
+  auto dst = MakeBuffer(64, BufferUsage::CopyDst, "small dst");
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, dst, 32, 64);
+    encoder.Finish();
+  }, {"\"small dst\"", "does not fit"});
+}
+TEST_F(Validation, CopyToItself) {
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, storage, 128, 16);
+    encoder.Finish();
+  }, {"\"store\"", "same buffer"});
+}
+TEST_F(Validation, ClearUnalignedOffset) {
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.ClearBuffer(storage, 2, 8);
+    encoder.Finish();
+  }, {"Offset (2)", "multiple of 4"});
+}
+
+// ---- Submits and queue writes ----
+
+TEST_F(Validation, SubmitDestroyedBuffer) {
+  auto group = Group(pipeline, 0, {input, storage});
+  auto commands = EncodeDispatch(pipeline, {group});
+  storage.Destroy();
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"store\"", "destroyed"});
+}
+TEST_F(Validation, SubmitMappedBuffer) {
+  auto readback = MakeBuffer(64, BufferUsage::MapRead | BufferUsage::CopyDst, "still mapped");
+  ASSERT_EQ(MapAndWait(readback, wgpu::MapMode::Read, 0, 64).status, wgpu::MapAsyncStatus::Success);
+  auto encoder = device.CreateCommandEncoder();
+  encoder.CopyBufferToBuffer(storage, 0, readback, 0, 64);
+  auto commands = encoder.Finish();
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"still mapped\"", "while mapped"});
+}
+TEST_F(Validation, SubmitPendingMapBuffer) {
+  auto readback = MakeBuffer(64, BufferUsage::MapRead | BufferUsage::CopyDst, "map pending");
+  auto encoder = device.CreateCommandEncoder();
+  encoder.CopyBufferToBuffer(storage, 0, readback, 0, 64);
+  auto commands = encoder.Finish();
+  auto f = readback.MapAsync(wgpu::MapMode::Read, 0, 64, wgpu::CallbackMode::AllowProcessEvents,
+                             [](wgpu::MapAsyncStatus, std::string_view) {});
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"map pending\"", "map is pending"});
+  Wait(f);
+}
+TEST_F(Validation, SubmitTwice) {
+  auto encoder = device.CreateCommandEncoder();
+  wgpu::CommandBufferDescriptor cd{"once"};
+  auto commands = encoder.Finish(&cd);
+  ExpectNoError([&] { queue.Submit(1, &commands); });
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"once\"", "already submitted"});
+}
+TEST_F(Validation, SubmitInvalidCommandBuffer) {
+  auto dst = MakeBuffer(64, BufferUsage::CopyDst, "dst");
+  wgpu::CommandBuffer commands;
+  Capture([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, dst, 0, 6);
+    wgpu::CommandBufferDescriptor cd{"broken commands"};
+    commands = encoder.Finish(&cd);
+  });
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"broken commands\"", "invalid"});
+}
+TEST_F(Validation, WriteBufferRules) {
+  std::vector<uint8_t> data(64);
+  ExpectError([&] { queue.WriteBuffer(storage, 2, data.data(), 8); }, {"\"store\"", "offset (2)"});
+  ExpectError([&] { queue.WriteBuffer(storage, 0, data.data(), 6); }, {"\"store\"", "size (6)"});
+  ExpectError([&] { queue.WriteBuffer(storage, 240, data.data(), 32); }, {"\"store\"", "does not fit"});
+  ExpectError([&] { queue.WriteBuffer(input, 0, data.data(), 16); }, {"\"input\"", "CopyDst"});
+}
+
+// ---- Error scopes and callbacks ----
+
+TEST_F(Validation, PopEmptyScope) {
+  wgpu::PopErrorScopeStatus status = wgpu::PopErrorScopeStatus::Success;
+  std::string message;
+  Wait(device.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents,
+                            [&](wgpu::PopErrorScopeStatus s, wgpu::ErrorType, std::string_view m) {
+                              status = s;
+                              message = m;
+                            }));
+  EXPECT_EQ(status, wgpu::PopErrorScopeStatus::Error);
+  EXPECT_NE(message.find("No error scopes"), std::string::npos);
+}
+TEST_F(Validation, ScopesFilterAndNest) {
+  auto d = Desc("scoped", 16, BufferUsage::None);
+  device.PushErrorScope(wgpu::ErrorFilter::Validation);
+  device.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);  // does not match: the outer one catches
+  device.CreateBuffer(&d);
+  std::vector<std::pair<wgpu::ErrorType, std::string>> popped;
+  auto record = [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType t, std::string_view m) {
+    popped.emplace_back(t, std::string(m));
+  };
+  Wait(device.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents, record));
+  Wait(device.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents, record));
+  ASSERT_EQ(popped.size(), 2u);
+  EXPECT_EQ(popped[0].first, ErrorType::NoError);
+  EXPECT_EQ(popped[1].first, ErrorType::Validation);
+  EXPECT_NE(popped[1].second.find("\"scoped\""), std::string::npos);
+}
+TEST_F(Validation, UncapturedErrorsReachTheCallback) {
+  expectUncaptured = true;
+  auto d = Desc("loose", 16, BufferUsage::None);
+  device.CreateBuffer(&d);
+  ASSERT_EQ(uncaptured.size(), 1u);
+  EXPECT_EQ(uncaptured[0].type, ErrorType::Validation);
+  EXPECT_NE(uncaptured[0].message.find("\"loose\""), std::string::npos);
+}
+TEST_F(Validation, NullHandleThrowsInsteadOfCrashing) {
+  wgpu::Buffer null;
+  EXPECT_THROW(null.GetSize(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace shim_test
