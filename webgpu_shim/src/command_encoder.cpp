@@ -69,8 +69,14 @@ bool CommandEncoderImpl::BeginPass(const std::string& passName) {
 void CommandEncoderImpl::Use(BufferImpl* buffer) {
   if (buffer->encoderStamp == stamp_) return;
   buffer->encoderStamp = stamp_;
-  buffers_.push_back(buffer->shared_from_this());
+  buffers_.push_back(buffer);
   if (HasFlag(buffer->Usage(), BufferUsage::MapRead)) usesReadback_ = true;
+}
+
+void CommandEncoderImpl::UseOwned(BufferImpl* buffer) {
+  if (buffer->encoderStamp == stamp_) return;  // already listed, and owned by whoever listed it
+  keepAlive_.push_back(buffer->shared_from_this());
+  Use(buffer);
 }
 
 void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
@@ -120,7 +126,7 @@ BufferImpl* CommandEncoderImpl::IndirectScratch() {
   if (!indirectScratch_)
     indirectScratch_ = BufferImpl::CreateInternal(device_, "indirect dispatch scratch", 16,
                                                   BufferUsage::Storage | BufferUsage::Indirect);
-  Use(indirectScratch_.get());
+  UseOwned(indirectScratch_.get());
   return indirectScratch_.get();
 }
 
@@ -150,8 +156,8 @@ void CommandEncoderImpl::CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset,
   if (dstOffset > dst->Size() || size > dst->Size() - dstOffset)
     return fail("Copy range (offset " + std::to_string(dstOffset) + ", size " + std::to_string(size) +
                 ") does not fit in " + dst->Name() + " size (" + std::to_string(dst->Size()) + ").");
-  Use(src);
-  Use(dst);
+  UseOwned(src);
+  UseOwned(dst);
   if (src->IsDestroyed() || dst->IsDestroyed() || size == 0) return;  // the submit reports it
   const Access accesses[] = {{src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false},
                              {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
@@ -176,7 +182,7 @@ void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64
   if (size > buffer->Size() - offset)
     return fail("Clear range (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
                 ") does not fit in " + buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
-  Use(buffer);
+  UseOwned(buffer);
   if (buffer->IsDestroyed() || size == 0) return;
   const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
   PrepareAccesses(access);
@@ -280,7 +286,8 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
   if (bindingsChecked_) return true;
   const auto& layouts = pipeline_->Layout()->Groups();
   accesses_.clear();
-  std::vector<std::pair<const BoundBuffer*, const BindGroupImpl*>> all;
+  auto& all = bound_;
+  all.clear();
   for (size_t i = 0; i < layouts.size(); ++i) {
     const auto& group = groups_[i];
     if (!group) {
@@ -380,7 +387,7 @@ void ComputePassEncoderImpl::DispatchIndirect(const std::shared_ptr<BufferImpl>&
     return Error(command, "Indirect range (offset " + std::to_string(offset) + ", size 12) does not fit in " +
                               buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
   if (!ValidateState(command)) return;
-  encoder_->Use(buffer.get());
+  encoder_->UseOwned(buffer.get());
   if (buffer->IsDestroyed()) return;
   for (const auto& a : accesses_)
     if (a.buffer->IsDestroyed()) return;

@@ -28,8 +28,10 @@ class CommandBufferImpl : public ObjectBase {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   bool submitted = false;
   uint32_t barrierCount = 0;
-  std::vector<std::shared_ptr<BufferImpl>> buffers;  // every buffer the commands touch
-  std::vector<std::shared_ptr<void>> keepAlive;      // pipelines and bind groups
+  // Every buffer the commands touch; each is owned through `keepAlive` (directly, or by a bind
+  // group that holds it).
+  std::vector<BufferImpl*> buffers;
+  std::vector<std::shared_ptr<void>> keepAlive;
 };
 
 class CommandEncoderImpl : public ObjectBase {
@@ -57,7 +59,10 @@ class CommandEncoderImpl : public ObjectBase {
     bool write;
   };
   void PrepareAccesses(std::span<const Access> accesses);
+  // Lists a buffer as used by the commands. Use() is for buffers a kept-alive bind group owns;
+  // UseOwned() also takes shared ownership (copies, clears, indirect arguments).
   void Use(BufferImpl* buffer);
+  void UseOwned(BufferImpl* buffer);
   void KeepAlive(std::shared_ptr<void> object) { keepAlive_.push_back(std::move(object)); }
   // Checks that the encoder may record an encoder-level command now.
   bool CheckOpen(const char* command);
@@ -79,7 +84,7 @@ class CommandEncoderImpl : public ObjectBase {
   bool passOpen_ = false;
   bool finished_ = false;
   std::string error_;
-  std::vector<std::shared_ptr<BufferImpl>> buffers_;
+  std::vector<BufferImpl*> buffers_;
   std::vector<std::shared_ptr<void>> keepAlive_;
 };
 
@@ -112,6 +117,8 @@ class ComputePassEncoderImpl : public ObjectBase {
   bool pipelineDirty_ = false;
   bool bindingsChecked_ = false;  // compatibility and aliasing checked for the current state
   std::vector<CommandEncoderImpl::Access> accesses_;  // the current bindings' accesses
+  // Scratch for ValidateState, kept to avoid an allocation per dispatch.
+  std::vector<std::pair<const BoundBuffer*, const BindGroupImpl*>> bound_;
 };
 
 }  // namespace wgpu::detail
