@@ -88,7 +88,6 @@ InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
 }
 
 InstanceImpl::~InstanceImpl() {
-  all_.clear();
   if (messenger_) {
     auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
@@ -118,10 +117,16 @@ std::vector<std::shared_ptr<AdapterImpl>> InstanceImpl::Adapters(
     vkEnumeratePhysicalDevices(instance_, &count, nullptr);
     std::vector<VkPhysicalDevice> physical(count);
     vkEnumeratePhysicalDevices(instance_, &count, physical.data());
-    for (auto p : physical) all_.push_back(std::make_shared<AdapterImpl>(shared_from_this(), p));
-    std::stable_sort(all_.begin(), all_.end(),
+    std::vector<std::shared_ptr<AdapterImpl>> ranked;
+    for (auto p : physical) ranked.push_back(std::make_shared<AdapterImpl>(shared_from_this(), p));
+    std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a->Rank() < b->Rank(); });
+    for (const auto& a : ranked) physical_.push_back(a->Physical());
   }
+  // Every request gets fresh adapter objects (as in WebGPU); each keeps the instance alive, so
+  // the instance itself must not hold them.
+  std::vector<std::shared_ptr<AdapterImpl>> all;
+  for (auto p : physical_) all.push_back(std::make_shared<AdapterImpl>(shared_from_this(), p));
 
   std::string name = options.adapterName;
   if (name.empty())
@@ -129,7 +134,7 @@ std::vector<std::shared_ptr<AdapterImpl>> InstanceImpl::Adapters(
 
   std::vector<std::shared_ptr<AdapterImpl>> result;
   std::string seen;
-  for (auto& a : all_) {
+  for (auto& a : all) {
     seen += "\n  - " + a->Info().device +
             (a->Usable() ? std::string() : " (unusable: " + a->UnusableReason() + ")");
     if (!a->Usable()) continue;

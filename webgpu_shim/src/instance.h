@@ -40,7 +40,7 @@ class InstanceImpl : public std::enable_shared_from_this<InstanceImpl> {
   bool validation_ = false;
   std::atomic<uint64_t> validationMessages_{0};
   std::string creationError_;
-  std::vector<std::shared_ptr<AdapterImpl>> all_;  // discovered once, in default order
+  std::vector<VkPhysicalDevice> physical_;  // discovered once, in default order
   bool enumerated_ = false;
   EventManager events_;
 };

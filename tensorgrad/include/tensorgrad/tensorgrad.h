@@ -1,0 +1,15 @@
+// The whole public API.
+#pragma once
+
+#include "tensorgrad/compile.h"
+#include "tensorgrad/cpu_eval.h"
+#include "tensorgrad/errors.h"
+#include "tensorgrad/grad.h"
+#include "tensorgrad/init.h"
+#include "tensorgrad/json.h"
+#include "tensorgrad/lr.h"
+#include "tensorgrad/module.h"
+#include "tensorgrad/nn.h"
+#include "tensorgrad/ops.h"
+#include "tensorgrad/optim.h"
+#include "tensorgrad/passes.h"

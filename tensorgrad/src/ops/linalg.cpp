@@ -1,0 +1,100 @@
+// Matrix products. `matmul` takes a rank-2 rhs and broadcasts the lhs's leading axes;
+// `matmul_batched` pairs equal batch axes. Two kinds keep each adjoint rule simple.
+#include "op_registry.h"
+
+namespace tg::detail {
+namespace {
+
+void requireF32(const InferArgs& a) {
+  if (a.in[0]->dtype != Dtype::F32 || a.in[1]->dtype != Dtype::F32) {
+    a.fail(a.name() + ": requires f32, got " + std::string(dtypeName(a.in[0]->dtype)) + " and " +
+           std::string(dtypeName(a.in[1]->dtype)));
+  }
+}
+
+// out[b, m, n] = sum_k a[b, m, k] * rhs[(b if batched), k, n], accumulated in double.
+HostTensor product(const EvalArgs& e, bool batched) {
+  const HostTensor& a = *e.in[0];
+  const HostTensor& b = *e.in[1];
+  const auto m = static_cast<size_t>(a.shape[a.shape.size() - 2]);
+  const auto k = static_cast<size_t>(a.shape.back());
+  const auto n = static_cast<size_t>(b.shape.back());
+  HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
+  const size_t batches = r.f.size() / (m * n);
+  for (size_t bi = 0; bi < batches; ++bi) {
+    const float* ap = a.f.data() + bi * m * k;
+    const float* bp = b.f.data() + (batched ? bi * k * n : 0);
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (size_t kk = 0; kk < k; ++kk) s += double{ap[i * k + kk]} * double{bp[kk * n + j]};
+        r.f[bi * m * n + i * n + j] = static_cast<float>(s);
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+void registerLinalgOps(OpTable& t) {
+  t.push_back({.kind = OpKind::Matmul, .name = "matmul", .inputNames = {"a", "b"},
+               .infer = [](const InferArgs& a) {
+                 requireF32(a);
+                 const Shape& x = a.in[0]->shape;
+                 const Shape& y = a.in[1]->shape;
+                 if (x.size() < 2) a.fail(a.name() + ": lhs must have rank >= 2, got " + showShape(x));
+                 if (y.size() != 2) a.fail(a.name() + ": rhs must have rank 2 here, got " + showShape(y));
+                 if (x.back() != y[0]) {
+                   a.fail(a.name() + ": inner dims don't match — " + showShape(x) + " · " + showShape(y) + " (last axis of lhs = " +
+                          std::to_string(x.back()) + ", first axis of rhs = " + std::to_string(y[0]) + ")");
+                 }
+                 Shape out(x.begin(), x.end() - 1);
+                 out.push_back(y[1]);
+                 return OutType{out, Dtype::F32};
+               },
+               .eval = [](const EvalArgs& e) { return product(e, false); },
+               .differentiable = Differentiable::Yes,
+               .grad = [](GradContext& c) {
+                 const Tensor a = c.in(0), b = c.in(1);
+                 c.accumulate(0, matmul(c.dy(), swapAxes(b, -1, -2, c.loc()), c.loc()));
+                 // dB = A2ᵀ · dY2 with the lhs batch axes folded into rows.
+                 const int64_t k = a.shape().back(), n = b.shape().back();
+                 const int64_t rows = a.size() / k;
+                 const Tensor a2 = reshape(a, {rows, k}, c.loc());
+                 const Tensor dy2 = reshape(c.dy(), {rows, n}, c.loc());
+                 c.accumulate(1, matmul(swapAxes(a2, -1, -2, c.loc()), dy2, c.loc()));
+               }});
+  t.push_back({.kind = OpKind::MatmulBatched, .name = "matmul_batched", .inputNames = {"a", "b"},
+               .infer = [](const InferArgs& a) {
+                 requireF32(a);
+                 const Shape& x = a.in[0]->shape;
+                 const Shape& y = a.in[1]->shape;
+                 if (x.size() < 2 || y.size() < 2) {
+                   a.fail(a.name() + ": both inputs must have rank >= 2, got " + showShape(x) + " and " + showShape(y));
+                 }
+                 if (x.size() != y.size()) {
+                   a.fail(a.name() + ": rank mismatch — lhs " + showShape(x) + " vs rhs " + showShape(y) +
+                          ". When rhs is batched (rank > 2), lhs must have the same rank. Reshape explicitly if needed.");
+                 }
+                 if (!std::equal(x.begin(), x.end() - 2, y.begin())) {
+                   a.fail(a.name() + ": batch dims must match — " + showShape(x) + " vs " + showShape(y));
+                 }
+                 if (x.back() != y[y.size() - 2]) {
+                   a.fail(a.name() + ": inner dims don't match — " + showShape(x) + " · " + showShape(y) +
+                          " (last axis of lhs = " + std::to_string(x.back()) + ", second-to-last of rhs = " +
+                          std::to_string(y[y.size() - 2]) + ")");
+                 }
+                 Shape out(x.begin(), x.end() - 1);
+                 out.push_back(y.back());
+                 return OutType{out, Dtype::F32};
+               },
+               .eval = [](const EvalArgs& e) { return product(e, true); },
+               .differentiable = Differentiable::Yes,
+               .grad = [](GradContext& c) {
+                 c.accumulate(0, matmul(c.dy(), swapAxes(c.in(1), -1, -2, c.loc()), c.loc()));
+                 c.accumulate(1, matmul(swapAxes(c.in(0), -1, -2, c.loc()), c.dy(), c.loc()));
+               }});
+}
+
+}  // namespace tg::detail

@@ -1,0 +1,150 @@
+// Buffer planning. Shapes are static, so every tensor's size and lifetime are known: plain
+// intermediates whose lifetimes do not overlap share one buffer (best fit from a free list);
+// everything the host or a later step reads keeps its own.
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "tensorgrad/errors.h"
+#include "tensorgrad/passes.h"
+
+namespace tg {
+
+std::string_view bufferKindName(BufferSpec::Kind kind) {
+  switch (kind) {
+    case BufferSpec::Kind::Param: return "param";
+    case BufferSpec::Kind::ParamGrad: return "param_grad";
+    case BufferSpec::Kind::TensorInput: return "tensor_input";
+    case BufferSpec::Kind::State: return "state";
+    case BufferSpec::Kind::Intermediate: return "intermediate";
+    case BufferSpec::Kind::Output: return "output";
+  }
+  return "?";
+}
+
+int64_t BufferPlan::totalBytes() const {
+  int64_t n = 0;
+  for (const BufferSpec& b : buffers) n += b.byteSize;
+  return n;
+}
+
+int64_t BufferPlan::bytesOf(BufferSpec::Kind kind) const {
+  int64_t n = 0;
+  for (const BufferSpec& b : buffers) n += b.kind == kind ? b.byteSize : 0;
+  return n;
+}
+
+std::string BufferPlan::report() const {
+  std::ostringstream os;
+  os << buffers.size() << " buffers, " << totalBytes() << " bytes planned";
+  for (auto kind : {BufferSpec::Kind::Param, BufferSpec::Kind::ParamGrad, BufferSpec::Kind::TensorInput,
+                    BufferSpec::Kind::State, BufferSpec::Kind::Intermediate, BufferSpec::Kind::Output}) {
+    os << "; " << bufferKindName(kind) << " " << bytesOf(kind);
+  }
+  os << "; intermediates without pooling would take " << unpooledIntermediateBytes << " bytes";
+  return os.str();
+}
+
+BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const std::vector<WritebackDecl>& writebackDecls,
+                       bool pool) {
+  using Kind = BufferSpec::Kind;
+  BufferPlan plan;
+  const size_t nt = graph.tensors.size();
+  plan.tensorToBuffer.assign(nt, -1);
+
+  std::vector<Kind> kind(nt, Kind::Intermediate);
+  std::vector<std::string> name(nt);
+  for (const auto& [n, id] : paramGrads) kind[static_cast<size_t>(id)] = Kind::ParamGrad, name[static_cast<size_t>(id)] = n;
+  for (int id : graph.outputs) {
+    if (kind[static_cast<size_t>(id)] == Kind::Intermediate) kind[static_cast<size_t>(id)] = Kind::Output;
+  }
+  for (const Op& op : graph.ops) {
+    const auto o = static_cast<size_t>(op.out);
+    if (op.kind == OpKind::ParamInput) kind[o] = Kind::Param, name[o] = op.attrs.name;
+    else if (op.kind == OpKind::TensorInput) kind[o] = Kind::TensorInput, name[o] = op.attrs.name;
+    else if (op.kind == OpKind::StateInput) kind[o] = Kind::State, name[o] = op.attrs.name;
+  }
+  std::set<int> pinned;  // intermediates that must outlive their last reader
+  for (const auto& [n, id] : graph.captures) pinned.insert(id);
+  for (const WritebackDecl& w : writebackDecls) pinned.insert(w.source);
+  const auto poolable = [&](int id) { return pool && kind[static_cast<size_t>(id)] == Kind::Intermediate && !pinned.contains(id); };
+
+  std::vector<int> lastUse(nt, -1);
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    for (int in : graph.ops[i].inputs) lastUse[static_cast<size_t>(in)] = static_cast<int>(i);
+  }
+
+  std::vector<int> freeList;
+  const auto alloc = [&](const TensorInfo& t, int64_t bytes, Kind k, const std::string& n, double initValue) {
+    plan.buffers.push_back({static_cast<int>(plan.buffers.size()), bytes, t.dtype, t.shape, k, n, initValue});
+    return plan.buffers.back().id;
+  };
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    const Op& op = graph.ops[i];
+    const TensorInfo& t = graph.tensor(op.out);
+    const int64_t need = std::max<int64_t>(4, shapeSize(t.shape) * 4);
+    const auto o = static_cast<size_t>(op.out);
+    if (kind[o] == Kind::Intermediate) plan.unpooledIntermediateBytes += need;
+    int buf = -1;
+    if (poolable(op.out)) {
+      // Best fit: the smallest free buffer that is big enough.
+      auto best = freeList.end();
+      for (auto it = freeList.begin(); it != freeList.end(); ++it) {
+        const int64_t size = plan.buffers[static_cast<size_t>(*it)].byteSize;
+        if (size >= need && (best == freeList.end() || size < plan.buffers[static_cast<size_t>(*best)].byteSize)) best = it;
+      }
+      if (best != freeList.end()) buf = *best, freeList.erase(best);
+      else buf = alloc(t, need, Kind::Intermediate, "", 0);
+    } else {
+      buf = alloc(t, need, kind[o], name[o], op.attrs.initValue);
+      auto& index = kind[o] == Kind::Param ? plan.paramsByName
+                  : kind[o] == Kind::TensorInput ? plan.inputsByName
+                  : kind[o] == Kind::ParamGrad ? plan.paramGradsByName
+                  : plan.statesByName;
+      if (kind[o] != Kind::Intermediate && kind[o] != Kind::Output) index.emplace_back(name[o], buf);
+    }
+    plan.tensorToBuffer[o] = buf;
+    // Free inputs only after the output has its buffer, so an output never lands on a live input.
+    std::set<int> freed;
+    for (int in : op.inputs) {
+      if (poolable(in) && lastUse[static_cast<size_t>(in)] == static_cast<int>(i) && freed.insert(in).second) {
+        freeList.push_back(plan.tensorToBuffer[static_cast<size_t>(in)]);
+      }
+    }
+    if (poolable(op.out) && lastUse[o] == -1) freeList.push_back(buf);  // dead on write
+  }
+
+  // Self-check: no two occupants of a shared buffer have overlapping live ranges.
+  std::map<int, std::vector<std::pair<int, int>>> occupants;  // buffer → (def, end)
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    const int id = graph.ops[i].out;
+    if (!poolable(id)) continue;
+    const int def = static_cast<int>(i);
+    occupants[plan.tensorToBuffer[static_cast<size_t>(id)]].emplace_back(def, std::max(def, lastUse[static_cast<size_t>(id)]));
+  }
+  for (auto& [buf, ranges] : occupants) {
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t k = 1; k < ranges.size(); ++k) {
+      if (ranges[k].first <= ranges[k - 1].second) {
+        throw std::logic_error("planBuffers: lifetime overlap on buffer " + std::to_string(buf));
+      }
+    }
+  }
+
+  for (int id : graph.outputs) plan.outputBufferIds.push_back(plan.tensorToBuffer[static_cast<size_t>(id)]);
+  for (const auto& [n, id] : graph.captures) plan.capturesByName.emplace_back(n, plan.tensorToBuffer[static_cast<size_t>(id)]);
+  for (const WritebackDecl& w : writebackDecls) {
+    const auto& index = w.destKind == WritebackDecl::Kind::Param ? plan.paramsByName : plan.statesByName;
+    auto it = std::find_if(index.begin(), index.end(), [&](const auto& e) { return e.first == w.destName; });
+    if (it == index.end()) throw TraceError("planBuffers: writeback destination '" + w.destName + "' not found");
+    const int src = plan.tensorToBuffer.at(static_cast<size_t>(w.source));
+    const int64_t bytes = plan.buffers[static_cast<size_t>(src)].byteSize;
+    if (bytes != plan.buffers[static_cast<size_t>(it->second)].byteSize) {
+      throw TraceError("planBuffers: writeback size mismatch for '" + w.destName + "'");
+    }
+    plan.writebacks.push_back({src, it->second, bytes});
+  }
+  return plan;
+}
+
+}  // namespace tg

@@ -1,0 +1,107 @@
+#include <random>
+
+#include "tensorgrad/compile.h"
+#include "tensorgrad/errors.h"
+#include "tensorgrad/trace.h"
+
+namespace tg {
+
+const Tensor& Inputs::operator[](const std::string& name) const {
+  for (const auto& [n, t] : tensors_) {
+    if (n == name) return t;
+  }
+  std::string known;
+  for (const auto& [n, t] : tensors_) known += (known.empty() ? "" : ", ") + n;
+  throw TraceError("inputs: no input named '" + name + "' (declared: " + known + ")");
+}
+
+uint32_t randomSeed() { return std::random_device{}(); }
+
+namespace detail {
+namespace {
+
+struct Traced {
+  Graph graph;
+  std::vector<std::shared_ptr<const ParamDecl>> params;
+  std::vector<ParamInfo> paramInfo;
+};
+
+Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecls& decls) {
+  Traced t;
+  t.params = model.parameters();
+  t.graph = traceFn([&] {
+    for (const auto& p : t.params) {
+      const Tensor leaf = paramInput(p->path, p->shape, p->dtype);
+      bindParam(p.get(), leaf.id());
+    }
+    Inputs inputs;
+    for (const auto& [name, decl] : decls) {
+      for (int64_t d : decl.shape) {
+        if (d <= 0) {
+          throw TraceError("input '" + name + "' has shape " + showShape(decl.shape) +
+                           ": dims must be positive (parametric dims belong to forward specs attached to a training run)");
+        }
+      }
+      inputs.set(name, tensorInput(name, decl.shape, decl.dtype));
+    }
+    return std::vector<Tensor>{fn(inputs)};
+  });
+  return t;
+}
+
+std::vector<ParamInfo> paramInfo(const Graph& g, const std::vector<std::shared_ptr<const ParamDecl>>& params) {
+  std::vector<ParamInfo> out;
+  for (const auto& p : params) {
+    for (const Op& op : g.ops) {
+      if (op.kind == OpKind::ParamInput && op.attrs.name == p->path) out.push_back({p->path, op.out, p->decay});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
+                         const OptimizerConfig& optimizer, std::optional<uint32_t> seed) {
+  Traced t = traceModule(model, loss, inputs);
+  CompiledIR ir;
+  ir.params = t.params;
+  ir.seed = seed.value_or(randomSeed());
+  GradResult grads = appendGrad(t.graph);
+  // Prune adjoints nobody consumes before the optimizer adds its own ops.
+  std::vector<int> roots;
+  for (const auto& [name, id] : grads.paramGrads) roots.push_back(id);
+  const auto remap = eliminateDeadCode(t.graph, roots);
+  for (auto& [name, id] : grads.paramGrads) id = remap.at(id);
+  ir.optimizer = appendOptimizer(t.graph, grads.paramGrads, paramInfo(t.graph, t.params), optimizer);
+  ir.optimizerConfig = optimizer;
+  ir.output = t.graph.outputs.at(0);
+  ir.paramGrads = grads.paramGrads;
+  ir.plan = planBuffers(t.graph, ir.paramGrads, ir.optimizer.writebacks);
+  ir.graph = std::move(t.graph);
+  return ir;
+}
+
+CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
+                        std::optional<uint32_t> seed) {
+  Traced t = traceModule(model, forward, inputs);
+  eliminateDeadCode(t.graph);
+  CompiledIR ir;
+  ir.params = t.params;
+  ir.seed = seed.value_or(randomSeed());
+  ir.output = t.graph.outputs.at(0);
+  ir.plan = planBuffers(t.graph, {});
+  ir.graph = std::move(t.graph);
+  return ir;
+}
+
+}  // namespace detail
+
+std::vector<std::pair<std::string, std::vector<float>>> initialParams(const CompiledIR& ir, uint32_t seed) {
+  Mulberry32 rng(seed);
+  std::vector<std::pair<std::string, std::vector<float>>> out;
+  for (const auto& p : ir.params) out.emplace_back(p->path, initialize(p->init, p->shape, rng, p->path));
+  return out;
+}
+
+}  // namespace tg
