@@ -30,7 +30,8 @@ class Tensor {
   // The id in the current trace's graph (a parameter resolves through the trace's bindings).
   int id() const;
   Graph& graph() const;
-  const Shape& shape() const;
+  // By value: a reference into the graph would dangle once the next op grows it.
+  Shape shape() const;
   Dtype dtype() const;
   int64_t rank() const { return static_cast<int64_t>(shape().size()); }
   int64_t size() const { return shapeSize(shape()); }

@@ -94,7 +94,8 @@ Tensor reduceAxis(const Tensor& a, int64_t axis, bool keepDims, bool isMean, Loc
   const Tensor input = isLast ? a : permute(a, axisToEnd(k, r), loc);
   if (isMean) {
     const Tensor reduced = emitAt(OpKind::MeanLast, name, loc, {input});  // [..., 1]
-    const Shape dropped(reduced.shape().begin(), reduced.shape().end() - 1);
+    Shape dropped = reduced.shape();
+    dropped.pop_back();
     if (!keepDims) return reshape(reduced, dropped, loc);
     return isLast ? reduced : permute(reduced, endToAxis(k, r), loc);
   }

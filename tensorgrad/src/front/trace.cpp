@@ -114,7 +114,7 @@ Graph& Tensor::graph() const {
   return *graph_;
 }
 
-const Shape& Tensor::shape() const {
+Shape Tensor::shape() const {
   if (param_) return param_->shape;
   return graph().tensor(id_).shape;
 }
