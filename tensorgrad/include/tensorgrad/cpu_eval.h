@@ -33,4 +33,10 @@ struct EvalInputs {
 // Every tensor's value, indexed by tensor id. Throws TraceError naming a missing or mis-shaped leaf.
 std::vector<HostTensor> evaluate(const Graph& graph, const EvalInputs& inputs);
 
+// Evaluates through the buffers of a plan: each op reads its inputs from, and writes its output
+// to, the buffer the plan assigned, so a plan that aliases two live tensors gives wrong values.
+// Returns the final contents of every buffer, indexed by buffer id.
+struct BufferPlan;
+std::vector<HostTensor> evaluatePlanned(const Graph& graph, const BufferPlan& plan, const EvalInputs& inputs);
+
 }  // namespace tg

@@ -1,6 +1,7 @@
 #include "tensorgrad/cpu_eval.h"
 
 #include "../ops/op_registry.h"
+#include "tensorgrad/passes.h"
 
 namespace tg {
 
@@ -42,6 +43,22 @@ std::vector<HostTensor> evaluate(const Graph& graph, const EvalInputs& inputs) {
     values[static_cast<size_t>(op.out)] = detail::opDef(op.kind).eval(detail::EvalArgs{op, in, out, inputs});
   }
   return values;
+}
+
+std::vector<HostTensor> evaluatePlanned(const Graph& graph, const BufferPlan& plan, const EvalInputs& inputs) {
+  std::vector<HostTensor> buffers(plan.buffers.size());
+  const auto slot = [&](int tensorId) -> HostTensor& {
+    return buffers.at(static_cast<size_t>(plan.tensorToBuffer.at(static_cast<size_t>(tensorId))));
+  };
+  for (const Op& op : graph.ops) {
+    std::vector<HostTensor> in;  // copies: the output may legitimately reuse an input's buffer later
+    std::vector<const HostTensor*> ptrs;
+    for (int id : op.inputs) in.push_back(slot(id));
+    for (const HostTensor& t : in) ptrs.push_back(&t);
+    const TensorInfo& out = graph.tensor(op.out);
+    slot(op.out) = detail::opDef(op.kind).eval(detail::EvalArgs{op, ptrs, out, inputs});
+  }
+  return buffers;
 }
 
 }  // namespace tg

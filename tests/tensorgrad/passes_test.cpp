@@ -1,0 +1,112 @@
+// Structure: DCE prunes backward work nobody consumes; buffer pooling never aliases live tensors
+// (the pooled plan evaluates to the same values as one buffer per tensor); JSON export.
+#include <gtest/gtest.h>
+
+#include "cpu_trainer.h"
+#include "models.h"
+
+namespace {
+
+int countKind(const tg::Graph& g, tg::OpKind kind) {
+  return static_cast<int>(std::count_if(g.ops.begin(), g.ops.end(), [&](const tg::Op& op) { return op.kind == kind; }));
+}
+
+// A frozen weight passed as an input: autograd emits its dW matmul, DCE must drop it.
+struct Frozen : tg::Module {
+  tg::Linear l{*this, "l", 4, 3};
+};
+tg::Tensor frozenLoss(const Frozen& m, const tg::Inputs& in) {
+  const tg::Tensor h = tg::matmul(in["x"], in["frozen"]);  // [2,4]·[4,4]
+  return tg::mean(m.l.fwd(h));
+}
+
+TEST(Dce, RemovesBackwardWorkNobodyConsumes) {
+  Frozen model;
+  tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor w = tg::paramInput("l.W", {4, 3});
+    const tg::Tensor x = tg::tensorInput("x", {2, 4});
+    const tg::Tensor frozen = tg::tensorInput("frozen", {4, 4});
+    const tg::Tensor unused = tg::exp(x);  // forward work that reaches nothing
+    (void)unused;
+    return std::vector<tg::Tensor>{tg::mean(tg::matmul(tg::matmul(x, frozen), w))};
+  });
+  const tg::GradResult grads = tg::appendGrad(g);
+  const int matmulsBefore = countKind(g, tg::OpKind::Matmul);
+  std::vector<int> roots;
+  for (const auto& [name, id] : grads.paramGrads) roots.push_back(id);
+  tg::eliminateDeadCode(g, roots);
+  // Backward adds dH, dW, dx, dfrozen; only dW (and the forward 2) survive, and exp is pruned.
+  EXPECT_EQ(matmulsBefore, 6);
+  EXPECT_EQ(countKind(g, tg::OpKind::Matmul), 3);
+  EXPECT_EQ(countKind(g, tg::OpKind::Exp), 0);
+  EXPECT_EQ(countKind(g, tg::OpKind::TensorInput), 2);  // named leaves always stay
+
+  const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<Frozen>{
+      .model = model, .loss = frozenLoss, .inputs = {{"x", {{2, 4}}}, {"frozen", {{4, 4}}}}, .optimizer = tg::SGD{}, .seed = 1});
+  EXPECT_EQ(countKind(ir.graph, tg::OpKind::Matmul), 3);  // forward 2 + dW; no adjoint for the frozen input
+}
+
+tg::EvalInputs mlpInputs(const tg::CompiledIR& ir) {
+  tg_test::SineBatches data;
+  tg::EvalInputs env;
+  for (auto& [name, values] : tg::initialParams(ir, 42)) {
+    const auto it = std::find_if(ir.params.begin(), ir.params.end(), [&](const auto& p) { return p->path == name; });
+    env.params[name] = tg::HostTensor::f32((*it)->shape, values);
+  }
+  for (auto& [name, t] : data.next(256)) env.inputs[name] = t;
+  env.inputs["_adam_lrt"] = tg::HostTensor::f32({}, {0.005f});
+  return env;
+}
+
+TEST(BufferPlan, PoolingNeverAliasesLiveTensors) {
+  tg_models::MLP model;
+  const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
+  const tg::EvalInputs env = mlpInputs(ir);
+  const tg::BufferPlan pooled = tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, true);
+  const tg::BufferPlan separate = tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, false);
+  EXPECT_LT(pooled.buffers.size(), separate.buffers.size());
+  EXPECT_LT(pooled.bytesOf(tg::BufferSpec::Kind::Intermediate), separate.bytesOf(tg::BufferSpec::Kind::Intermediate));
+
+  const auto reference = tg::evaluate(ir.graph, env);
+  const auto a = tg::evaluatePlanned(ir.graph, pooled, env);
+  // Every tensor that outlives the step (loss, grads, writeback sources) has its value.
+  const auto check = [&](int tensorId) {
+    const auto& got = a[static_cast<size_t>(pooled.tensorToBuffer[static_cast<size_t>(tensorId)])];
+    EXPECT_EQ(got.f, reference[static_cast<size_t>(tensorId)].f) << "tensor " << tensorId;
+  };
+  check(ir.output);
+  for (const auto& [name, id] : ir.paramGrads) check(id);
+  for (const auto& w : ir.optimizer.writebacks) check(w.source);
+}
+
+TEST(BufferPlan, ReportsBytesAndKeepsNamedBuffers) {
+  tg_models::MLP model;
+  const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
+  EXPECT_EQ(ir.plan.paramsByName.size(), 6u);
+  EXPECT_EQ(ir.plan.statesByName.size(), 12u);  // Adam m and v per param
+  EXPECT_EQ(ir.plan.writebacks.size(), 18u);
+  EXPECT_EQ(ir.plan.bytesOf(tg::BufferSpec::Kind::Param), (64 + 64 + 64 * 64 + 64 + 64 + 1) * 4);
+  EXPECT_NE(ir.plan.report().find("bytes planned"), std::string::npos);
+}
+
+TEST(Json, UsesUpstreamFieldNames) {
+  tg_models::MLP model;
+  const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
+  const nlohmann::json j = tg::graphToJson(ir.graph);
+  ASSERT_EQ(j["ops"].size(), ir.graph.ops.size());
+  EXPECT_EQ(j["ops"][0], (nlohmann::json{{"kind", "param_input"}, {"out", 0}, {"name", "l1.W"}}));
+  bool sawMatmul = false, sawAdamP = false;
+  for (const auto& op : j["ops"]) {
+    if (op["kind"] == "matmul") sawMatmul = op.contains("a") && op.contains("b");
+    if (op["kind"] == "adam_update_p") {
+      sawAdamP = op.contains("mNew") && op.contains("vNew") && op.contains("lrt") && op["decayShrinkTensor"].is_null() &&
+                 op["eps"] == 1e-8;
+    }
+  }
+  EXPECT_TRUE(sawMatmul);
+  EXPECT_TRUE(sawAdamP);
+  EXPECT_EQ(j["tensors"][0]["shape"], (std::vector<int64_t>{1, 64}));
+  EXPECT_EQ(j["tensors"][0]["dtype"], "f32");
+}
+
+}  // namespace
