@@ -8,6 +8,8 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
+  nodejs npm libegl1 libegl-mesa0 libgles2
 )
 
 missing=()
@@ -20,4 +22,9 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo_cmd apt-get update -q
   $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Dawn for Node, pinned by tests/dawn/package-lock.json (test tooling from the npm registry).
+if [ ! -d "$(dirname "$0")/../tests/dawn/node_modules/webgpu" ]; then
+  npm ci --prefix "$(dirname "$0")/../tests/dawn" --no-audit --no-fund --loglevel=error
 fi

@@ -47,6 +47,8 @@ enum class OpKind : uint8_t {
   MaxPool2d, MaxPool2dGrad,
 };
 inline constexpr int kOpKindCount = static_cast<int>(OpKind::MaxPool2dGrad) + 1;
+// Upstream's name for the kind, e.g. "mean_last".
+std::string_view opKindName(OpKind kind);
 
 // Scalar parameters baked into an op at trace time. Each kind uses the fields its registry entry
 // lists (by upstream's field names); the rest stay at their defaults.

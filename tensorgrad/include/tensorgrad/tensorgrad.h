@@ -1,6 +1,7 @@
 // The whole public API.
 #pragma once
 
+#include "tensorgrad/codegen.h"
 #include "tensorgrad/compile.h"
 #include "tensorgrad/cpu_eval.h"
 #include "tensorgrad/errors.h"

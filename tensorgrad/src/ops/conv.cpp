@@ -63,6 +63,45 @@ void requireF32Rank4(const InferArgs& a, size_t i, const char* what, const char*
   if (a.in[i]->shape.size() != 4) a.fail(a.name() + ": " + what + " must be rank-4 " + layout + ", got " + showShape(a.in[i]->shape));
 }
 
+// WGSL text for geometry constants: signed, since padded coordinates go negative.
+std::string si(int64_t v) { return std::to_string(v) + "i"; }
+
+// The input position a tap maps an output to, skipping padding (for conv and pool).
+std::string forwardTaps(const Geometry& g, const std::string& inner) {
+  return "    for (var kh = 0i; kh < " + si(g.kH) + "; kh++) {\n"
+         "      let hi = ho * " + si(g.sH) + " + kh - " + si(g.pH) + ";\n"
+         "      if (hi < 0i || hi >= " + si(g.h) + ") { continue; }\n"
+         "      for (var kw = 0i; kw < " + si(g.kW) + "; kw++) {\n"
+         "        let wi = wo * " + si(g.sW) + " + kw - " + si(g.pW) + ";\n"
+         "        if (wi < 0i || wi >= " + si(g.w) + ") { continue; }\n" + inner + "      }\n    }\n";
+}
+
+// The output positions whose window covers input (hi, wi) through tap (kh, kw).
+std::string backwardTaps(const Geometry& g, const std::string& inner) {
+  return "    for (var kh = 0i; kh < " + si(g.kH) + "; kh++) {\n"
+         "      let nh = hi + " + si(g.pH) + " - kh;\n"
+         "      if (nh < 0i || nh % " + si(g.sH) + " != 0i || nh / " + si(g.sH) + " >= " + si(g.hOut) + ") { continue; }\n"
+         "      let ho = nh / " + si(g.sH) + ";\n"
+         "      for (var kw = 0i; kw < " + si(g.kW) + "; kw++) {\n"
+         "        let nw = wi + " + si(g.pW) + " - kw;\n"
+         "        if (nw < 0i || nw % " + si(g.sW) + " != 0i || nw / " + si(g.sW) + " >= " + si(g.wOut) + ") { continue; }\n"
+         "        let wo = nw / " + si(g.sW) + ";\n" + inner + "      }\n    }\n";
+}
+
+// Decomposes i over a 4-D [n0, n1, n2, n3] shape into signed coordinates.
+std::string coords4(const std::array<int64_t, 4>& s, const std::array<const char*, 4>& names) {
+  return std::string("  let ") + names[3] + " = i32(i % " + u(s[3]) + ");\n  let " + names[2] + " = i32((i / " + u(s[3]) + ") % " +
+         u(s[2]) + ");\n  let " + names[1] + " = i32((i / " + u(s[3] * s[2]) + ") % " + u(s[1]) + ");\n  let " + names[0] +
+         " = i32(i / " + u(s[3] * s[2] * s[1]) + ");\n";
+}
+
+// Argmax of the pooling window of output (ho, wo) in plane `plane`, first maximum winning.
+std::string poolWindow(const Geometry& g) {
+  return "  var m = -3.4e38;\n  var arg = -1i;\n" +
+         forwardTaps(g, "        let v = input[plane + hi * " + si(g.w) + " + wi];\n"
+                        "        if (v > m) { m = v; arg = hi * " + si(g.w) + " + wi; }\n");
+}
+
 }  // namespace
 
 void registerConvOps(OpTable& t) {
@@ -251,6 +290,67 @@ void registerConvOps(OpTable& t) {
                  return r;
                },
                .differentiable = Differentiable::Rejected});
+
+  kernelOf(t, OpKind::Conv2d) = [](const KernelArgs& a) {
+    const Geometry g = geometry(a.in(0).shape, a.in(1).shape, a.out().shape, a.op.attrs);
+    return elementwise(a, shapeSize(a.out().shape),
+                       coords4({g.batch, g.cOut, g.hOut, g.wOut}, {"b", "co", "ho", "wo"}) +
+                           "  let grp = co / " + si(g.cOutPerG()) + ";\n  var s = 0.0;\n"
+                           "  for (var cl = 0i; cl < " + si(g.cInPerG) + "; cl++) {\n"
+                           "    let ci = grp * " + si(g.cInPerG) + " + cl;\n" +
+                           forwardTaps(g, "        s += input[((b * " + si(g.cIn) + " + ci) * " + si(g.h) + " + hi) * " + si(g.w) +
+                                              " + wi] * weight[((co * " + si(g.cInPerG) + " + cl) * " + si(g.kH) + " + kh) * " +
+                                              si(g.kW) + " + kw];\n") +
+                           "  }\n  out[i] = s;\n");
+  };
+  kernelOf(t, OpKind::Conv2dInputGrad) = [](const KernelArgs& a) {
+    const Geometry g = geometry(a.out().shape, a.in(0).shape, a.in(1).shape, a.op.attrs);
+    return elementwise(a, shapeSize(a.out().shape),
+                       coords4({g.batch, g.cIn, g.h, g.w}, {"b", "ci", "hi", "wi"}) + "  let grp = ci / " + si(g.cInPerG) +
+                           ";\n  let cl = ci - grp * " + si(g.cInPerG) + ";\n  var s = 0.0;\n"
+                           "  for (var col = 0i; col < " + si(g.cOutPerG()) + "; col++) {\n"
+                           "    let co = grp * " + si(g.cOutPerG()) + " + col;\n" +
+                           backwardTaps(g, "        s += weight[((co * " + si(g.cInPerG) + " + cl) * " + si(g.kH) + " + kh) * " +
+                                               si(g.kW) + " + kw] * dy[((b * " + si(g.cOut) + " + co) * " + si(g.hOut) + " + ho) * " +
+                                               si(g.wOut) + " + wo];\n") +
+                           "  }\n  out[i] = s;\n");
+  };
+  kernelOf(t, OpKind::Conv2dWeightGrad) = [](const KernelArgs& a) {
+    const Geometry g = geometry(a.in(0).shape, a.out().shape, a.in(1).shape, a.op.attrs);
+    return elementwise(a, shapeSize(a.out().shape),
+                       coords4({g.cOut, g.cInPerG, g.kH, g.kW}, {"co", "cl", "kh", "kw"}) + "  let ci = (co / " +
+                           si(g.cOutPerG()) + ") * " + si(g.cInPerG) + " + cl;\n  var s = 0.0;\n"
+                           "  for (var b = 0i; b < " + si(g.batch) + "; b++) {\n"
+                           "    for (var ho = 0i; ho < " + si(g.hOut) + "; ho++) {\n"
+                           "      let hi = ho * " + si(g.sH) + " + kh - " + si(g.pH) + ";\n"
+                           "      if (hi < 0i || hi >= " + si(g.h) + ") { continue; }\n"
+                           "      for (var wo = 0i; wo < " + si(g.wOut) + "; wo++) {\n"
+                           "        let wi = wo * " + si(g.sW) + " + kw - " + si(g.pW) + ";\n"
+                           "        if (wi < 0i || wi >= " + si(g.w) + ") { continue; }\n"
+                           "        s += input[((b * " + si(g.cIn) + " + ci) * " + si(g.h) + " + hi) * " + si(g.w) + " + wi] * dy[((b * " +
+                           si(g.cOut) + " + co) * " + si(g.hOut) + " + ho) * " + si(g.wOut) + " + wo];\n"
+                           "      }\n    }\n  }\n  out[i] = s;\n");
+  };
+  kernelOf(t, OpKind::MaxPool2d) = [](const KernelArgs& a) {
+    const Geometry g = poolGeometry(a.in(0).shape, a.out().shape, a.op.attrs);
+    return elementwise(a, shapeSize(a.out().shape),
+                       coords4({g.batch, g.cIn, g.hOut, g.wOut}, {"b", "c", "ho", "wo"}) + "  let plane = (b * " + si(g.cIn) +
+                           " + c) * " + si(g.h * g.w) + ";\n" + poolWindow(g) + "  out[i] = m;\n");
+  };
+  // Gather form (no atomics): each input element sums dy over the windows whose argmax it is.
+  kernelOf(t, OpKind::MaxPool2dGrad) = [](const KernelArgs& a) {
+    const Geometry g = poolGeometry(a.in(0).shape, a.in(1).shape, a.op.attrs);
+    const std::string self = "hi0 * " + si(g.w) + " + wi0";
+    const std::string window = poolWindow(g);
+    return elementwise(a, shapeSize(a.out().shape),
+                       coords4({g.batch, g.cIn, g.h, g.w}, {"b", "c", "hi0", "wi0"}) + "  let plane = (b * " + si(g.cIn) +
+                           " + c) * " + si(g.h * g.w) + ";\n  let dyPlane = (b * " + si(g.cIn) + " + c) * " + si(g.hOut * g.wOut) +
+                           ";\n  var s = 0.0;\n  let hi = hi0;\n  let wi = wi0;\n" +
+                           backwardTaps(g, "        s += select(0.0, dy[dyPlane + ho * " + si(g.wOut) + " + wo], argmaxOf(plane, ho, wo) == " +
+                                               self + ");\n") +
+                           "  out[i] = s;\n",
+                       "fn argmaxOf(plane : i32, ho : i32, wo : i32) -> i32 {\n" + window + "  return arg;\n}\n");
+  };
 }
 
 }  // namespace tg::detail

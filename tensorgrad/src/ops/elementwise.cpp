@@ -82,6 +82,20 @@ HostTensor evalScalar(const EvalArgs& e, bool isMul) {
   return r;
 }
 
+// out = f(a[broadcast], b[broadcast]); `infix` is an operator, else a builtin name.
+KernelSource binaryKernel(const KernelArgs& a, const std::string& op, bool infix) {
+  const Shape& out = a.out().shape;
+  std::string body = broadcastIndex("ai", out, a.in(0).shape) + broadcastIndex("bi", out, a.in(1).shape);
+  body += infix ? "  out[i] = a[ai] " + op + " b[bi];\n" : "  out[i] = " + op + "(a[ai], b[bi]);\n";
+  return elementwise(a, shapeSize(out), body);
+}
+
+// i32 division as WGSL defines it is already total (x / 0 = x, INT_MIN / -1 = INT_MIN).
+KernelSource scalarKernel(const KernelArgs& a, const char* op) {
+  return elementwise(a, shapeSize(a.out().shape),
+                     "  out[i] = a[i] " + std::string(op) + " " + literal(a.op.attrs.scalar, a.out().dtype) + ";\n");
+}
+
 }  // namespace
 
 void registerElementwiseOps(OpTable& t) {
@@ -127,6 +141,15 @@ void registerElementwiseOps(OpTable& t) {
   t.push_back({.kind = OpKind::AddScalar, .name = "add_scalar", .inputNames = {"a"}, .attrNames = {"scalar"},
                .infer = sameAsInput, .eval = [](const EvalArgs& e) { return evalScalar(e, false); },
                .differentiable = Differentiable::Yes, .grad = [](GradContext& c) { c.accumulate(0, c.dy()); }});
+
+  kernelOf(t, OpKind::Add) = [](const KernelArgs& a) { return binaryKernel(a, "+", true); };
+  kernelOf(t, OpKind::Sub) = [](const KernelArgs& a) { return binaryKernel(a, "-", true); };
+  kernelOf(t, OpKind::Mul) = [](const KernelArgs& a) { return binaryKernel(a, "*", true); };
+  kernelOf(t, OpKind::Div) = [](const KernelArgs& a) { return binaryKernel(a, "/", true); };
+  kernelOf(t, OpKind::Min) = [](const KernelArgs& a) { return binaryKernel(a, "min", false); };
+  kernelOf(t, OpKind::Max) = [](const KernelArgs& a) { return binaryKernel(a, "max", false); };
+  kernelOf(t, OpKind::MulScalar) = [](const KernelArgs& a) { return scalarKernel(a, "*"); };
+  kernelOf(t, OpKind::AddScalar) = [](const KernelArgs& a) { return scalarKernel(a, "+"); };
 }
 
 }  // namespace tg::detail

@@ -25,6 +25,12 @@ void registerIndexingOps(OpTable& t) {
                  }
                  return r;
                }});
+  kernelOf(t, OpKind::OneHot) = [](const KernelArgs& a) {
+    const std::string d = u(a.op.attrs.depth);
+    const Dtype dt = a.out().dtype;
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  out[i] = select(" + literal(0, dt) + ", " + literal(1, dt) + ", indices[i / " + d + "] == i32(i % " + d + "));\n");
+  };
 }
 
 }  // namespace tg::detail

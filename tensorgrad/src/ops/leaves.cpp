@@ -62,6 +62,16 @@ void registerLeafOps(OpTable& t) {
                  }
                  return r;
                }});
+
+  kernelOf(t, OpKind::ConstScalar) = [](const KernelArgs& a) {
+    return elementwise(a, 1, "  out[0] = " + literal(a.op.attrs.value, a.op.attrs.dtype) + ";\n");
+  };
+  kernelOf(t, OpKind::ConstFill) = [](const KernelArgs& a) {
+    return elementwise(a, shapeSize(a.out().shape), "  out[i] = " + literal(a.op.attrs.value, a.op.attrs.dtype) + ";\n");
+  };
+  kernelOf(t, OpKind::Arange) = [](const KernelArgs& a) {
+    return elementwise(a, a.op.attrs.n, "  out[i] = " + wgslType(a.out().dtype) + "(i);\n");
+  };
 }
 
 }  // namespace tg::detail

@@ -35,6 +35,44 @@ HostTensor product(const EvalArgs& e, bool batched) {
   return r;
 }
 
+constexpr int64_t kTile = 16;  // kTile² = the workgroup size: one tile per workgroup
+
+// 16×16 shared-memory tiles when every dimension is a tile multiple (no bounds checks in the
+// hot loop); otherwise one thread per output element.
+KernelSource matmulKernel(const KernelArgs& a, bool batched) {
+  const Shape& x = a.in(0).shape;
+  const int64_t m = x[x.size() - 2], k = x.back(), n = a.in(1).shape.back();
+  const int64_t batches = shapeSize(a.out().shape) / (m * n);
+  const std::string bBase = batched ? "bi * " + u(k * n) : "0u";
+  if (m % kTile == 0 && n % kTile == 0 && k % kTile == 0) {
+    const int64_t tilesM = m / kTile, tilesN = n / kTile;
+    std::string w = "var<workgroup> aTile : array<f32, 256>;\nvar<workgroup> bTile : array<f32, 256>;\n" + a.bindings() +
+                    "@compute @workgroup_size(256)\n"
+                    "fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : u32) {\n"
+                    "  let wg = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n"
+                    "  if (wg >= " + u(batches * tilesM * tilesN) + ") { return; }\n"
+                    "  let bi = wg / " + u(tilesM * tilesN) + ";\n  let tile = wg % " + u(tilesM * tilesN) + ";\n"
+                    "  let row = lid / 16u;\n  let col = lid % 16u;\n"
+                    "  let gRow = (tile / " + u(tilesN) + ") * 16u + row;\n  let gCol = (tile % " + u(tilesN) + ") * 16u + col;\n"
+                    "  let aRow = bi * " + u(m * k) + " + gRow * " + u(k) + ";\n  let bOff = " + bBase + ";\n"
+                    "  var s = 0.0;\n"
+                    "  for (var k0 = 0u; k0 < " + u(k) + "; k0 += 16u) {\n"
+                    "    aTile[lid] = a[aRow + k0 + col];\n"
+                    "    bTile[lid] = b[bOff + (k0 + row) * " + u(n) + " + gCol];\n"
+                    "    workgroupBarrier();\n"
+                    "    for (var kk = 0u; kk < 16u; kk++) {\n"
+                    "      s += aTile[row * 16u + kk] * bTile[kk * 16u + col];\n    }\n"
+                    "    workgroupBarrier();\n  }\n"
+                    "  out[bi * " + u(m * n) + " + gRow * " + u(n) + " + gCol] = s;\n}\n";
+    return {std::move(w), batches * tilesM * tilesN * kWorkgroupSize, kWorkgroupSize};
+  }
+  return elementwise(a, batches * m * n,
+                     "  let bi = i / " + u(m * n) + ";\n  let row = (i % " + u(m * n) + ") / " + u(n) + ";\n  let col = i % " + u(n) + ";\n"
+                     "  let aRow = bi * " + u(m * k) + " + row * " + u(k) + ";\n  let bOff = " + bBase + ";\n"
+                     "  var s = 0.0;\n  for (var kk = 0u; kk < " + u(k) + "; kk++) {\n"
+                     "    s += a[aRow + kk] * b[bOff + kk * " + u(n) + " + col];\n  }\n  out[i] = s;\n");
+}
+
 }  // namespace
 
 void registerLinalgOps(OpTable& t) {
@@ -95,6 +133,9 @@ void registerLinalgOps(OpTable& t) {
                  c.accumulate(0, matmul(c.dy(), swapAxes(c.in(1), -1, -2, c.loc()), c.loc()));
                  c.accumulate(1, matmul(swapAxes(c.in(0), -1, -2, c.loc()), c.dy(), c.loc()));
                }});
+
+  kernelOf(t, OpKind::Matmul) = [](const KernelArgs& a) { return matmulKernel(a, false); };
+  kernelOf(t, OpKind::MatmulBatched) = [](const KernelArgs& a) { return matmulKernel(a, true); };
 }
 
 }  // namespace tg::detail

@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 
+#include "../codegen/wgsl.h"
 #include "tensorgrad/cpu_eval.h"
 #include "tensorgrad/errors.h"
 #include "tensorgrad/ops.h"
@@ -70,13 +71,18 @@ struct OpDef {
   Differentiable differentiable = Differentiable::NoFlow;
   std::function<void(GradContext&)> grad;
   bool stochastic = false;  // consumes a salt from the shared PRNG seed
+  std::function<KernelSource(const KernelArgs&)> kernel;  // empty: no dispatch (graph inputs)
 };
 
 const OpDef& opDef(OpKind kind);
 const OpDef* opDefByName(std::string_view name);
 
-// Family registration functions, called once to fill the table.
 using OpTable = std::vector<OpDef>;
+
+// The kernel slot of an already registered op (families attach their WGSL templates this way).
+std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind kind);
+
+// Family registration functions, called once to fill the table.
 void registerLeafOps(OpTable&);
 void registerElementwiseOps(OpTable&);
 void registerUnaryOps(OpTable&);

@@ -64,6 +64,23 @@ void registerOptimizerOps(OpTable& t) {
                  return r;
                },
                .differentiable = Differentiable::Rejected});
+
+  kernelOf(t, OpKind::AdamUpdateM) = [](const KernelArgs& a) {
+    const double b = a.op.attrs.beta;
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  out[i] = " + literal(b, Dtype::F32) + " * m[i] + " + literal(1 - b, Dtype::F32) + " * g[i];\n");
+  };
+  kernelOf(t, OpKind::AdamUpdateV) = [](const KernelArgs& a) {
+    const double b = a.op.attrs.beta;
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  let gv = g[i];\n  out[i] = " + literal(b, Dtype::F32) + " * v[i] + " + literal(1 - b, Dtype::F32) + " * gv * gv;\n");
+  };
+  kernelOf(t, OpKind::AdamUpdateP) = [](const KernelArgs& a) {
+    const std::string shrink = a.op.inputs.size() == 5 ? "decayShrink[0]" : literal(a.op.attrs.decayShrink, Dtype::F32);
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  out[i] = " + shrink + " * p[i] - lrt[0] * mNew[i] / (sqrt(vNew[i]) + " +
+                           literal(a.op.attrs.eps, Dtype::F32) + ");\n");
+  };
 }
 
 }  // namespace tg::detail

@@ -8,7 +8,7 @@
 namespace tg::detail {
 namespace {
 
-uint32_t saltConstant(int64_t salt) { return static_cast<uint32_t>(static_cast<uint64_t>(salt) * 0x9E3779B1u); }
+uint32_t saltMix(int64_t salt) { return static_cast<uint32_t>(static_cast<uint64_t>(salt) * 0x9E3779B1u); }
 
 uint32_t pcg(uint32_t h) {
   h = h * 747796405u + 2891336453u;
@@ -40,7 +40,7 @@ void registerRandomOps(OpTable& t) {
                },
                .eval = [](const EvalArgs& e) {
                  HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
-                 const uint32_t base = seedOf(e, 1) ^ saltConstant(e.op.attrs.salt);
+                 const uint32_t base = seedOf(e, 1) ^ saltMix(e.op.attrs.salt);
                  const auto p = static_cast<float>(eightDecimals(e.op.attrs.p));
                  const auto scale = static_cast<float>(eightDecimals(1 / (1 - e.op.attrs.p)));
                  for (size_t k = 0; k < r.f.size(); ++k) {
@@ -65,7 +65,7 @@ void registerRandomOps(OpTable& t) {
                },
                .eval = [](const EvalArgs& e) {
                  HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
-                 const uint32_t base = seedOf(e, 0) ^ saltConstant(e.op.attrs.salt);
+                 const uint32_t base = seedOf(e, 0) ^ saltMix(e.op.attrs.salt);
                  for (size_t k = 0; k < r.f.size(); ++k) {
                    const uint32_t h1 = pcg(base ^ static_cast<uint32_t>(k));
                    const uint32_t h2 = pcg(h1);
@@ -91,7 +91,7 @@ void registerRandomOps(OpTable& t) {
                  const HostTensor& x = *e.in[0];
                  const int64_t d = x.shape.back();
                  HostTensor r = HostTensor::zeros(e.out.shape, Dtype::I32);
-                 const uint32_t base = seedOf(e, 1) ^ saltConstant(e.op.attrs.salt);
+                 const uint32_t base = seedOf(e, 1) ^ saltMix(e.op.attrs.salt);
                  for (int64_t row = 0; row < r.size(); ++row) {
                    float best = -1.0e30f;
                    int32_t bestIdx = 0;
@@ -106,6 +106,33 @@ void registerRandomOps(OpTable& t) {
                  return r;
                },
                .stochastic = true});
+
+  kernelOf(t, OpKind::Dropout) = [](const KernelArgs& a) {
+    const double p = eightDecimals(a.op.attrs.p), scale = eightDecimals(1 / (1 - a.op.attrs.p));
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  let u = f32(pcg(u32(seed[0]) ^ " + saltConstant(a.op.attrs.salt) + " ^ i)) / 4294967296.0;\n"
+                       "  out[i] = a[i] * select(0.0, " + literal(scale, Dtype::F32) + ", u >= " + literal(p, Dtype::F32) + ");\n",
+                       pcgHashFn());
+  };
+  kernelOf(t, OpKind::Randn) = [](const KernelArgs& a) {
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  let h1 = pcg(u32(seed[0]) ^ " + saltConstant(a.op.attrs.salt) + " ^ i);\n"
+                       "  let h2 = pcg(h1);\n"
+                       "  let u1 = max(1.0e-10, f32(h1) / 4294967296.0);\n"
+                       "  let u2 = f32(h2) / 4294967296.0;\n"
+                       "  out[i] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);\n",
+                       pcgHashFn());
+  };
+  kernelOf(t, OpKind::CategoricalLast) = [](const KernelArgs& a) {
+    const int64_t d = a.in(0).shape.back();
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  var best = -1.0e30;\n  var bestIdx = 0i;\n"
+                       "  for (var j = 0u; j < " + u(d) + "; j++) {\n"
+                       "    let h = pcg(u32(seed[0]) ^ " + saltConstant(a.op.attrs.salt) + " ^ (i * " + u(d) + " + j));\n"
+                       "    let v = a[i * " + u(d) + " + j] - log(-log(max(1.0e-10, f32(h) / 4294967296.0)));\n"
+                       "    if (v > best) { best = v; bestIdx = i32(j); }\n  }\n  out[i] = bestIdx;\n",
+                       pcgHashFn());
+  };
 }
 
 }  // namespace tg::detail

@@ -23,6 +23,23 @@ HostTensor reduceLast(const EvalArgs& e, bool mean) {
   return r;
 }
 
+// Few long rows starve a thread-per-row kernel (the loss's full mean is one thread summing
+// everything), so those get a workgroup per row with a shared-memory tree reduction.
+KernelSource reduceKernel(const KernelArgs& a, bool mean) {
+  const int64_t d = a.in(0).shape.back();
+  const int64_t rows = shapeSize(a.in(0).shape) / d;
+  const std::string finish = mean ? " / " + literal(static_cast<double>(d), Dtype::F32) : "";
+  if (rows < 32768 && d >= kWorkgroupSize) {
+    return perWorkgroup(a, rows,
+                        "  var s = 0.0;\n  for (var j = lid; j < " + u(d) + "; j += " + u(kWorkgroupSize) + ") {\n"
+                        "    s += a[i * " + u(d) + " + j];\n  }\n" + workgroupReduce("partial", "s") +
+                        "  if (lid == 0u) { out[i] = partial[0]" + finish + "; }\n");
+  }
+  return elementwise(a, rows,
+                     "  var s = 0.0;\n  for (var j = 0u; j < " + u(d) + "; j++) {\n    s += a[i * " + u(d) + " + j];\n  }\n"
+                     "  out[i] = s" + finish + ";\n");
+}
+
 }  // namespace
 
 void registerReduceOps(OpTable& t) {
@@ -69,6 +86,17 @@ void registerReduceOps(OpTable& t) {
                  }
                  return r;
                }});
+
+  kernelOf(t, OpKind::MeanLast) = [](const KernelArgs& a) { return reduceKernel(a, true); };
+  kernelOf(t, OpKind::SumLast) = [](const KernelArgs& a) { return reduceKernel(a, false); };
+  kernelOf(t, OpKind::ArgmaxLast) = [](const KernelArgs& a) {
+    const int64_t d = a.in(0).shape.back();
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  var best = a[i * " + u(d) + "];\n  var bestIdx = 0i;\n"
+                       "  for (var j = 1u; j < " + u(d) + "; j++) {\n"
+                       "    let v = a[i * " + u(d) + " + j];\n    if (v > best) { best = v; bestIdx = i32(j); }\n  }\n"
+                       "  out[i] = bestIdx;\n");
+  };
 }
 
 }  // namespace tg::detail

@@ -36,6 +36,13 @@ const OpTable& table() {
 
 }  // namespace
 
+std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind kind) {
+  for (OpDef& d : table) {
+    if (d.kind == kind) return d.kernel;
+  }
+  throw std::logic_error("op registry: kernel for an unregistered op kind");
+}
+
 const OpDef& opDef(OpKind kind) { return table()[static_cast<size_t>(kind)]; }
 
 const OpDef* opDefByName(std::string_view name) {
@@ -99,3 +106,7 @@ void GradContext::accumulate(size_t i, const Tensor& contribution) {
 }
 
 }  // namespace tg::detail
+
+namespace tg {
+std::string_view opKindName(OpKind kind) { return detail::opDef(kind).name; }
+}  // namespace tg

@@ -27,6 +27,13 @@ HostTensor evalCompare(const EvalArgs& e, bool isLess) {
   return r;
 }
 
+KernelSource compareKernel(const KernelArgs& a, const char* op) {
+  const Shape& out = a.out().shape;
+  return elementwise(a, shapeSize(out),
+                     broadcastIndex("ai", out, a.in(0).shape) + broadcastIndex("bi", out, a.in(1).shape) +
+                         "  out[i] = select(0u, 1u, a[ai] " + op + " b[bi]);\n");
+}
+
 }  // namespace
 
 void registerSelectOps(OpTable& t) {
@@ -68,6 +75,15 @@ void registerSelectOps(OpTable& t) {
                  c.accumulate(1, where(c.in(0), c.dy(), zero, c.loc()));
                  c.accumulate(2, where(c.in(0), zero, c.dy(), c.loc()));
                }});
+
+  kernelOf(t, OpKind::Less) = [](const KernelArgs& a) { return compareKernel(a, "<"); };
+  kernelOf(t, OpKind::Greater) = [](const KernelArgs& a) { return compareKernel(a, ">"); };
+  kernelOf(t, OpKind::Where) = [](const KernelArgs& a) {
+    const Shape& out = a.out().shape;
+    return elementwise(a, shapeSize(out),
+                       broadcastIndex("ci", out, a.in(0).shape) + broadcastIndex("ai", out, a.in(1).shape) +
+                           broadcastIndex("bi", out, a.in(2).shape) + "  out[i] = select(b[bi], a[ai], cond[ci] != 0u);\n");
+  };
 }
 
 }  // namespace tg::detail

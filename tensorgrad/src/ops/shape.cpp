@@ -24,6 +24,8 @@ HostTensor gather(const HostTensor& x, const TensorInfo& out, IndexFn index) {
   return r;
 }
 
+KernelSource copyKernel(const KernelArgs& a) { return elementwise(a, shapeSize(a.out().shape), "  out[i] = a[i];\n"); }
+
 }  // namespace
 
 void registerShapeOps(OpTable& t) {
@@ -137,6 +139,45 @@ void registerShapeOps(OpTable& t) {
                },
                .differentiable = Differentiable::Yes,
                .grad = [](GradContext& c) { c.accumulate(0, broadcastTo(c.dy(), c.in(0).shape(), c.loc())); }});
+
+  kernelOf(t, OpKind::Reshape) = copyKernel;
+  kernelOf(t, OpKind::Permute) = [](const KernelArgs& a) {
+    const Shape& out = a.out().shape;
+    const auto inStrides = stridesOf(a.in(0).shape);
+    std::string src;
+    for (size_t d = 0; d < out.size(); ++d) {
+      src += (src.empty() ? "" : " + ") + std::string("o_") + std::to_string(d) + " * " + u(inStrides[static_cast<size_t>(a.op.attrs.perm[d])]);
+    }
+    return elementwise(a, shapeSize(out), decompose("i", out, "o") + "  out[i] = a[" + (src.empty() ? "0u" : src) + "];\n");
+  };
+  kernelOf(t, OpKind::BroadcastTo) = [](const KernelArgs& a) {
+    const Shape& out = a.out().shape;
+    return elementwise(a, shapeSize(out), broadcastIndex("ai", out, a.in(0).shape) + "  out[i] = a[ai];\n");
+  };
+  // One thread per output cell, looping over the flattened reduced axes.
+  kernelOf(t, OpKind::SumToShape) = [](const KernelArgs& a) {
+    const Shape& src = a.in(0).shape;
+    const Shape& dst = a.out().shape;
+    const size_t offset = src.size() - dst.size();
+    const auto srcStrides = stridesOf(src);
+    std::vector<size_t> reduced;
+    std::string base;
+    for (size_t k = 0; k < src.size(); ++k) {
+      if (k < offset || (dst[k - offset] == 1 && src[k] > 1)) reduced.push_back(k);
+      else base += " + d_" + std::to_string(k - offset) + " * " + u(srcStrides[k]);
+    }
+    int64_t redLen = 1;
+    for (size_t k : reduced) redLen *= src[k];
+    std::string inner = "    var rem = r;\n    var at = 0u" + base + ";\n";
+    for (size_t n = reduced.size(); n-- > 0;) {
+      const size_t k = reduced[n];
+      inner += "    at += (rem % " + u(src[k]) + ") * " + u(srcStrides[k]) + ";\n    rem = rem / " + u(src[k]) + ";\n";
+    }
+    const std::string zero = literal(0, a.out().dtype);
+    return elementwise(a, shapeSize(dst),
+                       decompose("i", dst, "d") + "  var s = " + zero + ";\n  for (var r = 0u; r < " + u(redLen) +
+                           "; r++) {\n" + inner + "    s += a[at];\n  }\n  out[i] = s;\n");
+  };
 }
 
 }  // namespace tg::detail

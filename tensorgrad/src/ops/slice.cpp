@@ -38,6 +38,13 @@ void checkRange(const InferArgs& a, const Shape& s, const char* what) {
   }
 }
 
+// `let outer/ax/inner` for output element i around `axis`.
+std::string axisCoords(const Shape& s, int64_t axis) {
+  const AxisSplit p = splitAt(s, axis);
+  return "  let inner = i % " + u(p.inner) + ";\n  let ax = (i / " + u(p.inner) + ") % " + u(p.dim) + ";\n  let outer = i / " +
+         u(p.inner * p.dim) + ";\n";
+}
+
 }  // namespace
 
 void registerSliceOps(OpTable& t) {
@@ -144,6 +151,37 @@ void registerSliceOps(OpTable& t) {
                    cursor += len;
                  }
                }});
+
+  kernelOf(t, OpKind::SliceRange) = [](const KernelArgs& a) {
+    const OpAttrs& at = a.op.attrs;
+    const AxisSplit in = splitAt(a.in(0).shape, at.axis);
+    return elementwise(a, shapeSize(a.out().shape),
+                       axisCoords(a.out().shape, at.axis) + "  out[i] = a[(outer * " + u(in.dim) + " + ax + " + u(at.start) +
+                           ") * " + u(in.inner) + " + inner];\n");
+  };
+  kernelOf(t, OpKind::ScatterAxis) = [](const KernelArgs& a) {
+    const OpAttrs& at = a.op.attrs;
+    const int64_t len = at.end - at.start;
+    const AxisSplit out = splitAt(a.out().shape, at.axis);
+    return elementwise(a, shapeSize(a.out().shape),
+                       axisCoords(a.out().shape, at.axis) + "  if (ax < " + u(at.start) + " || ax >= " + u(at.end) + ") {\n" +
+                           "    out[i] = " + literal(0, a.out().dtype) + ";\n    return;\n  }\n" + "  out[i] = a[(outer * " + u(len) +
+                           " + ax - " + u(at.start) + ") * " + u(out.inner) + " + inner];\n");
+  };
+  // Each output element reads from the input whose range along the axis covers it.
+  kernelOf(t, OpKind::Concat) = [](const KernelArgs& a) {
+    const int64_t axis = a.op.attrs.axis;
+    const AxisSplit out = splitAt(a.out().shape, axis);
+    std::string body = axisCoords(a.out().shape, axis);
+    int64_t cursor = 0;
+    for (size_t k = 0; k < a.op.inputs.size(); ++k) {
+      const int64_t len = a.in(k).shape[static_cast<size_t>(axis)];
+      body += "  if (ax < " + u(cursor + len) + ") {\n    out[i] = " + a.inName(k) + "[(outer * " + u(len) + " + ax - " + u(cursor) +
+              ") * " + u(out.inner) + " + inner];\n    return;\n  }\n";
+      cursor += len;
+    }
+    return elementwise(a, shapeSize(a.out().shape), body);
+  };
 }
 
 }  // namespace tg::detail

@@ -74,6 +74,33 @@ void registerSoftmaxOps(OpTable& t) {
                },
                .differentiable = Differentiable::Yes,
                .grad = [](GradContext& c) { c.accumulate(0, whereCausal(c.dy(), 0, c.loc())); }});
+
+  // One thread per row: max, then the sum of shifted exponentials, then the row.
+  kernelOf(t, OpKind::LogSoftmaxLast) = [](const KernelArgs& a) {
+    const std::string d = u(a.out().shape.back());
+    return elementwise(a, shapeSize(a.out().shape) / a.out().shape.back(),
+                       "  let base = i * " + d + ";\n  var m = a[base];\n"
+                       "  for (var j = 1u; j < " + d + "; j++) { m = max(m, a[base + j]); }\n"
+                       "  var s = 0.0;\n  for (var j = 0u; j < " + d + "; j++) { s += exp(a[base + j] - m); }\n"
+                       "  let logSum = log(s) + m;\n"
+                       "  for (var j = 0u; j < " + d + "; j++) { out[base + j] = a[base + j] - logSum; }\n");
+  };
+  // Row r of each square sees columns 0..r; the rest are 0.
+  kernelOf(t, OpKind::SoftmaxCausalLast) = [](const KernelArgs& a) {
+    const std::string d = u(a.out().shape.back());
+    return elementwise(a, shapeSize(a.out().shape) / a.out().shape.back(),
+                       "  let base = i * " + d + ";\n  let r = i % " + d + ";\n  var m = a[base];\n"
+                       "  for (var j = 1u; j <= r; j++) { m = max(m, a[base + j]); }\n"
+                       "  var s = 0.0;\n  for (var j = 0u; j <= r; j++) { s += exp(a[base + j] - m); }\n"
+                       "  for (var j = 0u; j < " + d + "; j++) {\n"
+                       "    out[base + j] = select(0.0, exp(a[base + j] - m) / s, j <= r);\n  }\n");
+  };
+  kernelOf(t, OpKind::WhereCausal) = [](const KernelArgs& a) {
+    const std::string d = u(a.out().shape.back());
+    return elementwise(a, shapeSize(a.out().shape),
+                       "  let col = i % " + d + ";\n  let row = (i / " + d + ") % " + d + ";\n"
+                       "  out[i] = select(" + literal(a.op.attrs.fillValue, Dtype::F32) + ", a[i], col <= row);\n");
+  };
 }
 
 }  // namespace tg::detail

@@ -31,6 +31,21 @@ OpDef unary(OpKind kind, std::string_view name, double (*f)(double), std::functi
           .differentiable = Differentiable::Yes, .grad = std::move(grad)};
 }
 
+// WGSL has no erf: the same A&S 7.1.26 polynomial as the CPU evaluation.
+const char* kErfFn =
+    "fn erf_approx(x : f32) -> f32 {\n"
+    "  let ax = abs(x);\n"
+    "  let t = 1.0 / (1.0 + 0.3275911 * ax);\n"
+    "  let p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));\n"
+    "  return sign(x) * (1.0 - p * exp(-ax * ax));\n"
+    "}\n";
+
+std::function<KernelSource(const KernelArgs&)> mapKernel(std::string expr, std::string preamble = "") {
+  return [expr, preamble](const KernelArgs& a) {
+    return elementwise(a, shapeSize(a.out().shape), "  let x = a[i];\n  out[i] = " + expr + ";\n", preamble);
+  };
+}
+
 }  // namespace
 
 void registerUnaryOps(OpTable& t) {
@@ -97,6 +112,23 @@ void registerUnaryOps(OpTable& t) {
                  return r;
                },
                .differentiable = Differentiable::Rejected});
+
+  kernelOf(t, OpKind::Sqrt) = mapKernel("sqrt(x)");
+  kernelOf(t, OpKind::Rsqrt) = mapKernel("1.0 / sqrt(x)");
+  kernelOf(t, OpKind::Log) = mapKernel("log(x)");
+  kernelOf(t, OpKind::Exp) = mapKernel("exp(x)");
+  kernelOf(t, OpKind::Relu) = mapKernel("select(0.0, x, x > 0.0)");
+  kernelOf(t, OpKind::Neg) = mapKernel("-x");
+  kernelOf(t, OpKind::Abs) = mapKernel("abs(x)");
+  kernelOf(t, OpKind::Tanh) = mapKernel("tanh(x)");
+  kernelOf(t, OpKind::Sigmoid) = mapKernel("0.5 + 0.5 * tanh(0.5 * x)");  // stable for large |x|
+  kernelOf(t, OpKind::Erf) = mapKernel("erf_approx(x)", kErfFn);
+  kernelOf(t, OpKind::Sin) = mapKernel("sin(x)");
+  kernelOf(t, OpKind::Cos) = mapKernel("cos(x)");
+  kernelOf(t, OpKind::StopGradient) = mapKernel("x");
+  kernelOf(t, OpKind::ReluGrad) = [](const KernelArgs& a) {
+    return elementwise(a, shapeSize(a.out().shape), "  out[i] = select(0.0, dy[i], x[i] > 0.0);\n");
+  };
 }
 
 }  // namespace tg::detail

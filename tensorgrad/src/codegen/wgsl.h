@@ -1,0 +1,51 @@
+// Shared pieces of WGSL text for the per-op kernel templates in src/ops/*.cpp.
+#pragma once
+
+#include <string>
+
+#include "tensorgrad/codegen.h"
+#include "tensorgrad/ir.h"
+
+namespace tg::detail {
+
+struct OpDef;
+
+// What a kernel template sees: the op, its tensors, and the names its bindings got.
+struct KernelArgs {
+  const Op& op;
+  const Graph& graph;
+  const OpDef& def;
+  const TensorInfo& in(size_t i) const { return graph.tensor(op.inputs.at(i)); }
+  const TensorInfo& out() const { return graph.tensor(op.out); }
+  std::string inName(size_t i) const;  // the WGSL variable bound to input i
+  // The @group(0) @binding(k) declarations: inputs (read), then `out` (read_write).
+  std::string bindings() const;
+};
+
+struct KernelSource {
+  std::string wgsl;
+  int64_t threads = 0;
+  int workgroupSize = kWorkgroupSize;
+};
+
+std::string wgslType(Dtype dtype);  // bool is stored as u32
+// A literal of `dtype` with WGSL's suffix; f32 values print exactly (shortest round trip).
+std::string literal(double value, Dtype dtype);
+std::string u(int64_t value);  // "123u"
+
+// The standard one-thread-per-element kernel: `body` runs with `i` (u32) < threads.
+KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body, const std::string& preamble = "");
+// Flat index `var` of `srcShape` for output element `i` of `outShape` (right-aligned broadcast).
+std::string broadcastIndex(const std::string& var, const Shape& outShape, const Shape& srcShape);
+// `let <prefix>_k = ...;` for each axis of `shape`, decomposing the flat index `flat`.
+std::string decompose(const std::string& flat, const Shape& shape, const std::string& prefix);
+// Tree reduction of `acc` across a workgroup into `<array>[0]` (lid = local index).
+std::string workgroupReduce(const std::string& array, const std::string& acc);
+// Kernel with one workgroup per output element (`i` = the workgroup's flat id).
+KernelSource perWorkgroup(const KernelArgs& a, int64_t outputs, const std::string& body, const std::string& preamble = "");
+
+// PCG-style hash used by dropout/randn/categorical (u32 wraparound is the point).
+std::string pcgHashFn();
+std::string saltConstant(int64_t salt);
+
+}  // namespace tg::detail
