@@ -9,8 +9,11 @@ packages=(
   glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
-  nodejs npm libegl1 libegl-mesa0 libgles2
+  libegl1 libegl-mesa0 libgles2
 )
+# Node from Debian unless a Node with npm is already installed (e.g. from NodeSource, whose
+# nodejs package conflicts with Debian's npm).
+command -v npm > /dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
