@@ -52,17 +52,12 @@ Case mlpCase() {
 }
 
 Case transformerCase() {
-  const tg_models::Transformer model(11, 16, 2, 2, 4);
-  tg::AdamW opt;
-  opt.lr = tg::lr::linear(1e-2, 1e-3, 100);
-  opt.weightDecay = 0.1;
-  opt.clipGradNorm = 1.0;
-  const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<tg_models::Transformer>{
-      .model = model, .loss = tg_models::transformerLoss,
-      .inputs = {{"tokens", {{2, 4}, tg::Dtype::I32}}, {"targets", {{2, 4}, tg::Dtype::I32}}}, .optimizer = opt, .seed = 3});
+  const tg_models::Transformer model({.vocab = 12, .d = 16, .layers = 2, .heads = 2, .seqLen = 5, .batch = 2});
+  tg::CompiledIR ir = tg::trace(tg_models::transformerSpec(model));
   tg::EvalInputs env = paramsOf(ir, 3);
   env.inputs["tokens"] = tg::HostTensor::i32({2, 4}, {1, 5, 9, 2, 0, 10, 3, 3});
   env.inputs["targets"] = tg::HostTensor::i32({2, 4}, {5, 9, 2, 7, 10, 3, 3, 4});
+  env.inputs["mask"] = tg::HostTensor::f32({4}, {0, 1, 1, 1});
   const tg::StepScalars s = tg::stepScalars(*ir.optimizerConfig, 1);
   env.inputs["_adam_lrt"] = tg::HostTensor::f32({}, {static_cast<float>(s.lrInput)});
   env.inputs["_adam_decay_shrink"] = tg::HostTensor::f32({}, {static_cast<float>(s.decayShrink)});
@@ -118,6 +113,7 @@ Case remainingCase() {
     outs.push_back(tg::where(tg::greater(y, 0.0), tg::sqrt(tg::abs(y)), tg::rsqrt(tg::add(tg::abs(y), 1.0))));
     outs.push_back(tg::add(tg::log(tg::add(tg::abs(y), 0.5)), tg::sin(y)));
     outs.push_back(tg::mul(tg::cos(y), tg::tanh(y)));
+    outs.push_back(tg::gelu(y));  // erf
     outs.push_back(tg::min(tg::sigmoid(y), tg::exp(tg::neg(y))));
     outs.push_back(tg::stopGradient(tg::max(y, 0.1)));
     outs.push_back(tg::whereCausal(tg::narrow(y, 1, 1, 3), -7.0));
