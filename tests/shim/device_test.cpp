@@ -193,3 +193,22 @@ TEST_F(DeviceTest, WorkDoneFutureAndSpontaneousCallbacks) {
 
 }  // namespace
 }  // namespace shim_test
+
+// Instances come and go (one per test here, one per tool invocation in an app); some drivers
+// (NVIDIA 580) refuse vkCreateInstance after ~29 create/destroy cycles, so the shim shares one
+// VkInstance per configuration. Each wgpu::Instance must still work on its own.
+TEST(InstanceLifetime, FortyInstancesInOneProcessEachFindAnAdapter) {
+  for (int i = 0; i < 40; ++i) {
+    wgpu::Instance instance = wgpu::CreateInstance();
+    std::string message;
+    bool found = false;
+    instance.WaitAny(instance.RequestAdapter(nullptr, wgpu::CallbackMode::WaitAnyOnly,
+                                             [&](wgpu::RequestAdapterStatus status, wgpu::Adapter a,
+                                                 std::string_view m) {
+                                               found = status == wgpu::RequestAdapterStatus::Success && a;
+                                               message = m;
+                                             }),
+                     UINT64_MAX);
+    ASSERT_TRUE(found) << "instance " << i << ": " << message;
+  }
+}

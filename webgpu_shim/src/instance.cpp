@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "vk_check.h"
 
@@ -33,28 +35,31 @@ bool HasLayer(const char* name) {
   return false;
 }
 
-}  // namespace
+// One VkInstance per configuration for the whole process, never destroyed: NVIDIA's 580 driver
+// refuses vkCreateInstance (VK_ERROR_INCOMPATIBLE_DRIVER) after ~29 create/destroy cycles in one
+// process, which a test suite or a long-lived app creating wgpu::Instances would hit.
+struct VulkanInstance {
+  VkInstance handle = VK_NULL_HANDLE;
+  std::string error;
+};
 
-InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
-  validation_ = descriptor.enableVulkanValidation || EnvFlag("WEBGPU_SHIM_VALIDATION");
-  const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-  if (validation_ && !HasLayer(kValidationLayer)) {
-    std::fprintf(stderr, "webgpu_shim: %s requested but not installed (vulkan-validationlayers)\n",
-                 kValidationLayer);
-    validation_ = false;
-  }
+const VulkanInstance& SharedVulkanInstance(bool validation) {
+  static std::mutex mutex;
+  static std::map<bool, VulkanInstance> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(validation); it != cache.end()) return it->second;
+  VulkanInstance& result = cache[validation];
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "webgpu_shim";
   app.apiVersion = VK_API_VERSION_1_2;
-
   std::vector<const char*> layers, extensions;
   VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   const VkValidationFeatureEnableEXT enables[] = {
       VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  if (validation_) {
-    layers.push_back(kValidationLayer);
+  if (validation) {
+    layers.push_back("VK_LAYER_KHRONOS_validation");
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     features.enabledValidationFeatureCount = 1;
@@ -66,11 +71,29 @@ InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
   info.ppEnabledLayerNames = layers.data();
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
-  if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
-    instance_ = VK_NULL_HANDLE;
-    creationError_ = VkFailure("vkCreateInstance", r) +
-                     " (is a Vulkan driver installed? On a CPU machine install "
-                     "mesa-vulkan-drivers for lavapipe)";
+  if (VkResult r = vkCreateInstance(&info, nullptr, &result.handle); r != VK_SUCCESS) {
+    result.handle = VK_NULL_HANDLE;
+    result.error = VkFailure("vkCreateInstance", r) +
+                   " (is a Vulkan driver installed? On a CPU machine install "
+                   "mesa-vulkan-drivers for lavapipe)";
+  }
+  return result;
+}
+
+}  // namespace
+
+InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
+  validation_ = descriptor.enableVulkanValidation || EnvFlag("WEBGPU_SHIM_VALIDATION");
+  const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+  if (validation_ && !HasLayer(kValidationLayer)) {
+    std::fprintf(stderr, "webgpu_shim: %s requested but not installed (vulkan-validationlayers)\n",
+                 kValidationLayer);
+    validation_ = false;
+  }
+  const VulkanInstance& vk = SharedVulkanInstance(validation_);
+  instance_ = vk.handle;
+  if (!instance_) {
+    creationError_ = vk.error;
     return;
   }
   if (validation_) {
@@ -93,7 +116,7 @@ InstanceImpl::~InstanceImpl() {
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
     if (destroy) destroy(instance_, messenger_, nullptr);
   }
-  if (instance_) vkDestroyInstance(instance_, nullptr);
+  // The VkInstance itself is shared and lives until process exit (see SharedVulkanInstance).
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL InstanceImpl::OnValidationMessage(
