@@ -88,12 +88,16 @@ struct Transformer : tg::Module {
 };
 
 inline tg::Tensor transformerForward(const Transformer& p, const tg::Tensor& tokens) {
-  tg::Tensor x = tg::add(tg::embedding(p.tok_emb, tokens), tg::embedding(p.pos_emb, tg::arange(p.cfg.t())));
+  // Separate statements: C++ does not order the evaluation of function arguments.
+  const tg::Tensor tokE = tg::embedding(p.tok_emb, tokens);
+  const tg::Tensor posE = tg::embedding(p.pos_emb, tg::arange(p.cfg.t()));
+  tg::Tensor x = tg::add(tokE, posE);
   for (size_t i = 0; i < p.layers.size(); ++i) {
     x = tg::capture("residual." + std::to_string(i), x);
     x = p.layers[i].fwd(x, i);
   }
-  return tg::matmul(p.lnf.fwd(x), tg::swapAxes(p.tok_emb, -1, -2));
+  const tg::Tensor xn = p.lnf.fwd(x);
+  return tg::matmul(xn, tg::swapAxes(p.tok_emb, -1, -2));
 }
 
 inline tg::Tensor transformerLoss(const Transformer& p, const tg::Inputs& in) {

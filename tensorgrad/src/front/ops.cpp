@@ -164,13 +164,19 @@ Tensor gelu(const Tensor& a, GeluApprox approximate, Loc loc) {
     const double c = 0.7978845608028654;  // sqrt(2 / pi)
     const Tensor x3 = mul(mul(a, a, loc), a, loc);
     const Tensor inner = mul(add(a, mul(x3, 0.044715, loc), loc), c, loc);
-    return mul(mul(a, 0.5, loc), add(tanh(inner, loc), 1.0, loc), loc);
+    const Tensor half = mul(a, 0.5, loc);
+    return mul(half, add(tanh(inner, loc), 1.0, loc), loc);
   }
-  return mul(mul(a, 0.5, loc), add(erf(mul(a, 1 / std::numbers::sqrt2, loc), loc), 1.0, loc), loc);
+  const Tensor half = mul(a, 0.5, loc);
+  return mul(half, add(erf(mul(a, 1 / std::numbers::sqrt2, loc), loc), 1.0, loc), loc);
 }
-Tensor leakyRelu(const Tensor& a, double alpha, Loc loc) { return where(greater(a, 0.0, loc), a, mul(a, alpha, loc), loc); }
+Tensor leakyRelu(const Tensor& a, double alpha, Loc loc) {
+  const Tensor positive = greater(a, 0.0, loc);
+  return where(positive, a, mul(a, alpha, loc), loc);
+}
 Tensor softplus(const Tensor& a, Loc loc) {
-  return add(max(a, 0.0, loc), log(add(exp(neg(abs(a, loc), loc), loc), 1.0, loc), loc), loc);
+  const Tensor relu0 = max(a, 0.0, loc);
+  return add(relu0, log(add(exp(neg(abs(a, loc), loc), loc), 1.0, loc), loc), loc);
 }
 Tensor stopGradient(const Tensor& a, Loc loc) { return unary(OpKind::StopGradient, "stopGradient", a, loc); }
 
@@ -299,13 +305,15 @@ std::array<Tensor, 2> rope(const Tensor& q, const Tensor& k, RopeOptions opts, L
   if (d % 2 != 0) fail("rope", loc, "rotation dim must be even (rotates pairs), got " + std::to_string(d));
   const int64_t half = d / 2;
   const Tensor freqs = exp(mul(arange(half, Dtype::F32, loc), -std::log(opts.base) / static_cast<double>(half), loc), loc);
-  const Tensor angles = mul(reshape(arange(t, Dtype::F32, loc), {t, 1}, loc), reshape(freqs, {1, half}, loc), loc);
+  const Tensor positions = reshape(arange(t, Dtype::F32, loc), {t, 1}, loc);
+  const Tensor angles = mul(positions, reshape(freqs, {1, half}, loc), loc);
   const Tensor c = cos(angles, loc), s = sin(angles, loc);
   const Tensor cosFull = concat({c, c}, -1, loc), sinFull = concat({s, s}, -1, loc);
   const auto rotate = [&](const Tensor& x) {
     const auto halves = split(x, {half, half}, -1, loc);
     const Tensor rotated = concat({neg(halves[1], loc), halves[0]}, -1, loc);
-    return add(mul(x, cosFull, loc), mul(rotated, sinFull, loc), loc);
+    const Tensor cosPart = mul(x, cosFull, loc);
+    return add(cosPart, mul(rotated, sinFull, loc), loc);
   };
   return {rotate(q), rotate(k)};
 }

@@ -54,13 +54,15 @@ int32_t idiv(int32_t a, int32_t b) {
   return a / b;
 }
 
-// Routes dy to whichever side won; ties go to b, as upstream.
+// Routes dy to whichever side won; ties go to b, as upstream (and in upstream's op order).
 void minMaxGrad(GradContext& c, bool isMax) {
   const Tensor a = c.in(0), b = c.in(1);
+  const Tensor zero = constScalar(0, Dtype::F32, c.loc());
   const Tensor aWins = isMax ? greater(a, b, c.loc()) : less(a, b, c.loc());
-  const Tensor zero = broadcastTo(constScalar(0, Dtype::F32, c.loc()), c.dy().shape(), c.loc());
-  c.accumulate(0, where(aWins, c.dy(), zero, c.loc()));
-  c.accumulate(1, where(aWins, zero, c.dy(), c.loc()));
+  const Tensor zeroA = broadcastTo(zero, c.dy().shape(), c.loc());
+  c.accumulate(0, where(aWins, c.dy(), zeroA, c.loc()));
+  const Tensor zeroB = broadcastTo(zero, c.dy().shape(), c.loc());
+  c.accumulate(1, where(aWins, zeroB, c.dy(), c.loc()));
 }
 
 OutType sameAsInput(const InferArgs& a) { return {a.in[0]->shape, a.in[0]->dtype}; }
@@ -125,7 +127,9 @@ void registerElementwiseOps(OpTable& t) {
       [](GradContext& c) {
         const Tensor a = c.in(0), b = c.in(1);
         c.accumulate(0, div(c.dy(), b, c.loc()));
-        c.accumulate(1, mulScalar(div(mul(c.dy(), a, c.loc()), mul(b, b, c.loc()), c.loc()), -1, c.loc()));
+        const Tensor numer = mul(c.dy(), a, c.loc());
+        const Tensor bSq = mul(b, b, c.loc());
+        c.accumulate(1, mulScalar(div(numer, bSq, c.loc()), -1, c.loc()));
       }));
   t.push_back(binary(
       OpKind::Min, "min", [](double x, double y) { return std::fmin(x, y); },

@@ -101,7 +101,9 @@ void registerLinalgOps(OpTable& t) {
                  const int64_t rows = a.size() / k;
                  const Tensor a2 = reshape(a, {rows, k}, c.loc());
                  const Tensor dy2 = reshape(c.dy(), {rows, n}, c.loc());
-                 c.accumulate(1, matmul(swapAxes(a2, -1, -2, c.loc()), dy2, c.loc()));
+                 // Upstream always emits this sum_to_shape (an identity copy here); kept so graphs
+                 // compare op for op.
+                 c.accumulate(1, sumToShape(matmul(swapAxes(a2, -1, -2, c.loc()), dy2, c.loc()), b.shape(), c.loc()));
                }});
   t.push_back({.kind = OpKind::MatmulBatched, .name = "matmul_batched", .inputNames = {"a", "b"},
                .infer = [](const InferArgs& a) {

@@ -71,9 +71,10 @@ void registerSelectOps(OpTable& t) {
                },
                .differentiable = Differentiable::Yes,
                .grad = [](GradContext& c) {
-                 const Tensor zero = broadcastTo(constScalar(0, c.in(1).dtype(), c.loc()), c.dy().shape(), c.loc());
-                 c.accumulate(1, where(c.in(0), c.dy(), zero, c.loc()));
-                 c.accumulate(2, where(c.in(0), zero, c.dy(), c.loc()));
+                 const Tensor zeroA = broadcastTo(constScalar(0, c.in(1).dtype(), c.loc()), c.dy().shape(), c.loc());
+                 const Tensor zeroB = broadcastTo(constScalar(0, c.in(2).dtype(), c.loc()), c.dy().shape(), c.loc());
+                 c.accumulate(1, where(c.in(0), c.dy(), zeroA, c.loc()));
+                 c.accumulate(2, where(c.in(0), zeroB, c.dy(), c.loc()));
                }});
 
   kernelOf(t, OpKind::Less) = [](const KernelArgs& a) { return compareKernel(a, "<"); };

@@ -45,8 +45,10 @@ void registerSoftmaxOps(OpTable& t) {
                .differentiable = Differentiable::Yes,
                .grad = [](GradContext& c) {
                  const Tensor y = c.out();
+                 const Tensor probs = exp(y, c.loc());
                  const Tensor total = sum(c.dy(), -1, {.keepDims = true}, c.loc());
-                 c.accumulate(0, sub(c.dy(), mul(exp(y, c.loc()), broadcastTo(total, y.shape(), c.loc()), c.loc()), c.loc()));
+                 const Tensor term = mul(probs, broadcastTo(total, y.shape(), c.loc()), c.loc());
+                 c.accumulate(0, sub(c.dy(), term, c.loc()));
                }});
   t.push_back({.kind = OpKind::SoftmaxCausalLast, .name = "softmax_causal_last", .inputNames = {"a"},
                .infer = inferCausal,

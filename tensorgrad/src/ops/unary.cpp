@@ -72,7 +72,8 @@ void registerUnaryOps(OpTable& t) {
   }));
   t.push_back(unary(OpKind::Tanh, "tanh", [](double x) { return std::tanh(x); }, [](GradContext& c) {
     const Tensor y = c.out();
-    c.accumulate(0, mul(c.dy(), sub(constScalar(1, Dtype::F32, c.loc()), mul(y, y, c.loc()), c.loc()), c.loc()));
+    const Tensor one = constScalar(1, Dtype::F32, c.loc());
+    c.accumulate(0, mul(c.dy(), sub(one, mul(y, y, c.loc()), c.loc()), c.loc()));
   }));
   t.push_back(unary(OpKind::Sigmoid, "sigmoid", [](double x) { return 0.5 + 0.5 * std::tanh(0.5 * x); },
                     [](GradContext& c) {

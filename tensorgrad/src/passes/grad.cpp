@@ -60,7 +60,8 @@ ParamGrads appendGradClip(Graph& graph, const ParamGrads& grads, double maxNorm)
       const Tensor s = sum(mul(g, g));
       sumSq = sumSq ? add(*sumSq, s) : s;
     }
-    const Tensor scale = min(div(constScalar(maxNorm), add(sqrt(*sumSq), 1e-6)), 1.0);
+    const Tensor limit = constScalar(maxNorm);
+    const Tensor scale = min(div(limit, add(sqrt(*sumSq), 1e-6)), 1.0);
     for (const auto& [name, id] : grads) {
       const Tensor g(&graph, id);
       out.emplace_back(name, mul(g, broadcastTo(scale, g.shape())).id());
