@@ -190,6 +190,27 @@ TEST(Golden, OptimizerTrajectoriesMatchTorchOptim) {
   expectTrajectory(sgd(0.1, 0.9, true), "sgd_nesterov");
   expectTrajectory(sgd(0.1, 0, false, 0.01), "sgd_l2");
   expectTrajectory(adam(tg::lr::linear(0.01, 0.001, 4)), "adam_linear_lr");
+  tg::SGD clipped = sgd(0.1);
+  clipped.clipGradNorm = 0.5;
+  expectTrajectory(clipped, "sgd_clip");
+  tg::SGD normalized = sgd(0.1);
+  normalized.normalizeGrads = true;
+  expectTrajectory(normalized, "sgd_normalize");
+}
+
+TEST(Optimizer, NormalizeFilterThatMatchesNothingIsAnError) {
+  tg::SGD s = sgd(0.1);
+  s.normalizeGrads = tg::NameFilter([](const std::string& name) { return name == "nope"; });
+  const OneParam model({1, 2, 3, 4, 5});
+  try {
+    tg::trace(tg::TrainingSpec<OneParam>{
+        .model = model, .loss = [](const OneParam& m, const tg::Inputs& in) { return tg::sum(tg::mul(m.p, in["g"])); },
+        .inputs = {{"g", {{5}}}}, .optimizer = s, .seed = 0});
+    ADD_FAILURE() << "no error";
+  } catch (const tg::TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("matched no parameters"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("available: p"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Golden, LrSchedulesMatchTorchSchedulers) {

@@ -131,13 +131,15 @@ p0 = t([5])
 grads = t([6, 5], -2, 2)
 
 
-def trajectory(make, schedule=None):
+def trajectory(make, schedule=None, transform=None):
     p = torch.nn.Parameter(p0.clone())
     opt = make([p])
     sched = schedule(opt) if schedule else None
     out = []
     for g in grads:
         p.grad = g.clone()
+        if transform:
+            transform(p)
         opt.step()
         if sched:
             sched.step()
@@ -155,6 +157,10 @@ optim = {
     "sgd_momentum": trajectory(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9)),
     "sgd_nesterov": trajectory(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True)),
     "sgd_l2": trajectory(lambda ps: torch.optim.SGD(ps, lr=0.1, weight_decay=0.01)),
+    "sgd_clip": trajectory(lambda ps: torch.optim.SGD(ps, lr=0.1),
+                           transform=lambda p: torch.nn.utils.clip_grad_norm_([p], 0.5)),
+    "sgd_normalize": trajectory(lambda ps: torch.optim.SGD(ps, lr=0.1),
+                                transform=lambda p: p.grad.div_(p.grad.norm() + 1e-8)),
     # tensorgrad's step s uses the schedule value torch reaches after s scheduler steps.
     "adam_linear_lr": trajectory(
         lambda ps: torch.optim.Adam(ps, lr=0.01),
