@@ -146,10 +146,32 @@ void run(const Case& c, double rtol = 1e-4, double atol = 1e-5) {
   tg_test::expectDawnMatchesCpu(c.graph, c.grads, c.writebacks, c.env, rtol, atol);
 }
 
+// The same graphs with element-wise fusion; returns kernels run with and without it.
+std::pair<size_t, size_t> runFused(const Case& c, double rtol = 1e-4, double atol = 1e-5) {
+  const size_t fused = tg_test::expectDawnMatchesCpu(c.graph, c.grads, c.writebacks, c.env, rtol, atol, {.fuseElementwise = true});
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, c.grads, c.writebacks);
+  const auto all = tg::emitKernels(c.graph, plan);
+  return {fused, static_cast<size_t>(std::count_if(all.begin(), all.end(), [](const auto& k) { return !k.wgsl.empty(); }))};
+}
+
 TEST(DawnParity, MlpTrainingStep) { run(mlpCase()); }
 TEST(DawnParity, TransformerTrainingStepWithAdamWScheduleAndClipping) { run(transformerCase(), 2e-4, 2e-5); }
 TEST(DawnParity, ConvNetTrainingStepWithNesterovSgd) { run(convCase()); }
 TEST(DawnParity, EveryRemainingKernel) { run(remainingCase()); }
+
+// The MLP has no single-reader element-wise chain (every activation also feeds its backward).
+TEST(DawnParityFused, MlpTrainingStep) { runFused(mlpCase()); }
+TEST(DawnParityFused, TransformerTrainingStep) {
+  const auto [fused, unfused] = runFused(transformerCase(), 2e-4, 2e-5);
+  EXPECT_LT(fused, unfused);
+  std::printf("transformer kernels: %zu fused, %zu unfused\n", fused, unfused);
+}
+TEST(DawnParityFused, ConvNetTrainingStep) { runFused(convCase()); }
+TEST(DawnParityFused, EveryRemainingKernel) {
+  const auto [fused, unfused] = runFused(remainingCase());
+  EXPECT_LT(fused, unfused);
+  std::printf("remaining-ops kernels: %zu fused, %zu unfused\n", fused, unfused);
+}
 
 TEST(DawnParity, TheCasesCoverEveryOpKind) {
   std::set<tg::OpKind> covered;

@@ -19,10 +19,20 @@ struct KernelSpec {
   std::vector<int> bindings;  // buffer ids for @group(0) @binding(0..n)
   int64_t threads = 0;
   int workgroupSize = kWorkgroupSize;
+  std::vector<int> fusedOps;  // with fusion: every op this kernel computes, in order (else empty)
   // Workgroups to dispatch: x up to 65535, the rest in y.
   std::array<uint32_t, 2> dispatch() const;
 };
 
-std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan);
+struct EmitOptions {
+  // Chain same-shape element-wise ops into one kernel when the values between them have no
+  // other reader and live in no buffer anything else needs (upstream emits one kernel per op;
+  // off by default so kernel lists compare with upstream's).
+  bool fuseElementwise = false;
+};
+
+// One KernelSpec per op, in op order; ops without a dispatch (graph inputs, ops fused into a
+// later kernel) have empty WGSL.
+std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan, EmitOptions options = {});
 
 }  // namespace tg

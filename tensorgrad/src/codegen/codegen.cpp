@@ -1,5 +1,8 @@
 #include "tensorgrad/codegen.h"
 
+#include <algorithm>
+#include <set>
+
 #include "../ops/op_registry.h"
 
 namespace tg {
@@ -11,21 +14,139 @@ std::array<uint32_t, 2> KernelSpec::dispatch() const {
   return {kMaxWorkgroupsPerDim, static_cast<uint32_t>((groups + kMaxWorkgroupsPerDim - 1) / kMaxWorkgroupsPerDim)};
 }
 
-std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan) {
+namespace {
+
+int bufferOf(const BufferPlan& plan, int tensor) { return plan.tensorToBuffer.at(static_cast<size_t>(tensor)); }
+
+bool valueTyped(Dtype d) { return d == Dtype::F32 || d == Dtype::Bool; }
+
+// Which ops join which kernel: members[i] lists the ops the kernel at op i computes (empty when
+// op i was folded into a later kernel).
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& plan) {
+  const size_t n = graph.ops.size();
+  std::vector<std::set<int>> readers(graph.tensors.size());
+  for (size_t i = 0; i < n; ++i) {
+    for (int t : graph.ops[i].inputs) readers[static_cast<size_t>(t)].insert(static_cast<int>(i));
+  }
+  std::set<int> pinned(graph.outputs.begin(), graph.outputs.end());
+  for (const auto& [name, t] : graph.captures) pinned.insert(t);
+  std::set<int> writebackBuffers;
+  for (const Writeback& w : plan.writebacks) writebackBuffers.insert(w.source);
+  const auto fusable = [&](int i) {
+    const Op& op = graph.ops[static_cast<size_t>(i)];
+    if (!detail::opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
+    return std::all_of(op.inputs.begin(), op.inputs.end(), [&](int t) { return valueTyped(graph.tensor(t).dtype); });
+  };
+  // The value may stay in registers: read once, by `reader` only, and kept nowhere else.
+  const auto transient = [&](int t, int reader) {
+    const BufferSpec& b = plan.buffers[static_cast<size_t>(bufferOf(plan, t))];
+    return readers[static_cast<size_t>(t)] == std::set<int>{reader} && !pinned.contains(t) &&
+           b.kind == BufferSpec::Kind::Intermediate && !writebackBuffers.contains(b.id);
+  };
+  // Delaying a read from op `from` to op `to` is safe while no op in between overwrites its buffer.
+  const auto untouched = [&](int t, int from, int to) {
+    for (int k = from + 1; k <= to; ++k) {
+      if (bufferOf(plan, graph.ops[static_cast<size_t>(k)].out) == bufferOf(plan, t)) return false;
+    }
+    return true;
+  };
+
+  std::vector<std::vector<int>> members(n);
+  for (size_t i = 0; i < n; ++i) members[i] = {static_cast<int>(i)};
+  for (size_t i = 0; i < n; ++i) {
+    const int op = static_cast<int>(i);
+    if (!fusable(op)) continue;
+    const Shape& outShape = graph.tensor(graph.ops[i].out).shape;
+    for (int t : std::set<int>(graph.ops[i].inputs.begin(), graph.ops[i].inputs.end())) {
+      const int p = *graph.tensor(t).source;
+      if (!fusable(p) || members[static_cast<size_t>(p)].empty() || graph.tensor(t).shape != outShape || !transient(t, op)) continue;
+      // Every outside value the producer's kernel reads must survive until this op runs.
+      bool safe = true;
+      for (int m : members[static_cast<size_t>(p)]) {
+        for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
+          const int src = *graph.tensor(in).source;
+          const bool inside = std::find(members[static_cast<size_t>(p)].begin(), members[static_cast<size_t>(p)].end(), src) !=
+                              members[static_cast<size_t>(p)].end();
+          if (!inside && !untouched(in, m, op)) safe = false;
+        }
+      }
+      if (!safe) continue;
+      auto& mine = members[i];
+      mine.insert(mine.end(), members[static_cast<size_t>(p)].begin(), members[static_cast<size_t>(p)].end());
+      std::sort(mine.begin(), mine.end());
+      members[static_cast<size_t>(p)].clear();
+    }
+  }
+  return members;
+}
+
+KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops) {
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  const TensorInfo& out = graph.tensor(last.out);
+  std::vector<int> external;
+  std::string preamble, body;
+  std::set<std::string> preambles;
+  std::map<int, std::string> value;  // tensor → WGSL value
+  std::string bindings;
+  for (int m : ops) {
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    const detail::OpDef& def = detail::opDef(op.kind);
+    std::vector<std::string> in;
+    for (int t : op.inputs) {
+      if (!value.contains(t)) {
+        const std::string k = std::to_string(external.size());
+        bindings += "@group(0) @binding(" + k + ") var<storage, read> in" + k + " : array<" + detail::wgslType(graph.tensor(t).dtype) + ">;\n";
+        body += detail::broadcastIndex("i" + k, out.shape, graph.tensor(t).shape);
+        value[t] = "in" + k + "[i" + k + "]";
+        external.push_back(t);
+      }
+      in.push_back(value[t]);
+    }
+    if (!def.exprPreamble.empty() && preambles.insert(def.exprPreamble).second) preamble += def.exprPreamble;
+    const std::string v = "v" + std::to_string(m);
+    body += "  let " + v + " = " + def.expr(op, in) + ";\n";
+    value[op.out] = v;
+  }
+  bindings += "@group(0) @binding(" + std::to_string(external.size()) + ") var<storage, read_write> out : array<" +
+              detail::wgslType(out.dtype) + ">;\n";
+  body += "  out[i] = " + value[last.out] + ";\n";
+  KernelSpec k;
+  k.opIndex = ops.back();
+  k.kind = last.kind;
+  k.fusedOps = ops;
+  k.threads = shapeSize(out.shape);
+  k.wgsl = preamble + "// fused: " + std::to_string(ops.size()) + " element-wise ops\n" + bindings + "@compute @workgroup_size(" +
+           std::to_string(kWorkgroupSize) + ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
+           detail::u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + detail::u(k.threads) + ") { return; }\n" +
+           body + "}\n";
+  for (int t : external) k.bindings.push_back(bufferOf(plan, t));
+  k.bindings.push_back(bufferOf(plan, last.out));
+  return k;
+}
+
+}  // namespace
+
+std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan, EmitOptions options) {
+  std::vector<std::vector<int>> groups;
+  if (options.fuseElementwise) groups = fuseGroups(graph, plan);
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
+    if (options.fuseElementwise && groups[i].size() > 1) {
+      kernels.push_back(fusedKernel(graph, plan, groups[i]));
+      continue;
+    }
     const detail::OpDef& def = detail::opDef(op.kind);
     KernelSpec k;
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
-    if (def.kernel) {
+    if (def.kernel && !(options.fuseElementwise && groups[i].empty())) {
       detail::KernelSource src = def.kernel(detail::KernelArgs{op, graph, def});
       k.wgsl = std::move(src.wgsl);
       k.threads = src.threads;
       k.workgroupSize = src.workgroupSize;
-      for (int in : op.inputs) k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(in)));
-      k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(op.out)));
+      for (int in : op.inputs) k.bindings.push_back(bufferOf(plan, in));
+      k.bindings.push_back(bufferOf(plan, op.out));
     }
     kernels.push_back(std::move(k));
   }

@@ -154,6 +154,26 @@ void registerElementwiseOps(OpTable& t) {
   kernelOf(t, OpKind::Max) = [](const KernelArgs& a) { return binaryKernel(a, "max", false); };
   kernelOf(t, OpKind::MulScalar) = [](const KernelArgs& a) { return scalarKernel(a, "*"); };
   kernelOf(t, OpKind::AddScalar) = [](const KernelArgs& a) { return scalarKernel(a, "+"); };
+
+  const auto infix = [](const char* op) {
+    return [op](const Op&, const std::vector<std::string>& v) { return "(" + v[0] + " " + op + " " + v[1] + ")"; };
+  };
+  const auto call = [](const char* fn) {
+    return [fn](const Op&, const std::vector<std::string>& v) { return std::string(fn) + "(" + v[0] + ", " + v[1] + ")"; };
+  };
+  setExpr(t, OpKind::Add, infix("+"));
+  setExpr(t, OpKind::Sub, infix("-"));
+  setExpr(t, OpKind::Mul, infix("*"));
+  setExpr(t, OpKind::Div, infix("/"));
+  setExpr(t, OpKind::Min, call("min"));
+  setExpr(t, OpKind::Max, call("max"));
+  // Scalar ops are f32 here: fusion only chains f32 values.
+  setExpr(t, OpKind::MulScalar, [](const Op& op, const std::vector<std::string>& v) {
+    return "(" + v[0] + " * " + literal(op.attrs.scalar, Dtype::F32) + ")";
+  });
+  setExpr(t, OpKind::AddScalar, [](const Op& op, const std::vector<std::string>& v) {
+    return "(" + v[0] + " + " + literal(op.attrs.scalar, Dtype::F32) + ")";
+  });
 }
 
 }  // namespace tg::detail

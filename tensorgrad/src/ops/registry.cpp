@@ -43,6 +43,18 @@ std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind 
   throw std::logic_error("op registry: kernel for an unregistered op kind");
 }
 
+void setExpr(OpTable& table, OpKind kind, std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
+             std::string preamble) {
+  for (OpDef& d : table) {
+    if (d.kind == kind) {
+      d.expr = std::move(expr);
+      d.exprPreamble = std::move(preamble);
+      return;
+    }
+  }
+  throw std::logic_error("op registry: expression for an unregistered op kind");
+}
+
 const OpDef& opDef(OpKind kind) { return table()[static_cast<size_t>(kind)]; }
 
 const OpDef* opDefByName(std::string_view name) {

@@ -77,6 +77,11 @@ void registerSelectOps(OpTable& t) {
                  c.accumulate(2, where(c.in(0), zeroB, c.dy(), c.loc()));
                }});
 
+  setExpr(t, OpKind::Where, [](const Op&, const std::vector<std::string>& v) {
+    return "select(" + v[2] + ", " + v[1] + ", " + v[0] + " != 0u)";
+  });
+  setExpr(t, OpKind::Less, [](const Op&, const std::vector<std::string>& v) { return "select(0u, 1u, " + v[0] + " < " + v[1] + ")"; });
+  setExpr(t, OpKind::Greater, [](const Op&, const std::vector<std::string>& v) { return "select(0u, 1u, " + v[0] + " > " + v[1] + ")"; });
   kernelOf(t, OpKind::Less) = [](const KernelArgs& a) { return compareKernel(a, "<"); };
   kernelOf(t, OpKind::Greater) = [](const KernelArgs& a) { return compareKernel(a, ">"); };
   kernelOf(t, OpKind::Where) = [](const KernelArgs& a) {

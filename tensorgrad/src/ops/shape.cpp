@@ -141,6 +141,7 @@ void registerShapeOps(OpTable& t) {
                .grad = [](GradContext& c) { c.accumulate(0, broadcastTo(c.dy(), c.in(0).shape(), c.loc())); }});
 
   kernelOf(t, OpKind::Reshape) = copyKernel;
+  setExpr(t, OpKind::Reshape, [](const Op&, const std::vector<std::string>& v) { return v[0]; });  // same flat order
   kernelOf(t, OpKind::Permute) = [](const KernelArgs& a) {
     const Shape& out = a.out().shape;
     const auto inStrides = stridesOf(a.in(0).shape);

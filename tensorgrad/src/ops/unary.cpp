@@ -40,6 +40,15 @@ const char* kErfFn =
     "  return sign(x) * (1.0 - p * exp(-ax * ax));\n"
     "}\n";
 
+// The kernel's expression with `$` for its input; fused, `$` becomes the input's value.
+std::function<std::string(const Op&, const std::vector<std::string>&)> mapExpr(std::string expr) {
+  return [expr](const Op&, const std::vector<std::string>& v) {
+    std::string s;
+    for (char ch : expr) s += ch == '$' ? v[0] : std::string(1, ch);
+    return "(" + s + ")";
+  };
+}
+
 std::function<KernelSource(const KernelArgs&)> mapKernel(std::string expr, std::string preamble = "") {
   return [expr, preamble](const KernelArgs& a) {
     return elementwise(a, shapeSize(a.out().shape), "  let x = a[i];\n  out[i] = " + expr + ";\n", preamble);
@@ -127,6 +136,14 @@ void registerUnaryOps(OpTable& t) {
   kernelOf(t, OpKind::Sin) = mapKernel("sin(x)");
   kernelOf(t, OpKind::Cos) = mapKernel("cos(x)");
   kernelOf(t, OpKind::StopGradient) = mapKernel("x");
+  const std::vector<std::pair<OpKind, const char*>> exprs = {
+      {OpKind::Sqrt, "sqrt($)"}, {OpKind::Rsqrt, "1.0 / sqrt($)"}, {OpKind::Log, "log($)"}, {OpKind::Exp, "exp($)"},
+      {OpKind::Relu, "select(0.0, $, $ > 0.0)"}, {OpKind::Neg, "-$"}, {OpKind::Abs, "abs($)"}, {OpKind::Tanh, "tanh($)"},
+      {OpKind::Sigmoid, "0.5 + 0.5 * tanh(0.5 * $)"}, {OpKind::Sin, "sin($)"}, {OpKind::Cos, "cos($)"},
+      {OpKind::StopGradient, "$"}};
+  for (const auto& [kind, e] : exprs) setExpr(t, kind, mapExpr(e));
+  setExpr(t, OpKind::Erf, mapExpr("erf_approx($)"), kErfFn);
+  setExpr(t, OpKind::ReluGrad, [](const Op&, const std::vector<std::string>& v) { return "select(0.0, " + v[1] + ", " + v[0] + " > 0.0)"; });
   kernelOf(t, OpKind::ReluGrad) = [](const KernelArgs& a) {
     return elementwise(a, shapeSize(a.out().shape), "  out[i] = select(0.0, dy[i], x[i] > 0.0);\n");
   };
