@@ -378,19 +378,15 @@ Tensor arange(int64_t n, Dtype dtype, Loc loc) {
   at.dtype = dtype;
   return emitAt(OpKind::Arange, "arange", loc, {}, at);
 }
-Tensor zeros(const Shape& shape, Dtype dtype, Loc loc) {
+static Tensor constFill(const char* name, const Shape& shape, Dtype dtype, double value, Loc loc) {
   OpAttrs at;
   at.shape = shape;
   at.dtype = dtype;
-  return emitAt(OpKind::ConstFill, "zeros", loc, {}, at);
+  at.value = value;
+  return emitAt(OpKind::ConstFill, name, loc, {}, at);
 }
-Tensor ones(const Shape& shape, Dtype dtype, Loc loc) {
-  OpAttrs at;
-  at.shape = shape;
-  at.dtype = dtype;
-  at.value = 1;
-  return emitAt(OpKind::ConstFill, "ones", loc, {}, at);
-}
+Tensor zeros(const Shape& shape, Dtype dtype, Loc loc) { return constFill("zeros", shape, dtype, 0, loc); }
+Tensor ones(const Shape& shape, Dtype dtype, Loc loc) { return constFill("ones", shape, dtype, 1, loc); }
 Tensor constScalar(double value, Dtype dtype, Loc loc) {
   OpAttrs at;
   at.value = value;
