@@ -15,7 +15,8 @@ void compileToWgsl(benchmark::State& state, const M& model, const tg::TrainingSp
     const auto k = tg::emitKernels(ir.graph, ir.plan);
     benchmark::DoNotOptimize(k.data());
     ops = ir.graph.ops.size();
-    kernels = static_cast<size_t>(std::count_if(k.begin(), k.end(), [](const auto& x) { return !x.wgsl.empty(); }));
+    kernels = static_cast<size_t>(
+        std::count_if(k.begin(), k.end(), [](const auto& x) { return !x.wgsl.empty(); }));
     bytes = 0;
     for (const auto& x : k) bytes += x.wgsl.size();
   }

@@ -30,14 +30,15 @@ void dump(const tg::CompiledIR& ir, const std::filesystem::path& dir) {
   for (const tg::KernelSpec& k : kernels) {
     if (k.wgsl.empty()) continue;
     char name[64];
-    std::snprintf(name, sizeof name, "%04d_%s.wgsl", k.opIndex, std::string(tg::opKindName(k.kind)).c_str());
+    std::snprintf(name, sizeof name, "%04d_%s.wgsl", k.opIndex,
+                  std::string(tg::opKindName(k.kind)).c_str());
     std::ofstream(dir / "kernels" / name) << k.wgsl;
     ++written;
   }
   std::ofstream(dir / "graph.json") << tg::graphToJson(ir.graph).dump(1);
   std::ofstream(dir / "plan.json") << tg::planToJson(ir.plan).dump(1);
-  std::printf("%zu ops, %zu kernels written to %s/kernels\n%s\n", ir.graph.ops.size(), written, dir.c_str(),
-              ir.plan.report().c_str());
+  std::printf("%zu ops, %zu kernels written to %s/kernels\n%s\n", ir.graph.ops.size(), written,
+              dir.c_str(), ir.plan.report().c_str());
 }
 
 }  // namespace
@@ -50,9 +51,11 @@ int main(int argc, char** argv) {
       const MLP model;
       tg::Adam adam;
       adam.lr = 0.005;
-      dump(tg::trace(tg::TrainingSpec<MLP>{.model = model, .loss = mlpLoss,
-                                            .inputs = {{"x", {{256, 1}}}, {"y", {{256, 1}}}},
-                                            .optimizer = adam, .seed = 42}),
+      dump(tg::trace(tg::TrainingSpec<MLP>{.model = model,
+                                           .loss = mlpLoss,
+                                           .inputs = {{"x", {{256, 1}}}, {"y", {{256, 1}}}},
+                                           .optimizer = adam,
+                                           .seed = 42}),
            out);
     } else {
       std::fprintf(stderr, "usage: wgsl_dump [mlp] [out-dir]\n");

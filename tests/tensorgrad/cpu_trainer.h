@@ -10,7 +10,8 @@ class CpuTrainer {
  public:
   CpuTrainer(const tg::CompiledIR& ir, uint32_t seed) : ir_(ir) {
     for (auto& [name, data] : tg::initialParams(ir, seed)) {
-      const auto& decl = *std::find_if(ir.params.begin(), ir.params.end(), [&](const auto& p) { return p->path == name; });
+      const auto& decl = *std::find_if(ir.params.begin(), ir.params.end(),
+                                       [&](const auto& p) { return p->path == name; });
       env_.params[name] = tg::HostTensor::f32(decl->shape, std::move(data));
     }
   }
@@ -20,9 +21,11 @@ class CpuTrainer {
     ++t_;
     for (const auto& [name, value] : inputs) env_.inputs[name] = value;
     const tg::StepScalars s = tg::stepScalars(*ir_.optimizerConfig, t_);
-    env_.inputs[ir_.optimizer.lrInputName] = tg::HostTensor::f32({}, {static_cast<float>(s.lrInput)});
+    env_.inputs[ir_.optimizer.lrInputName] =
+        tg::HostTensor::f32({}, {static_cast<float>(s.lrInput)});
     if (ir_.optimizer.decayShrinkInputName) {
-      env_.inputs[*ir_.optimizer.decayShrinkInputName] = tg::HostTensor::f32({}, {static_cast<float>(s.decayShrink)});
+      env_.inputs[*ir_.optimizer.decayShrinkInputName] =
+          tg::HostTensor::f32({}, {static_cast<float>(s.decayShrink)});
     }
     const auto values = tg::evaluate(ir_.graph, env_);
     for (const tg::WritebackDecl& w : ir_.optimizer.writebacks) {

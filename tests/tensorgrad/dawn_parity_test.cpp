@@ -23,7 +23,8 @@ std::vector<float> randomValues(int64_t n, uint32_t seed, double lo = -1, double
 tg::EvalInputs paramsOf(const tg::CompiledIR& ir, uint32_t seed) {
   tg::EvalInputs env;
   for (auto& [name, values] : tg::initialParams(ir, seed)) {
-    const auto it = std::find_if(ir.params.begin(), ir.params.end(), [&](const auto& p) { return p->path == name; });
+    const auto it = std::find_if(ir.params.begin(), ir.params.end(),
+                                 [&](const auto& p) { return p->path == name; });
     env.params[name] = tg::HostTensor::f32((*it)->shape, values);
   }
   return env;
@@ -38,7 +39,8 @@ struct Case {
 };
 
 Case fromIR(tg::CompiledIR ir, tg::EvalInputs env) {
-  return {std::move(ir.graph), std::move(ir.paramGrads), std::move(ir.optimizer.writebacks), std::move(env)};
+  return {std::move(ir.graph), std::move(ir.paramGrads), std::move(ir.optimizer.writebacks),
+          std::move(env)};
 }
 
 Case mlpCase() {
@@ -47,12 +49,14 @@ Case mlpCase() {
   tg::EvalInputs env = paramsOf(ir, 42);
   tg_test::SineBatches data;
   for (auto& [name, t] : data.next(256)) env.inputs[name] = t;
-  env.inputs["_adam_lrt"] = tg::HostTensor::f32({}, {static_cast<float>(tg::stepScalars(*ir.optimizerConfig, 1).lrInput)});
+  env.inputs["_adam_lrt"] = tg::HostTensor::f32(
+      {}, {static_cast<float>(tg::stepScalars(*ir.optimizerConfig, 1).lrInput)});
   return fromIR(std::move(ir), std::move(env));
 }
 
 Case transformerCase() {
-  const tg_models::Transformer model({.vocab = 12, .d = 16, .layers = 2, .heads = 2, .seqLen = 5, .batch = 2});
+  const tg_models::Transformer model(
+      {.vocab = 12, .d = 16, .layers = 2, .heads = 2, .seqLen = 5, .batch = 2});
   tg::CompiledIR ir = tg::trace(tg_models::transformerSpec(model));
   tg::EvalInputs env = paramsOf(ir, 3);
   env.inputs["tokens"] = tg::HostTensor::i32({2, 4}, {1, 5, 9, 2, 0, 10, 3, 3});
@@ -71,7 +75,7 @@ struct ConvNet : tg::Module {
 };
 tg::Tensor convLoss(const ConvNet& m, const tg::Inputs& in) {
   tg::Tensor h = tg::relu(m.c1.fwd(in["img"]));
-  h = tg::maxPool2d(h, {2, 2});                       // [2, 4, 4, 4]
+  h = tg::maxPool2d(h, {2, 2});                         // [2, 4, 4, 4]
   h = tg::relu(m.c2.fwd(tg::nearestUpsample2d(h, 1)));  // [2, 4, 2, 2]
   h = tg::reshape(h, {2, -1});
   return tg::crossEntropy(m.fc.fwd(h), in["label"], {tg::Reduction::Sum});
@@ -85,8 +89,11 @@ Case convCase() {
   opt.nesterov = true;
   opt.weightDecay = 1e-3;
   const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<ConvNet>{
-      .model = model, .loss = convLoss,
-      .inputs = {{"img", {{2, 2, 8, 8}}}, {"label", {{2}, tg::Dtype::I32}}}, .optimizer = opt, .seed = 9});
+      .model = model,
+      .loss = convLoss,
+      .inputs = {{"img", {{2, 2, 8, 8}}}, {"label", {{2}, tg::Dtype::I32}}},
+      .optimizer = opt,
+      .seed = 9});
   tg::EvalInputs env = paramsOf(ir, 9);
   env.inputs["img"] = tg::HostTensor::f32({2, 2, 8, 8}, randomValues(256, 1));
   env.inputs["label"] = tg::HostTensor::i32({2}, {2, 0});
@@ -103,14 +110,15 @@ Case remainingCase() {
     const tg::Tensor k = tg::tensorInput("k", {6}, tg::Dtype::I32);
     const tg::Tensor d = tg::tensorInput("d", {6}, tg::Dtype::I32);
     std::vector<tg::Tensor> outs;
-    outs.push_back(tg::mean(x, -1));                          // workgroup reduction (long rows)
-    outs.push_back(tg::sum(tg::dropout(x, 0.25), 0));         // dropout, thread-per-row sum
+    outs.push_back(tg::mean(x, -1));                   // workgroup reduction (long rows)
+    outs.push_back(tg::sum(tg::dropout(x, 0.25), 0));  // dropout, thread-per-row sum
     outs.push_back(tg::argmax(x, 1));
     outs.push_back(tg::categorical(tg::mul(y, 3.0)));
     outs.push_back(tg::mul(tg::randn({2, 3}), 1.0));
     outs.push_back(tg::div(k, d));                            // i32 division incl. by zero
     outs.push_back(tg::add(tg::mul(k, 7.0), tg::sub(d, k)));  // i32 wraparound-safe arithmetic
-    outs.push_back(tg::where(tg::greater(y, 0.0), tg::sqrt(tg::abs(y)), tg::rsqrt(tg::add(tg::abs(y), 1.0))));
+    outs.push_back(
+        tg::where(tg::greater(y, 0.0), tg::sqrt(tg::abs(y)), tg::rsqrt(tg::add(tg::abs(y), 1.0))));
     outs.push_back(tg::add(tg::log(tg::add(tg::abs(y), 0.5)), tg::sin(y)));
     outs.push_back(tg::mul(tg::cos(y), tg::tanh(y)));
     outs.push_back(tg::gelu(y));  // erf
@@ -119,7 +127,7 @@ Case remainingCase() {
     outs.push_back(tg::whereCausal(tg::narrow(y, 1, 1, 3), -7.0));
     std::vector<tg::Tensor> parts;
     for (int p = 0; p < 9; ++p) parts.push_back(tg::narrow(y, 1, p % 5, 1));
-    outs.push_back(tg::concat(parts, -1));                    // past the binding cap
+    outs.push_back(tg::concat(parts, -1));  // past the binding cap
     outs.push_back(tg::oneHot(k, 4, tg::Dtype::I32));
     outs.push_back(tg::add(tg::arange(5, tg::Dtype::F32), tg::ones({5})));
     outs.push_back(tg::add(tg::zeros({2, 2}, tg::Dtype::I32), tg::arange(2)));
@@ -148,25 +156,39 @@ void run(const Case& c, double rtol = 1e-4, double atol = 1e-5) {
 
 // The same graphs with element-wise fusion; returns kernels run with and without it.
 std::pair<size_t, size_t> runFused(const Case& c, double rtol = 1e-4, double atol = 1e-5) {
-  const size_t fused = tg_test::expectDawnMatchesCpu(c.graph, c.grads, c.writebacks, c.env, rtol, atol, {.fuseElementwise = true});
+  const size_t fused = tg_test::expectDawnMatchesCpu(c.graph, c.grads, c.writebacks, c.env, rtol,
+                                                     atol, {.fuseElementwise = true});
   const tg::BufferPlan plan = tg::planBuffers(c.graph, c.grads, c.writebacks);
   const auto all = tg::emitKernels(c.graph, plan);
-  return {fused, static_cast<size_t>(std::count_if(all.begin(), all.end(), [](const auto& k) { return !k.wgsl.empty(); }))};
+  return {fused, static_cast<size_t>(std::count_if(all.begin(), all.end(),
+                                                   [](const auto& k) { return !k.wgsl.empty(); }))};
 }
 
-TEST(DawnParity, MlpTrainingStep) { run(mlpCase()); }
-TEST(DawnParity, TransformerTrainingStepWithAdamWScheduleAndClipping) { run(transformerCase(), 2e-4, 2e-5); }
-TEST(DawnParity, ConvNetTrainingStepWithNesterovSgd) { run(convCase()); }
-TEST(DawnParity, EveryRemainingKernel) { run(remainingCase()); }
+TEST(DawnParity, MlpTrainingStep) {
+  run(mlpCase());
+}
+TEST(DawnParity, TransformerTrainingStepWithAdamWScheduleAndClipping) {
+  run(transformerCase(), 2e-4, 2e-5);
+}
+TEST(DawnParity, ConvNetTrainingStepWithNesterovSgd) {
+  run(convCase());
+}
+TEST(DawnParity, EveryRemainingKernel) {
+  run(remainingCase());
+}
 
 // The MLP has no single-reader element-wise chain (every activation also feeds its backward).
-TEST(DawnParityFused, MlpTrainingStep) { runFused(mlpCase()); }
+TEST(DawnParityFused, MlpTrainingStep) {
+  runFused(mlpCase());
+}
 TEST(DawnParityFused, TransformerTrainingStep) {
   const auto [fused, unfused] = runFused(transformerCase(), 2e-4, 2e-5);
   EXPECT_LT(fused, unfused);
   std::printf("transformer kernels: %zu fused, %zu unfused\n", fused, unfused);
 }
-TEST(DawnParityFused, ConvNetTrainingStep) { runFused(convCase()); }
+TEST(DawnParityFused, ConvNetTrainingStep) {
+  runFused(convCase());
+}
 TEST(DawnParityFused, EveryRemainingKernel) {
   const auto [fused, unfused] = runFused(remainingCase());
   EXPECT_LT(fused, unfused);
@@ -180,7 +202,8 @@ TEST(DawnParity, TheCasesCoverEveryOpKind) {
   }
   std::string missing;
   for (int k = 0; k < tg::kOpKindCount; ++k) {
-    if (!covered.contains(static_cast<tg::OpKind>(k))) missing += " " + std::string(tg::opKindName(static_cast<tg::OpKind>(k)));
+    if (!covered.contains(static_cast<tg::OpKind>(k)))
+      missing += " " + std::string(tg::opKindName(static_cast<tg::OpKind>(k)));
   }
   EXPECT_TRUE(missing.empty()) << "op kinds no parity graph runs:" << missing;
 }

@@ -13,7 +13,9 @@ namespace {
 using tg::Tensor;
 using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
 
-nlohmann::json load(const char* file) { return nlohmann::json::parse(std::ifstream(std::string(TG_GOLDEN_DIR) + "/" + file)); }
+nlohmann::json load(const char* file) {
+  return nlohmann::json::parse(std::ifstream(std::string(TG_GOLDEN_DIR) + "/" + file));
+}
 
 // The tensorgrad spelling of each golden case (names match gen_golden.py).
 const std::map<std::string, Fn>& ports() {
@@ -55,8 +57,14 @@ const std::map<std::string, Fn>& ports() {
       {"argmax_axis1", [](auto& x) { return argmax(x[0], 1); }},
       {"argmin_axis0", [](auto& x) { return argmin(x[0], 0); }},
       {"argmax_all", [](auto& x) { return argmax(x[0]); }},
-      {"reshape_infer", [](auto& x) { return reshape(x[0], {3, -1}); }},
-      {"permute", [](auto& x) { return permute(x[0], {2, 0, 1}); }},
+      {"reshape_infer",
+       [](auto& x) {
+         return reshape(x[0], {3, -1});
+       }},
+      {"permute",
+       [](auto& x) {
+         return permute(x[0], {2, 0, 1});
+       }},
       {"swap_axes", [](auto& x) { return swapAxes(x[0], -1, 0); }},
       {"matmul_broadcast", [](auto& x) { return matmul(x[0], x[1]); }},
       {"matmul_batched", [](auto& x) { return matmul(x[0], x[1]); }},
@@ -71,27 +79,53 @@ const std::map<std::string, Fn>& ports() {
       {"embedding", [](auto& x) { return embedding(x[0], x[1]); }},
       {"take_along_axis", [](auto& x) { return takeAlongAxis(x[0], x[1], 1); }},
       {"narrow", [](auto& x) { return narrow(x[0], -1, 1, 3); }},
-      {"concat", [](auto& x) { return concat({x[0], x[1]}, 1); }},
+      {"concat",
+       [](auto& x) {
+         return concat({x[0], x[1]}, 1);
+       }},
       {"concat_nine", [](auto& x) { return concat(x, 0); }},
-      {"stack", [](auto& x) { return stack({x[0], x[1]}, 1); }},
-      {"split_second", [](auto& x) { return split(x[0], {2, 4}, -1)[1]; }},
+      {"stack",
+       [](auto& x) {
+         return stack({x[0], x[1]}, 1);
+       }},
+      {"split_second",
+       [](auto& x) {
+         return split(x[0], {2, 4}, -1)[1];
+       }},
       {"conv2d", [](auto& x) { return conv2d(x[0], x[1]); }},
-      {"conv2d_stride_pad", [](auto& x) { return conv2d(x[0], x[1], {.stride = {2, 1}, .padding = {1, 1}}); }},
-      {"conv2d_groups", [](auto& x) { return conv2d(x[0], x[1], {.padding = {1, 1}, .groups = 2}); }},
-      {"max_pool2d", [](auto& x) { return maxPool2d(x[0], {2, 2}); }},
-      {"max_pool2d_pad", [](auto& x) { return maxPool2d(x[0], {3, 3}, {.stride = {{2, 2}}, .padding = {1, 1}}); }},
+      {"conv2d_stride_pad",
+       [](auto& x) {
+         return conv2d(x[0], x[1], {.stride = {2, 1}, .padding = {1, 1}});
+       }},
+      {"conv2d_groups",
+       [](auto& x) {
+         return conv2d(x[0], x[1], {.padding = {1, 1}, .groups = 2});
+       }},
+      {"max_pool2d",
+       [](auto& x) {
+         return maxPool2d(x[0], {2, 2});
+       }},
+      {"max_pool2d_pad",
+       [](auto& x) {
+         return maxPool2d(x[0], {3, 3}, {.stride = {{2, 2}}, .padding = {1, 1}});
+       }},
       {"nearest_upsample2d", [](auto& x) { return nearestUpsample2d(x[0], 2); }},
       {"cross_entropy_mean", [](auto& x) { return crossEntropy(x[0], x[1]); }},
       {"cross_entropy_sum_3d", [](auto& x) { return crossEntropy(x[0], x[1], {Reduction::Sum}); }},
       {"cross_entropy_none", [](auto& x) { return crossEntropy(x[0], x[1], {Reduction::None}); }},
       {"nll_loss", [](auto& x) { return nllLoss(x[0], x[1]); }},
-      {"layer_norm", [](auto& x) {  // LayerNorm.fwd's formula with the golden g and b
+      {"layer_norm",
+       [](auto& x) {  // LayerNorm.fwd's formula with the golden g and b
          const Tensor m = mean(x[0], -1, {.keepDims = true});
          const Tensor c = sub(x[0], m);
          const Tensor v = mean(mul(c, c), -1, {.keepDims = true});
          return add(mul(div(c, sqrt(add(v, 1e-5))), x[1]), x[2]);
        }},
-      {"rms_norm", [](auto& x) { return mul(div(x[0], sqrt(add(mean(mul(x[0], x[0]), -1, {.keepDims = true}), 1e-6))), x[1]); }},
+      {"rms_norm",
+       [](auto& x) {
+         return mul(div(x[0], sqrt(add(mean(mul(x[0], x[0]), -1, {.keepDims = true}), 1e-6))),
+                    x[1]);
+       }},
       {"rope_q", [](auto& x) { return rope(x[0], x[0])[0]; }},
   };
   return table;
@@ -130,7 +164,8 @@ TEST(Golden, EveryOpMatchesPyTorch) {
     ASSERT_EQ(got.shape, want.shape);
     if (want.dtype == tg::Dtype::F32) {
       ASSERT_EQ(got.dtype, tg::Dtype::F32);
-      for (size_t k = 0; k < want.f.size(); ++k) EXPECT_NEAR(got.f[k], want.f[k], 1e-6 + 1e-5 * std::abs(want.f[k])) << "element " << k;
+      for (size_t k = 0; k < want.f.size(); ++k)
+        EXPECT_NEAR(got.f[k], want.f[k], 1e-6 + 1e-5 * std::abs(want.f[k])) << "element " << k;
     } else {
       EXPECT_EQ(got.i, want.i);  // i32 and bool (0/1) results
     }
@@ -139,7 +174,8 @@ TEST(Golden, EveryOpMatchesPyTorch) {
 
 // A model whose one parameter sees the golden gradient exactly: loss = sum(p · g).
 struct OneParam : tg::Module {
-  explicit OneParam(std::vector<float> p0) : p(param("p", {5}, {.init = tg::init::literal(std::move(p0))})) {}
+  explicit OneParam(std::vector<float> p0)
+      : p(param("p", {5}, {.init = tg::init::literal(std::move(p0))})) {}
   Tensor p;
 };
 
@@ -148,15 +184,20 @@ void expectTrajectory(const tg::OptimizerConfig& opt, const std::string& key, do
   const nlohmann::json golden = load("optim.json");
   const OneParam model(golden["p0"].get<std::vector<float>>());
   const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<OneParam>{
-      .model = model, .loss = [](const OneParam& m, const tg::Inputs& in) { return tg::sum(tg::mul(m.p, in["g"])); },
-      .inputs = {{"g", {{5}}}}, .optimizer = opt, .seed = 0});
+      .model = model,
+      .loss = [](const OneParam& m,
+                 const tg::Inputs& in) { return tg::sum(tg::mul(m.p, in["g"])); },
+      .inputs = {{"g", {{5}}}},
+      .optimizer = opt,
+      .seed = 0});
   tg_test::CpuTrainer trainer(ir, 0);
   const auto grads = golden["grads"].get<std::vector<std::vector<float>>>();
   const auto want = golden[key].get<std::vector<std::vector<float>>>();
   for (size_t step = 0; step < grads.size(); ++step) {
     trainer.step({{"g", tg::HostTensor::f32({5}, grads[step])}});
     const auto& p = trainer.env().params.at("p").f;
-    for (size_t k = 0; k < 5; ++k) EXPECT_NEAR(p[k], want[step][k], tol) << "step " << step + 1 << " element " << k;
+    for (size_t k = 0; k < 5; ++k)
+      EXPECT_NEAR(p[k], want[step][k], tol) << "step " << step + 1 << " element " << k;
   }
 }
 
@@ -204,8 +245,12 @@ TEST(Optimizer, NormalizeFilterThatMatchesNothingIsAnError) {
   const OneParam model({1, 2, 3, 4, 5});
   try {
     tg::trace(tg::TrainingSpec<OneParam>{
-        .model = model, .loss = [](const OneParam& m, const tg::Inputs& in) { return tg::sum(tg::mul(m.p, in["g"])); },
-        .inputs = {{"g", {{5}}}}, .optimizer = s, .seed = 0});
+        .model = model,
+        .loss = [](const OneParam& m,
+                   const tg::Inputs& in) { return tg::sum(tg::mul(m.p, in["g"])); },
+        .inputs = {{"g", {{5}}}},
+        .optimizer = s,
+        .seed = 0});
     ADD_FAILURE() << "no error";
   } catch (const tg::TraceError& e) {
     EXPECT_NE(std::string(e.what()).find("matched no parameters"), std::string::npos) << e.what();
@@ -241,7 +286,8 @@ TEST(LrSchedule, WarmupAndSetLrRebasing) {
   // setLR at step 101 makes the new schedule's step 1 the next step; constants never rebase.
   const tg::LR rebased = tg::rebaseLR(tg::lr::linear(0.2, 0.0, 10), 101);
   EXPECT_DOUBLE_EQ(tg::resolveLR(rebased, 101), tg::resolveLR(tg::lr::linear(0.2, 0.0, 10), 1));
-  EXPECT_DOUBLE_EQ(tg::resolveLR(rebased, 100), tg::resolveLR(tg::lr::linear(0.2, 0.0, 10), 1));  // clamped to its step 1
+  EXPECT_DOUBLE_EQ(tg::resolveLR(rebased, 100),
+                   tg::resolveLR(tg::lr::linear(0.2, 0.0, 10), 1));  // clamped to its step 1
   EXPECT_DOUBLE_EQ(tg::resolveLR(tg::rebaseLR(0.3, 50), 7), 0.3);
   EXPECT_TRUE(tg::isLRDynamic(w));
   EXPECT_FALSE(tg::isLRDynamic(0.3));

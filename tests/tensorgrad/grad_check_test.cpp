@@ -24,7 +24,8 @@ std::vector<float> draw(const Input& in, std::mt19937& rng) {
   std::uniform_real_distribution<double> mag(in.lo > 0 ? in.lo : 0, in.hi);
   std::vector<float> v(static_cast<size_t>(tg::shapeSize(in.shape)));
   for (float& x : v) {
-    const double m = in.lo > 0 ? mag(rng) : std::uniform_real_distribution<double>(in.lo, in.hi)(rng);
+    const double m =
+        in.lo > 0 ? mag(rng) : std::uniform_real_distribution<double>(in.lo, in.hi)(rng);
     x = static_cast<float>(in.positive || in.lo <= 0 ? m : (rng() % 2 ? m : -m));
   }
   return v;
@@ -51,7 +52,8 @@ void checkGradients(const std::vector<Input>& inputs, const Fn& f, double tol = 
   const tg::GradResult grads = tg::appendGrad(graph);
 
   tg::EvalInputs env;
-  for (size_t i = 0; i < inputs.size(); ++i) env.params[names[i]] = tg::HostTensor::f32(inputs[i].shape, draw(inputs[i], rng));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    env.params[names[i]] = tg::HostTensor::f32(inputs[i].shape, draw(inputs[i], rng));
   Input wIn{outShape, -1, 1};
   env.inputs["w"] = tg::HostTensor::f32(outShape, draw(wIn, rng));
   env.inputs[tg::kPrngSeedInput] = tg::HostTensor::i32({}, {7});
@@ -78,9 +80,15 @@ void checkGradients(const std::vector<Input>& inputs, const Fn& f, double tol = 
 }
 
 // Values away from 0 (kinks of relu/abs, poles of div/log) and positive where the domain needs it.
-const Input away(Shape s) { return {std::move(s), 0.2, 1.0}; }
-const Input pos(Shape s) { return {std::move(s), 0.3, 1.5, true}; }
-const Input any(Shape s) { return {std::move(s), -1, 1}; }
+const Input away(Shape s) {
+  return {std::move(s), 0.2, 1.0};
+}
+const Input pos(Shape s) {
+  return {std::move(s), 0.3, 1.5, true};
+}
+const Input any(Shape s) {
+  return {std::move(s), -1, 1};
+}
 
 TEST(GradCheck, Add) {
   checkGradients({any({2, 3}), any({2, 3})}, [](auto& x) { return tg::add(x[0], x[1]); });
@@ -106,8 +114,10 @@ TEST(GradCheck, MinMaxClamp) {
   // Operands kept apart (by ±3) so the differences never cross a tie; both sides win somewhere.
   checkGradients({any({6}), any({6})}, [](auto& x) { return tg::min(x[0], tg::add(x[1], 3.0)); });
   checkGradients({any({6}), any({6})}, [](auto& x) { return tg::min(tg::add(x[0], 3.0), x[1]); });
-  checkGradients({any({2, 3}), any({3})}, [](auto& x) { return tg::max(x[0], tg::add(x[1], 3.0)); });
-  checkGradients({any({2, 3}), any({3})}, [](auto& x) { return tg::max(tg::add(x[0], 3.0), x[1]); });
+  checkGradients({any({2, 3}), any({3})},
+                 [](auto& x) { return tg::max(x[0], tg::add(x[1], 3.0)); });
+  checkGradients({any({2, 3}), any({3})},
+                 [](auto& x) { return tg::max(tg::add(x[0], 3.0), x[1]); });
   checkGradients({away({8})}, [](auto& x) { return tg::clamp(x[0], -0.5, 0.5); });
 }
 TEST(GradCheck, Unary) {
@@ -171,29 +181,45 @@ TEST(GradCheck, SlicingAndJoining) {
   checkGradients({any({2, 6})}, [](auto& x) { return tg::split(x[0], {2, 4}, -1)[1]; });
 }
 TEST(GradCheck, IndexingAndLosses) {
-  const std::map<std::string, tg::HostTensor> idx = {{"idx", tg::HostTensor::i32({2, 3}, {0, 4, 2, 1, 1, 3})}};
+  const std::map<std::string, tg::HostTensor> idx = {
+      {"idx", tg::HostTensor::i32({2, 3}, {0, 4, 2, 1, 1, 3})}};
   const auto index = [] { return tg::tensorInput("idx", {2, 3}, tg::Dtype::I32); };
-  checkGradients({any({5, 4})}, [&](auto& x) { return tg::embedding(x[0], index()); }, 2e-2, idx);
-  checkGradients({any({2, 3, 5})}, [&](auto& x) { return tg::crossEntropy(x[0], index()); }, 2e-2, idx);
-  checkGradients({any({2, 3, 5})}, [&](auto& x) { return tg::crossEntropy(x[0], index(), {tg::Reduction::Sum}); }, 2e-2, idx);
-  checkGradients({any({2, 3, 5})}, [&](auto& x) { return tg::crossEntropy(x[0], index(), {tg::Reduction::None}); }, 2e-2, idx);
-  const std::map<std::string, tg::HostTensor> along = {{"along", tg::HostTensor::i32({2, 2}, {2, 0, 1, 1})}};
-  checkGradients({any({2, 3})},
-                 [](auto& x) { return tg::takeAlongAxis(x[0], tg::tensorInput("along", {2, 2}, tg::Dtype::I32), 1); },
-                 2e-2, along);
+  checkGradients(
+      {any({5, 4})}, [&](auto& x) { return tg::embedding(x[0], index()); }, 2e-2, idx);
+  checkGradients(
+      {any({2, 3, 5})}, [&](auto& x) { return tg::crossEntropy(x[0], index()); }, 2e-2, idx);
+  checkGradients(
+      {any({2, 3, 5})},
+      [&](auto& x) { return tg::crossEntropy(x[0], index(), {tg::Reduction::Sum}); }, 2e-2, idx);
+  checkGradients(
+      {any({2, 3, 5})},
+      [&](auto& x) { return tg::crossEntropy(x[0], index(), {tg::Reduction::None}); }, 2e-2, idx);
+  const std::map<std::string, tg::HostTensor> along = {
+      {"along", tg::HostTensor::i32({2, 2}, {2, 0, 1, 1})}};
+  checkGradients(
+      {any({2, 3})},
+      [](auto& x) {
+        return tg::takeAlongAxis(x[0], tg::tensorInput("along", {2, 2}, tg::Dtype::I32), 1);
+      },
+      2e-2, along);
   checkGradients({any({2, 4, 6}), any({2, 4, 6})}, [](auto& x) {
     auto r = tg::rope(x[0], x[1]);
     return tg::add(r[0], r[1]);
   });
 }
 TEST(GradCheck, ConvAndPool) {
-  checkGradients({any({1, 2, 5, 5}), any({3, 2, 3, 3})}, [](auto& x) { return tg::conv2d(x[0], x[1]); });
-  checkGradients({any({2, 2, 5, 4}), any({2, 2, 2, 2})},
-                 [](auto& x) { return tg::conv2d(x[0], x[1], {.stride = {2, 1}, .padding = {1, 1}}); });
-  checkGradients({any({1, 4, 4, 4}), any({4, 2, 3, 3})},
-                 [](auto& x) { return tg::conv2d(x[0], x[1], {.stride = {1, 1}, .padding = {1, 1}, .groups = 2}); });
+  checkGradients({any({1, 2, 5, 5}), any({3, 2, 3, 3})},
+                 [](auto& x) { return tg::conv2d(x[0], x[1]); });
+  checkGradients({any({2, 2, 5, 4}), any({2, 2, 2, 2})}, [](auto& x) {
+    return tg::conv2d(x[0], x[1], {.stride = {2, 1}, .padding = {1, 1}});
+  });
+  checkGradients({any({1, 4, 4, 4}), any({4, 2, 3, 3})}, [](auto& x) {
+    return tg::conv2d(x[0], x[1], {.stride = {1, 1}, .padding = {1, 1}, .groups = 2});
+  });
   checkGradients({any({1, 2, 4, 4})}, [](auto& x) { return tg::maxPool2d(x[0], {2, 2}); });
-  checkGradients({any({1, 1, 5, 5})}, [](auto& x) { return tg::maxPool2d(x[0], {3, 3}, {.stride = {{2, 2}}, .padding = {1, 1}}); });
+  checkGradients({any({1, 1, 5, 5})}, [](auto& x) {
+    return tg::maxPool2d(x[0], {3, 3}, {.stride = {{2, 2}}, .padding = {1, 1}});
+  });
   checkGradients({any({1, 2, 2, 3})}, [](auto& x) { return tg::nearestUpsample2d(x[0], 2); });
 }
 TEST(GradCheck, DropoutUsesTheForwardMask) {

@@ -21,9 +21,12 @@ TEST(Mlp, SeededInitMatchesUpstreamBitForBit) {
   EXPECT_EQ(byName["l1.W"][2], -0.036832544952631f);
   EXPECT_EQ(byName["l2.W"][0], 0.03517382591962814f);
   EXPECT_EQ(byName["l3.W"][0], -0.009640735574066639f);
-  EXPECT_EQ(tg_test::sha256Hex(byName["l1.W"]), "a29e13d672b868dd92bad11740b331d4a4236c8c14dca3b9daf7c5762128e88e");
-  EXPECT_EQ(tg_test::sha256Hex(byName["l2.W"]), "71f5d6846ff5d313223b2fd0171b5ac0613e1369aa106881cabc5719d8b051c5");
-  EXPECT_EQ(tg_test::sha256Hex(byName["l3.W"]), "c2d8393af08cb2445048a53cfb7959ff96fc7381349340ae6c84a281372a7da7");
+  EXPECT_EQ(tg_test::sha256Hex(byName["l1.W"]),
+            "a29e13d672b868dd92bad11740b331d4a4236c8c14dca3b9daf7c5762128e88e");
+  EXPECT_EQ(tg_test::sha256Hex(byName["l2.W"]),
+            "71f5d6846ff5d313223b2fd0171b5ac0613e1369aa106881cabc5719d8b051c5");
+  EXPECT_EQ(tg_test::sha256Hex(byName["l3.W"]),
+            "c2d8393af08cb2445048a53cfb7959ff96fc7381349340ae6c84a281372a7da7");
   EXPECT_EQ(tg_test::sha256Hex(byName["l1.b"]).substr(0, 8), "5341e6b2");
   EXPECT_EQ(tg_test::sha256Hex(byName["l3.b"]).substr(0, 8), "df3f6198");
 }

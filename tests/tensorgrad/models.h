@@ -40,8 +40,12 @@ struct TransformerConfig {
 
 struct Attention : tg::Module {
   Attention(tg::Module& parent, const std::string& name, const TransformerConfig& c)
-      : tg::Module(parent, name), q(*this, "q", c.d, c.d, {.bias = false}), k(*this, "k", c.d, c.d, {.bias = false}),
-        v(*this, "v", c.d, c.d, {.bias = false}), o(*this, "o", c.d, c.d, {.bias = false}), cfg(c) {}
+      : tg::Module(parent, name),
+        q(*this, "q", c.d, c.d, {.bias = false}),
+        k(*this, "k", c.d, c.d, {.bias = false}),
+        v(*this, "v", c.d, c.d, {.bias = false}),
+        o(*this, "o", c.d, c.d, {.bias = false}),
+        cfg(c) {}
   tg::Linear q, k, v, o;
   TransformerConfig cfg;
   tg::Tensor fwd(const tg::Tensor& x, size_t layer) const {
@@ -57,14 +61,20 @@ struct Attention : tg::Module {
 
 struct Mlp : tg::Module {
   Mlp(tg::Module& parent, const std::string& name, const TransformerConfig& c)
-      : tg::Module(parent, name), up(*this, "up", c.d, 4 * c.d), down(*this, "down", 4 * c.d, c.d) {}
+      : tg::Module(parent, name),
+        up(*this, "up", c.d, 4 * c.d),
+        down(*this, "down", 4 * c.d, c.d) {}
   tg::Linear up, down;
   tg::Tensor fwd(const tg::Tensor& x) const { return down.fwd(tg::relu(up.fwd(x))); }
 };
 
 struct Block : tg::Module {
   Block(tg::Module& parent, const std::string& name, const TransformerConfig& c)
-      : tg::Module(parent, name), ln1(*this, "ln1", c.d), attn(*this, "attn", c), ln2(*this, "ln2", c.d), mlp(*this, "mlp", c) {}
+      : tg::Module(parent, name),
+        ln1(*this, "ln1", c.d),
+        attn(*this, "attn", c),
+        ln2(*this, "ln2", c.d),
+        mlp(*this, "mlp", c) {}
   tg::LayerNorm ln1;
   Attention attn;
   tg::LayerNorm ln2;
@@ -77,8 +87,11 @@ struct Block : tg::Module {
 
 struct Transformer : tg::Module {
   explicit Transformer(TransformerConfig c = {})
-      : tok_emb(param("tok_emb", {c.vocab, c.d})), pos_emb(param("pos_emb", {c.seqLen, c.d})), layers(*this, "layers"),
-        lnf(*this, "lnf", c.d), cfg(c) {
+      : tok_emb(param("tok_emb", {c.vocab, c.d})),
+        pos_emb(param("pos_emb", {c.seqLen, c.d})),
+        layers(*this, "layers"),
+        lnf(*this, "lnf", c.d),
+        cfg(c) {
     for (int64_t i = 0; i < c.layers; ++i) layers.add(c);
   }
   tg::Tensor tok_emb, pos_emb;
@@ -101,8 +114,10 @@ inline tg::Tensor transformerForward(const Transformer& p, const tg::Tensor& tok
 }
 
 inline tg::Tensor transformerLoss(const Transformer& p, const tg::Inputs& in) {
-  const tg::Tensor ce = tg::crossEntropy(transformerForward(p, in["tokens"]), in["targets"], {tg::Reduction::None});
-  return tg::mul(tg::sum(tg::mul(ce, in["mask"])), 1.0 / static_cast<double>(p.cfg.batch * p.cfg.resultDigits));
+  const tg::Tensor ce =
+      tg::crossEntropy(transformerForward(p, in["tokens"]), in["targets"], {tg::Reduction::None});
+  return tg::mul(tg::sum(tg::mul(ce, in["mask"])),
+                 1.0 / static_cast<double>(p.cfg.batch * p.cfg.resultDigits));
 }
 
 inline tg::TrainingSpec<Transformer> transformerSpec(const Transformer& model) {
@@ -113,7 +128,9 @@ inline tg::TrainingSpec<Transformer> transformerSpec(const Transformer& model) {
   const TransformerConfig& c = model.cfg;
   return {.model = model,
           .loss = transformerLoss,
-          .inputs = {{"tokens", {{c.batch, c.t()}, tg::Dtype::I32}}, {"targets", {{c.batch, c.t()}, tg::Dtype::I32}}, {"mask", {{c.t()}}}},
+          .inputs = {{"tokens", {{c.batch, c.t()}, tg::Dtype::I32}},
+                     {"targets", {{c.batch, c.t()}, tg::Dtype::I32}},
+                     {"mask", {{c.t()}}}},
           .optimizer = opt,
           .seed = 1};
 }

@@ -47,7 +47,10 @@ struct Inits : tg::Module {
 TEST(Module, InitKinds) {
   const Inits model;
   const tg::CompiledIR ir = tg::traceForward(tg::ForwardSpec<Inits>{
-      .model = model, .forward = [](const Inits& m, const tg::Inputs&) { return tg::sum(m.k); }, .inputs = {}, .seed = 5});
+      .model = model,
+      .forward = [](const Inits& m, const tg::Inputs&) { return tg::sum(m.k); },
+      .inputs = {},
+      .seed = 5});
   auto params = tg::initialParams(ir, 5);
   const auto stddev = [](const std::vector<float>& v) {
     double s = 0, s2 = 0;
@@ -69,8 +72,11 @@ TEST(Module, LiteralOfTheWrongSizeIsNamed) {
   struct Bad : tg::Module {
     tg::Tensor w = param("w", {3}, {.init = tg::init::literal({1, 2})});
   } model;
-  const tg::CompiledIR ir = tg::traceForward(tg::ForwardSpec<Bad>{
-      .model = model, .forward = [](const Bad& m, const tg::Inputs&) { return tg::sum(m.w); }, .inputs = {}, .seed = 1});
+  const tg::CompiledIR ir = tg::traceForward(
+      tg::ForwardSpec<Bad>{.model = model,
+                           .forward = [](const Bad& m, const tg::Inputs&) { return tg::sum(m.w); },
+                           .inputs = {},
+                           .seed = 1});
   try {
     tg::initialParams(ir, 1);
     ADD_FAILURE() << "no error";
@@ -80,10 +86,14 @@ TEST(Module, LiteralOfTheWrongSizeIsNamed) {
 }
 
 TEST(Trace, ForwardGraphHasNoBackwardAndKeepsCaptures) {
-  const tg_models::Transformer model({.vocab = 12, .d = 16, .layers = 2, .heads = 2, .seqLen = 5, .batch = 3});
+  const tg_models::Transformer model(
+      {.vocab = 12, .d = 16, .layers = 2, .heads = 2, .seqLen = 5, .batch = 3});
   const tg::CompiledIR ir = tg::traceForward(tg::ForwardSpec<tg_models::Transformer>{
       .model = model,
-      .forward = [](const tg_models::Transformer& m, const tg::Inputs& in) { return tg_models::transformerForward(m, in["tokens"]); },
+      .forward =
+          [](const tg_models::Transformer& m, const tg::Inputs& in) {
+            return tg_models::transformerForward(m, in["tokens"]);
+          },
       .inputs = {{"tokens", {{3, 4}, tg::Dtype::I32}}},
       .seed = 2});
   EXPECT_EQ(ir.graph.tensor(ir.output).shape, (tg::Shape{3, 4, 12}));
@@ -100,15 +110,19 @@ TEST(Trace, ForwardGraphHasNoBackwardAndKeepsCaptures) {
   EXPECT_EQ(ir.plan.capturesByName.size(), 4u);
   // A captured tensor keeps its own buffer: nothing else is ever planned into it.
   const int captureBuffer = ir.plan.capturesByName[1].second;
-  EXPECT_EQ(std::count(ir.plan.tensorToBuffer.begin(), ir.plan.tensorToBuffer.end(), captureBuffer), 1);
+  EXPECT_EQ(std::count(ir.plan.tensorToBuffer.begin(), ir.plan.tensorToBuffer.end(), captureBuffer),
+            1);
 }
 
 TEST(Trace, UnknownInputNameListsTheDeclaredOnes) {
   const tg_models::MLP model;
   try {
     tg::traceForward(tg::ForwardSpec<tg_models::MLP>{
-        .model = model, .forward = [](const tg_models::MLP& m, const tg::Inputs& in) { return tg_models::mlpForward(m, in["z"]); },
-        .inputs = {{"x", {{4, 1}}}}, .seed = 1});
+        .model = model,
+        .forward = [](const tg_models::MLP& m,
+                      const tg::Inputs& in) { return tg_models::mlpForward(m, in["z"]); },
+        .inputs = {{"x", {{4, 1}}}},
+        .seed = 1});
     ADD_FAILURE() << "no error";
   } catch (const tg::TraceError& e) {
     EXPECT_NE(std::string(e.what()).find("'z'"), std::string::npos) << e.what();
@@ -120,8 +134,11 @@ TEST(Trace, AParameterFromAnotherModelIsNamed) {
   const tg_models::MLP model, other;
   try {
     tg::traceForward(tg::ForwardSpec<tg_models::MLP>{
-        .model = model, .forward = [&](const tg_models::MLP&, const tg::Inputs& in) { return tg_models::mlpForward(other, in["x"]); },
-        .inputs = {{"x", {{4, 1}}}}, .seed = 1});
+        .model = model,
+        .forward = [&](const tg_models::MLP&,
+                       const tg::Inputs& in) { return tg_models::mlpForward(other, in["x"]); },
+        .inputs = {{"x", {{4, 1}}}},
+        .seed = 1});
     ADD_FAILURE() << "no error";
   } catch (const tg::TraceError& e) {
     EXPECT_NE(std::string(e.what()).find("'l1.W'"), std::string::npos) << e.what();

@@ -2,15 +2,16 @@
 // (the pooled plan evaluates to the same values as one buffer per tensor); JSON export.
 #include <gtest/gtest.h>
 
-#include "cpu_trainer.h"
 #include <set>
+#include "cpu_trainer.h"
 
 #include "models.h"
 
 namespace {
 
 int countKind(const tg::Graph& g, tg::OpKind kind) {
-  return static_cast<int>(std::count_if(g.ops.begin(), g.ops.end(), [&](const tg::Op& op) { return op.kind == kind; }));
+  return static_cast<int>(
+      std::count_if(g.ops.begin(), g.ops.end(), [&](const tg::Op& op) { return op.kind == kind; }));
 }
 
 // A frozen weight passed as an input: autograd emits its dW matmul, DCE must drop it.
@@ -43,16 +44,22 @@ TEST(Dce, RemovesBackwardWorkNobodyConsumes) {
   EXPECT_EQ(countKind(g, tg::OpKind::Exp), 0);
   EXPECT_EQ(countKind(g, tg::OpKind::TensorInput), 2);  // named leaves always stay
 
-  const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<Frozen>{
-      .model = model, .loss = frozenLoss, .inputs = {{"x", {{2, 4}}}, {"frozen", {{4, 4}}}}, .optimizer = tg::SGD{}, .seed = 1});
-  EXPECT_EQ(countKind(ir.graph, tg::OpKind::Matmul), 3);  // forward 2 + dW; no adjoint for the frozen input
+  const tg::CompiledIR ir =
+      tg::trace(tg::TrainingSpec<Frozen>{.model = model,
+                                         .loss = frozenLoss,
+                                         .inputs = {{"x", {{2, 4}}}, {"frozen", {{4, 4}}}},
+                                         .optimizer = tg::SGD{},
+                                         .seed = 1});
+  EXPECT_EQ(countKind(ir.graph, tg::OpKind::Matmul),
+            3);  // forward 2 + dW; no adjoint for the frozen input
 }
 
 tg::EvalInputs mlpInputs(const tg::CompiledIR& ir) {
   tg_test::SineBatches data;
   tg::EvalInputs env;
   for (auto& [name, values] : tg::initialParams(ir, 42)) {
-    const auto it = std::find_if(ir.params.begin(), ir.params.end(), [&](const auto& p) { return p->path == name; });
+    const auto it = std::find_if(ir.params.begin(), ir.params.end(),
+                                 [&](const auto& p) { return p->path == name; });
     env.params[name] = tg::HostTensor::f32((*it)->shape, values);
   }
   for (auto& [name, t] : data.next(256)) env.inputs[name] = t;
@@ -64,10 +71,13 @@ TEST(BufferPlan, PoolingNeverAliasesLiveTensors) {
   tg_models::MLP model;
   const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
   const tg::EvalInputs env = mlpInputs(ir);
-  const tg::BufferPlan pooled = tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, true);
-  const tg::BufferPlan separate = tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, false);
+  const tg::BufferPlan pooled =
+      tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, true);
+  const tg::BufferPlan separate =
+      tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, false);
   EXPECT_LT(pooled.buffers.size(), separate.buffers.size());
-  EXPECT_LT(pooled.bytesOf(tg::BufferSpec::Kind::Intermediate), separate.bytesOf(tg::BufferSpec::Kind::Intermediate));
+  EXPECT_LT(pooled.bytesOf(tg::BufferSpec::Kind::Intermediate),
+            separate.bytesOf(tg::BufferSpec::Kind::Intermediate));
 
   const auto reference = tg::evaluate(ir.graph, env);
   const auto a = tg::evaluatePlanned(ir.graph, pooled, env);
@@ -101,8 +111,8 @@ TEST(Json, UsesUpstreamFieldNames) {
   for (const auto& op : j["ops"]) {
     if (op["kind"] == "matmul") sawMatmul = op.contains("a") && op.contains("b");
     if (op["kind"] == "adam_update_p") {
-      sawAdamP = op.contains("mNew") && op.contains("vNew") && op.contains("lrt") && op["decayShrinkTensor"].is_null() &&
-                 op["eps"] == 1e-8;
+      sawAdamP = op.contains("mNew") && op.contains("vNew") && op.contains("lrt") &&
+                 op["decayShrinkTensor"].is_null() && op["eps"] == 1e-8;
     }
   }
   EXPECT_TRUE(sawMatmul);
@@ -135,7 +145,8 @@ TEST(Codegen, KernelsBindInputsFirstAndBakeShapes) {
   for (const tg::KernelSpec& k : kernels) {
     const tg::Op& op = ir.graph.ops[static_cast<size_t>(k.opIndex)];
     if (k.wgsl.empty()) {
-      EXPECT_TRUE(op.kind == tg::OpKind::ParamInput || op.kind == tg::OpKind::TensorInput || op.kind == tg::OpKind::StateInput);
+      EXPECT_TRUE(op.kind == tg::OpKind::ParamInput || op.kind == tg::OpKind::TensorInput ||
+                  op.kind == tg::OpKind::StateInput);
       continue;
     }
     ASSERT_EQ(k.bindings.size(), op.inputs.size() + 1);

@@ -12,13 +12,22 @@ struct T {
   Tensor f23, f4, f34, f234, f33, i23, i4, b23, s, img, w, f0;
 };
 
-void expectShapeError(const std::function<void(const T&)>& body, std::vector<std::string> needles, int line) {
+void expectShapeError(const std::function<void(const T&)>& body, std::vector<std::string> needles,
+                      int line) {
   try {
     tg::traceFn([&] {
-      T t{tg::tensorInput("f23", {2, 3}), tg::tensorInput("f4", {4}), tg::tensorInput("f34", {3, 4}),
-          tg::tensorInput("f234", {2, 3, 4}), tg::tensorInput("f33", {3, 3}), tg::tensorInput("i23", {2, 3}, tg::Dtype::I32),
-          tg::tensorInput("i4", {4}, tg::Dtype::I32), {}, tg::tensorInput("s", {}), tg::tensorInput("img", {1, 2, 5, 5}),
-          tg::tensorInput("w", {4, 2, 3, 3}), {}};
+      T t{tg::tensorInput("f23", {2, 3}),
+          tg::tensorInput("f4", {4}),
+          tg::tensorInput("f34", {3, 4}),
+          tg::tensorInput("f234", {2, 3, 4}),
+          tg::tensorInput("f33", {3, 3}),
+          tg::tensorInput("i23", {2, 3}, tg::Dtype::I32),
+          tg::tensorInput("i4", {4}, tg::Dtype::I32),
+          {},
+          tg::tensorInput("s", {}),
+          tg::tensorInput("img", {1, 2, 5, 5}),
+          tg::tensorInput("w", {4, 2, 3, 3}),
+          {}};
       t.b23 = tg::less(t.f23, 0.0);
       body(t);
       return std::vector<Tensor>{};
@@ -27,7 +36,8 @@ void expectShapeError(const std::function<void(const T&)>& body, std::vector<std
   } catch (const tg::ShapeError& e) {
     const std::string what = e.what();
     needles.push_back("shape_error_test.cpp:" + std::to_string(line));
-    for (const auto& n : needles) EXPECT_NE(what.find(n), std::string::npos) << "missing '" << n << "' in:\n" << what;
+    for (const auto& n : needles)
+      EXPECT_NE(what.find(n), std::string::npos) << "missing '" << n << "' in:\n" << what;
   }
 }
 
@@ -77,7 +87,8 @@ TEST(ShapeErrors, LinearAlgebraAndIndexing) {
   EXPECT_SHAPE_ERROR(tg::oneHot(t.f23, 3), "oneHot", "indices must be i32", "f32");
   EXPECT_SHAPE_ERROR(tg::oneHot(t.i23, 0), "oneHot", "depth must be positive");
   EXPECT_SHAPE_ERROR(tg::embedding(t.f4, t.i23), "embedding", "[4]");
-  EXPECT_SHAPE_ERROR(tg::takeAlongAxis(t.f23, t.i4, 0), "takeAlongAxis", "same rank", "[2, 3]", "[4]");
+  EXPECT_SHAPE_ERROR(tg::takeAlongAxis(t.f23, t.i4, 0), "takeAlongAxis", "same rank", "[2, 3]",
+                     "[4]");
   EXPECT_SHAPE_ERROR(tg::arange(0), "arange", "positive");
   EXPECT_SHAPE_ERROR(tg::zeros({3, -1}), "zeros", "[3, -1]");
   EXPECT_SHAPE_ERROR(tg::crossEntropy(t.f23, t.f4), "crossEntropy", "targets must be i32");
@@ -117,7 +128,8 @@ TEST(TraceErrors, MisuseIsNamed) {
   } catch (...) {
     ADD_FAILURE() << "tracing a non-scalar output is fine; autograd rejects it";
   }
-  tg::Graph notScalar = tg::traceFn([] { return std::vector<Tensor>{tg::exp(tg::tensorInput("v", {2}))}; });
+  tg::Graph notScalar =
+      tg::traceFn([] { return std::vector<Tensor>{tg::exp(tg::tensorInput("v", {2}))}; });
   try {
     tg::appendGrad(notScalar);
     ADD_FAILURE() << "appendGrad accepted a [2] loss";

@@ -11,13 +11,15 @@
 namespace {
 
 void expectSameGraph(const tg::CompiledIR& ir, const char* file) {
-  const nlohmann::json up = nlohmann::json::parse(std::ifstream(std::string(TG_GOLDEN_DIR) + "/" + file));
+  const nlohmann::json up =
+      nlohmann::json::parse(std::ifstream(std::string(TG_GOLDEN_DIR) + "/" + file));
   const nlohmann::json ours = tg::graphToJson(ir.graph);
   ASSERT_EQ(ours["ops"].size(), up["ops"].size());
   int reported = 0;
   for (size_t i = 0; i < up["ops"].size() && reported < 5; ++i) {
     if (ours["ops"][i] != up["ops"][i]) {
-      ADD_FAILURE() << "op " << i << ":\n  upstream " << up["ops"][i].dump() << "\n  ours     " << ours["ops"][i].dump();
+      ADD_FAILURE() << "op " << i << ":\n  upstream " << up["ops"][i].dump() << "\n  ours     "
+                    << ours["ops"][i].dump();
       ++reported;
     }
   }
@@ -25,7 +27,9 @@ void expectSameGraph(const tg::CompiledIR& ir, const char* file) {
   EXPECT_EQ(ours["outputs"], up["outputs"]);
   EXPECT_EQ(ours["captures"], up["captures"]);
   const auto kernels = tg::emitKernels(ir.graph, ir.plan);
-  EXPECT_EQ(std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }), up["kernels"].get<long>());
+  EXPECT_EQ(
+      std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }),
+      up["kernels"].get<long>());
 }
 
 TEST(UpstreamGraph, MlpTrainingGraphIsIdentical) {

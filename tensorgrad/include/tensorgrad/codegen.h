@@ -33,6 +33,7 @@ struct EmitOptions {
 
 // One KernelSpec per op, in op order; ops without a dispatch (graph inputs, ops fused into a
 // later kernel) have empty WGSL.
-std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan, EmitOptions options = {});
+std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
+                                    EmitOptions options = {});
 
 }  // namespace tg

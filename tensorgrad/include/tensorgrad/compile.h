@@ -65,18 +65,21 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 
 template <class M>
 CompiledIR trace(const TrainingSpec<M>& spec) {
-  return detail::traceTraining(spec.model, [&](const Inputs& in) { return spec.loss(spec.model, in); }, spec.inputs,
-                               spec.optimizer, spec.seed);
+  return detail::traceTraining(
+      spec.model, [&](const Inputs& in) { return spec.loss(spec.model, in); }, spec.inputs,
+      spec.optimizer, spec.seed);
 }
 
 template <class M>
 CompiledIR traceForward(const ForwardSpec<M>& spec) {
-  return detail::traceForward(spec.model, [&](const Inputs& in) { return spec.forward(spec.model, in); }, spec.inputs,
-                              spec.seed);
+  return detail::traceForward(
+      spec.model, [&](const Inputs& in) { return spec.forward(spec.model, in); }, spec.inputs,
+      spec.seed);
 }
 
 // The initial parameters for `seed`: one Mulberry32 stream drawn in parameter order.
-std::vector<std::pair<std::string, std::vector<float>>> initialParams(const CompiledIR& ir, uint32_t seed);
+std::vector<std::pair<std::string, std::vector<float>>> initialParams(const CompiledIR& ir,
+                                                                      uint32_t seed);
 
 // A fresh random 32-bit seed (used when a spec gives none; exposed as CompiledIR::seed).
 uint32_t randomSeed();

@@ -22,17 +22,33 @@ class Mulberry32 {
 double boxMuller(Mulberry32& rng);
 
 namespace init {
-struct Randn { double scale = 0.02; };
+struct Randn {
+  double scale = 0.02;
+};
 struct Zeros {};
 struct Ones {};
-struct Kaiming { double gain = 1.4142135623730951; };  // std = gain / sqrt(fan_in), fan_in = shape[0]
-struct Literal { std::vector<float> data; };
+struct Kaiming {
+  double gain = 1.4142135623730951;
+};  // std = gain / sqrt(fan_in), fan_in = shape[0]
+struct Literal {
+  std::vector<float> data;
+};
 
-inline Randn randn(double scale = 0.02) { return {scale}; }
-inline Zeros zeros() { return {}; }
-inline Ones ones() { return {}; }
-inline Kaiming kaiming(double gain = 1.4142135623730951) { return {gain}; }
-inline Literal literal(std::vector<float> data) { return {std::move(data)}; }
+inline Randn randn(double scale = 0.02) {
+  return {scale};
+}
+inline Zeros zeros() {
+  return {};
+}
+inline Ones ones() {
+  return {};
+}
+inline Kaiming kaiming(double gain = 1.4142135623730951) {
+  return {gain};
+}
+inline Literal literal(std::vector<float> data) {
+  return {std::move(data)};
+}
 }  // namespace init
 
 using InitSpec = std::variant<init::Randn, init::Zeros, init::Ones, init::Kaiming, init::Literal>;
@@ -40,7 +56,9 @@ using InitSpec = std::variant<init::Randn, init::Zeros, init::Ones, init::Kaimin
 // AdamW's per-parameter decay default: on for randn/kaiming/literal, off for zeros/ones.
 bool defaultDecay(const InitSpec& spec);
 
-// Materialises one parameter, drawing from `rng` (throws TraceError on a literal of the wrong size).
-std::vector<float> initialize(const InitSpec& spec, const Shape& shape, Mulberry32& rng, const std::string& name);
+// Materialises one parameter, drawing from `rng` (throws TraceError on a literal of the wrong
+// size).
+std::vector<float> initialize(const InitSpec& spec, const Shape& shape, Mulberry32& rng,
+                              const std::string& name);
 
 }  // namespace tg

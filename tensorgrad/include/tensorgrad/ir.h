@@ -31,20 +31,64 @@ std::string formatSite(const CallSite& site);
 
 // Every op kind upstream's IR has (src/ir.ts), in the same order.
 enum class OpKind : uint8_t {
-  ParamInput, TensorInput, StateInput,
-  Add, Sub, Mul, Div, Min, Max, MulScalar, AddScalar,
-  Sqrt, Rsqrt, Log, Exp, Relu, Neg, Abs, Tanh, Sigmoid, Erf, Sin, Cos,
-  Dropout, Randn, StopGradient,
-  MeanLast, SumLast, ArgmaxLast,
-  Reshape, Permute,
-  Matmul, MatmulBatched,
-  OneHot, Arange,
-  SoftmaxCausalLast, LogSoftmaxLast, WhereCausal, CategoricalLast,
-  Less, Greater, Where,
-  AdamUpdateM, AdamUpdateV, AdamUpdateP,
-  SliceRange, ScatterAxis, Concat, BroadcastTo, SumToShape, ConstScalar, ConstFill, ReluGrad,
-  Conv2d, Conv2dInputGrad, Conv2dWeightGrad,
-  MaxPool2d, MaxPool2dGrad,
+  ParamInput,
+  TensorInput,
+  StateInput,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Min,
+  Max,
+  MulScalar,
+  AddScalar,
+  Sqrt,
+  Rsqrt,
+  Log,
+  Exp,
+  Relu,
+  Neg,
+  Abs,
+  Tanh,
+  Sigmoid,
+  Erf,
+  Sin,
+  Cos,
+  Dropout,
+  Randn,
+  StopGradient,
+  MeanLast,
+  SumLast,
+  ArgmaxLast,
+  Reshape,
+  Permute,
+  Matmul,
+  MatmulBatched,
+  OneHot,
+  Arange,
+  SoftmaxCausalLast,
+  LogSoftmaxLast,
+  WhereCausal,
+  CategoricalLast,
+  Less,
+  Greater,
+  Where,
+  AdamUpdateM,
+  AdamUpdateV,
+  AdamUpdateP,
+  SliceRange,
+  ScatterAxis,
+  Concat,
+  BroadcastTo,
+  SumToShape,
+  ConstScalar,
+  ConstFill,
+  ReluGrad,
+  Conv2d,
+  Conv2dInputGrad,
+  Conv2dWeightGrad,
+  MaxPool2d,
+  MaxPool2dGrad,
 };
 inline constexpr int kOpKindCount = static_cast<int>(OpKind::MaxPool2dGrad) + 1;
 // Upstream's name for the kind, e.g. "mean_last".
@@ -53,24 +97,24 @@ std::string_view opKindName(OpKind kind);
 // Scalar parameters baked into an op at trace time. Each kind uses the fields its registry entry
 // lists (by upstream's field names); the rest stay at their defaults.
 struct OpAttrs {
-  std::string name;          // param/tensor/state inputs
-  double initValue = 0;      // state_input
-  double scalar = 0;         // mul_scalar, add_scalar
-  double p = 0;              // dropout probability
-  int64_t salt = 0;          // dropout, randn, categorical_last
-  Shape shape;               // randn shape, reshape newShape, scatter outShape, broadcast/sum target
-  std::vector<int64_t> perm; // permute
+  std::string name;      // param/tensor/state inputs
+  double initValue = 0;  // state_input
+  double scalar = 0;     // mul_scalar, add_scalar
+  double p = 0;          // dropout probability
+  int64_t salt = 0;      // dropout, randn, categorical_last
+  Shape shape;           // randn shape, reshape newShape, scatter outShape, broadcast/sum target
+  std::vector<int64_t> perm;             // permute
   int64_t axis = 0, start = 0, end = 0;  // slice_range, scatter_axis, concat (axis)
-  int64_t depth = 0;         // one_hot
-  int64_t n = 0;             // arange
-  Dtype dtype = Dtype::F32;  // one_hot, arange, const_scalar, const_fill
-  double value = 0;          // const_scalar, const_fill
-  double fillValue = 0;      // where_causal
-  double beta = 0;           // adam_update_m (beta1) / adam_update_v (beta2)
-  double eps = 0;            // adam_update_p
-  double decayShrink = 1;    // adam_update_p (literal form)
+  int64_t depth = 0;                     // one_hot
+  int64_t n = 0;                         // arange
+  Dtype dtype = Dtype::F32;              // one_hot, arange, const_scalar, const_fill
+  double value = 0;                      // const_scalar, const_fill
+  double fillValue = 0;                  // where_causal
+  double beta = 0;                       // adam_update_m (beta1) / adam_update_v (beta2)
+  double eps = 0;                        // adam_update_p
+  double decayShrink = 1;                // adam_update_p (literal form)
   int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, groups = 1;  // conv / pool
-  int64_t kH = 0, kW = 0, inH = 0, inW = 0;                           // conv grads / pool
+  int64_t kH = 0, kW = 0, inH = 0, inW = 0;                          // conv grads / pool
 };
 
 struct Op {
@@ -95,10 +139,14 @@ struct Graph {
   std::vector<std::pair<std::string, int>> captures;  // insertion order kept
 
   const TensorInfo& tensor(int id) const { return tensors.at(static_cast<size_t>(id)); }
-  const Op& producer(int tensorId) const { return ops.at(static_cast<size_t>(*tensor(tensorId).source)); }
+  const Op& producer(int tensorId) const {
+    return ops.at(static_cast<size_t>(*tensor(tensorId).source));
+  }
 };
 
 // Tensor ids an op reads, in canonical order (lhs before rhs, cond before branches, ...).
-inline const std::vector<int>& getOpInputs(const Op& op) { return op.inputs; }
+inline const std::vector<int>& getOpInputs(const Op& op) {
+  return op.inputs;
+}
 
 }  // namespace tg

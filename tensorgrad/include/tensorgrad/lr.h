@@ -10,11 +10,34 @@ namespace tg {
 
 struct LR;
 namespace lr {
-struct Linear { double peak, final; int64_t steps; std::optional<int64_t> startStep; };
-struct CosineAnnealing { double peak, final; int64_t steps; std::optional<int64_t> startStep; };
-struct Warmup { double peak; int64_t steps; std::shared_ptr<const LR> after; std::optional<int64_t> startStep; };
-struct Staircase { double peak; int64_t every; double gamma; std::optional<int64_t> startStep; };
-struct MultiStep { double peak; std::vector<int64_t> milestones; double gamma; std::optional<int64_t> startStep; };
+struct Linear {
+  double peak, final;
+  int64_t steps;
+  std::optional<int64_t> startStep;
+};
+struct CosineAnnealing {
+  double peak, final;
+  int64_t steps;
+  std::optional<int64_t> startStep;
+};
+struct Warmup {
+  double peak;
+  int64_t steps;
+  std::shared_ptr<const LR> after;
+  std::optional<int64_t> startStep;
+};
+struct Staircase {
+  double peak;
+  int64_t every;
+  double gamma;
+  std::optional<int64_t> startStep;
+};
+struct MultiStep {
+  double peak;
+  std::vector<int64_t> milestones;
+  double gamma;
+  std::optional<int64_t> startStep;
+};
 
 LR linear(double peak, double final, int64_t steps);
 LR cosineAnnealing(double peak, double final, int64_t steps);
@@ -24,7 +47,8 @@ LR multiStep(double peak, std::vector<int64_t> milestones, double gamma);
 }  // namespace lr
 
 struct LR {
-  std::variant<double, lr::Linear, lr::CosineAnnealing, lr::Warmup, lr::Staircase, lr::MultiStep> schedule;
+  std::variant<double, lr::Linear, lr::CosineAnnealing, lr::Warmup, lr::Staircase, lr::MultiStep>
+      schedule;
   // Implicit on purpose: a number is a constant schedule, as upstream's `lr: 0.005`.
   LR(double constant) : schedule(constant) {}
   LR(lr::Linear s) : schedule(std::move(s)) {}

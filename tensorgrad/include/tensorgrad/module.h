@@ -27,7 +27,7 @@ struct ParamOptions {
 
 class Module {
  public:
-  Module() = default;                          // a root model
+  Module() = default;                               // a root model
   Module(Module& parent, const std::string& name);  // a named child of `parent`
   virtual ~Module() = default;
   Module(const Module&) = delete;
@@ -43,7 +43,9 @@ class Module {
  private:
   template <class M>
   friend class ModuleList;
-  std::string childPath(const std::string& name) const { return path_.empty() ? name : path_ + "." + name; }
+  std::string childPath(const std::string& name) const {
+    return path_.empty() ? name : path_ + "." + name;
+  }
 
   struct Entry {
     std::shared_ptr<const ParamDecl> param;  // or
@@ -60,7 +62,8 @@ class ModuleList : public Module {
   using Module::Module;
   template <class... Args>
   M& add(Args&&... args) {
-    items_.push_back(std::make_unique<M>(*this, std::to_string(items_.size()), std::forward<Args>(args)...));
+    items_.push_back(
+        std::make_unique<M>(*this, std::to_string(items_.size()), std::forward<Args>(args)...));
     return *items_.back();
   }
   M& operator[](size_t i) { return *items_.at(i); }

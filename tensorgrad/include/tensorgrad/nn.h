@@ -15,7 +15,8 @@ struct LinearOptions {
 // y = x·W + b with W [in, out].
 class Linear : public Module {
  public:
-  Linear(Module& parent, const std::string& name, int64_t inDim, int64_t outDim, LinearOptions opts = {});
+  Linear(Module& parent, const std::string& name, int64_t inDim, int64_t outDim,
+         LinearOptions opts = {});
   Tensor fwd(const Tensor& x, Loc loc = Loc::current()) const;
   Tensor W, b;  // b undefined when bias = false
 };
@@ -51,7 +52,8 @@ struct EmbeddingOptions {
 };
 class Embedding : public Module {
  public:
-  Embedding(Module& parent, const std::string& name, int64_t vocab, int64_t dim, EmbeddingOptions opts = {});
+  Embedding(Module& parent, const std::string& name, int64_t vocab, int64_t dim,
+            EmbeddingOptions opts = {});
   Tensor fwd(const Tensor& indices, Loc loc = Loc::current()) const;
   Tensor W;
 };
@@ -67,8 +69,8 @@ struct Conv2dLayerOptions {
 // W [out, in/groups, kH, kW]; the bias is added through a [1, out, 1, 1] reshape.
 class Conv2d : public Module {
  public:
-  Conv2d(Module& parent, const std::string& name, int64_t inC, int64_t outC, std::array<int64_t, 2> kernelSize,
-         Conv2dLayerOptions opts = {});
+  Conv2d(Module& parent, const std::string& name, int64_t inC, int64_t outC,
+         std::array<int64_t, 2> kernelSize, Conv2dLayerOptions opts = {});
   Tensor fwd(const Tensor& x, Loc loc = Loc::current()) const;
   Tensor W, b;
   int64_t outC;
@@ -80,8 +82,10 @@ struct LossOptions {
   Reduction reduction = Reduction::Mean;
 };
 // Negative log-likelihood of i32 targets under log-probabilities over the last axis.
-Tensor nllLoss(const Tensor& logProbs, const Tensor& targets, LossOptions opts = {}, Loc loc = Loc::current());
+Tensor nllLoss(const Tensor& logProbs, const Tensor& targets, LossOptions opts = {},
+               Loc loc = Loc::current());
 // Fused log-softmax + NLL: pass raw logits.
-Tensor crossEntropy(const Tensor& logits, const Tensor& targets, LossOptions opts = {}, Loc loc = Loc::current());
+Tensor crossEntropy(const Tensor& logits, const Tensor& targets, LossOptions opts = {},
+                    Loc loc = Loc::current());
 
 }  // namespace tg

@@ -91,7 +91,8 @@ Tensor mergeHeads(const Tensor& x, Loc loc = Loc::current());
 struct RopeOptions {
   double base = 10000;
 };
-std::array<Tensor, 2> rope(const Tensor& q, const Tensor& k, RopeOptions opts = {}, Loc loc = Loc::current());
+std::array<Tensor, 2> rope(const Tensor& q, const Tensor& k, RopeOptions opts = {},
+                           Loc loc = Loc::current());
 Tensor broadcastTo(const Tensor& a, const Shape& targetShape, Loc loc = Loc::current());
 Tensor sumToShape(const Tensor& a, const Shape& targetShape, Loc loc = Loc::current());
 
@@ -99,8 +100,10 @@ Tensor sumToShape(const Tensor& a, const Shape& targetShape, Loc loc = Loc::curr
 Tensor matmul(const Tensor& a, const Tensor& b, Loc loc = Loc::current());
 
 // ---- Indexing and constants ----
-Tensor oneHot(const Tensor& indices, int64_t depth, Dtype dtype = Dtype::F32, Loc loc = Loc::current());
-Tensor takeAlongAxis(const Tensor& input, const Tensor& indices, int64_t axis, Loc loc = Loc::current());
+Tensor oneHot(const Tensor& indices, int64_t depth, Dtype dtype = Dtype::F32,
+              Loc loc = Loc::current());
+Tensor takeAlongAxis(const Tensor& input, const Tensor& indices, int64_t axis,
+                     Loc loc = Loc::current());
 Tensor embedding(const Tensor& table, const Tensor& indices, Loc loc = Loc::current());
 Tensor arange(int64_t n, Dtype dtype = Dtype::I32, Loc loc = Loc::current());
 Tensor zeros(const Shape& shape, Dtype dtype = Dtype::F32, Loc loc = Loc::current());
@@ -114,10 +117,12 @@ Tensor softmaxCausal(const Tensor& a, int64_t axis = -1, Loc loc = Loc::current(
 Tensor whereCausal(const Tensor& a, double fillValue, Loc loc = Loc::current());
 
 // ---- Slicing and joining ----
-Tensor narrow(const Tensor& a, int64_t axis, int64_t start, int64_t length, Loc loc = Loc::current());
+Tensor narrow(const Tensor& a, int64_t axis, int64_t start, int64_t length,
+              Loc loc = Loc::current());
 Tensor concat(const std::vector<Tensor>& tensors, int64_t axis, Loc loc = Loc::current());
 Tensor stack(const std::vector<Tensor>& tensors, int64_t axis, Loc loc = Loc::current());
-std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, int64_t axis, Loc loc = Loc::current());
+std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, int64_t axis,
+                          Loc loc = Loc::current());
 // Concat binds every input plus the output; WebGPU allows 8 storage buffers per stage.
 inline constexpr size_t kConcatInputCap = 7;
 
@@ -127,7 +132,8 @@ struct Conv2dOptions {
   std::array<int64_t, 2> padding{0, 0};
   int64_t groups = 1;
 };
-Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts = {}, Loc loc = Loc::current());
+Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts = {},
+              Loc loc = Loc::current());
 struct MaxPool2dOptions {
   std::optional<std::array<int64_t, 2>> stride;  // defaults to the kernel size
   std::array<int64_t, 2> padding{0, 0};

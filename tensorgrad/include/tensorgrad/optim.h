@@ -42,8 +42,8 @@ struct WritebackDecl {
 // What the host feeds each step, besides the user's inputs.
 struct OptimizerResult {
   std::vector<WritebackDecl> writebacks;
-  std::string lrInputName;                         // "_adam_lrt" or "_sgd_lr"
-  std::optional<std::string> decayShrinkInputName; // AdamW under a schedule
+  std::string lrInputName;                          // "_adam_lrt" or "_sgd_lr"
+  std::optional<std::string> decayShrinkInputName;  // AdamW under a schedule
 };
 
 struct ParamInfo {
@@ -52,7 +52,8 @@ struct ParamInfo {
   bool decay = true;
 };
 
-OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads, const std::vector<ParamInfo>& params,
+OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads,
+                                const std::vector<ParamInfo>& params,
                                 const OptimizerConfig& config);
 
 // Host-side per-step scalars for step t (from 1).

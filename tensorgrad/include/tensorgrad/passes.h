@@ -32,7 +32,8 @@ struct Writeback {
 struct BufferPlan {
   std::vector<BufferSpec> buffers;
   std::vector<int> tensorToBuffer;  // by tensor id
-  std::vector<std::pair<std::string, int>> paramsByName, inputsByName, paramGradsByName, statesByName, capturesByName;
+  std::vector<std::pair<std::string, int>> paramsByName, inputsByName, paramGradsByName,
+      statesByName, capturesByName;
   std::vector<int> outputBufferIds;
   std::vector<Writeback> writebacks;
 

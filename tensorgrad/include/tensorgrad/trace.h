@@ -20,10 +20,12 @@ bool isTracing();
 Graph& currentGraph();
 
 // Named leaves. Names must be unique per trace among params and tensor inputs (and among states).
-Tensor paramInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32, Loc loc = Loc::current());
-Tensor tensorInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32, Loc loc = Loc::current());
-Tensor stateInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32, double initValue = 0,
+Tensor paramInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32,
                   Loc loc = Loc::current());
+Tensor tensorInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32,
+                   Loc loc = Loc::current());
+Tensor stateInput(const std::string& name, const Shape& shape, Dtype dtype = Dtype::F32,
+                  double initValue = 0, Loc loc = Loc::current());
 
 // Binds a module parameter's declaration to its param_input in the current trace.
 void bindParam(const ParamDecl* decl, int tensorId);

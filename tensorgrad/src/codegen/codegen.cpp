@@ -11,14 +11,19 @@ std::array<uint32_t, 2> KernelSpec::dispatch() const {
   if (threads == 0) return {0, 0};
   const int64_t groups = (threads + workgroupSize - 1) / workgroupSize;
   if (groups <= kMaxWorkgroupsPerDim) return {static_cast<uint32_t>(groups), 1};
-  return {kMaxWorkgroupsPerDim, static_cast<uint32_t>((groups + kMaxWorkgroupsPerDim - 1) / kMaxWorkgroupsPerDim)};
+  return {kMaxWorkgroupsPerDim,
+          static_cast<uint32_t>((groups + kMaxWorkgroupsPerDim - 1) / kMaxWorkgroupsPerDim)};
 }
 
 namespace {
 
-int bufferOf(const BufferPlan& plan, int tensor) { return plan.tensorToBuffer.at(static_cast<size_t>(tensor)); }
+int bufferOf(const BufferPlan& plan, int tensor) {
+  return plan.tensorToBuffer.at(static_cast<size_t>(tensor));
+}
 
-bool valueTyped(Dtype d) { return d == Dtype::F32 || d == Dtype::Bool; }
+bool valueTyped(Dtype d) {
+  return d == Dtype::F32 || d == Dtype::Bool;
+}
 
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes (empty when
 // op i was folded into a later kernel).
@@ -35,7 +40,8 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
   const auto fusable = [&](int i) {
     const Op& op = graph.ops[static_cast<size_t>(i)];
     if (!detail::opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
-    return std::all_of(op.inputs.begin(), op.inputs.end(), [&](int t) { return valueTyped(graph.tensor(t).dtype); });
+    return std::all_of(op.inputs.begin(), op.inputs.end(),
+                       [&](int t) { return valueTyped(graph.tensor(t).dtype); });
   };
   // The value may stay in registers: read once, by `reader` only, and kept nowhere else.
   const auto transient = [&](int t, int reader) {
@@ -59,20 +65,24 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
     const Shape& outShape = graph.tensor(graph.ops[i].out).shape;
     for (int t : std::set<int>(graph.ops[i].inputs.begin(), graph.ops[i].inputs.end())) {
       const int p = *graph.tensor(t).source;
-      if (!fusable(p) || members[static_cast<size_t>(p)].empty() || graph.tensor(t).shape != outShape || !transient(t, op)) continue;
+      if (!fusable(p) || members[static_cast<size_t>(p)].empty() ||
+          graph.tensor(t).shape != outShape || !transient(t, op))
+        continue;
       // Every outside value the producer's kernel reads must survive until this op runs.
       bool safe = true;
       for (int m : members[static_cast<size_t>(p)]) {
         for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
           const int src = *graph.tensor(in).source;
-          const bool inside = std::find(members[static_cast<size_t>(p)].begin(), members[static_cast<size_t>(p)].end(), src) !=
-                              members[static_cast<size_t>(p)].end();
+          const bool inside = std::find(members[static_cast<size_t>(p)].begin(),
+                                        members[static_cast<size_t>(p)].end(),
+                                        src) != members[static_cast<size_t>(p)].end();
           if (!inside && !untouched(in, m, op)) safe = false;
         }
       }
       if (!safe) continue;
       auto& mine = members[i];
-      mine.insert(mine.end(), members[static_cast<size_t>(p)].begin(), members[static_cast<size_t>(p)].end());
+      mine.insert(mine.end(), members[static_cast<size_t>(p)].begin(),
+                  members[static_cast<size_t>(p)].end());
       std::sort(mine.begin(), mine.end());
       members[static_cast<size_t>(p)].clear();
     }
@@ -95,30 +105,34 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
     for (int t : op.inputs) {
       if (!value.contains(t)) {
         const std::string k = std::to_string(external.size());
-        bindings += "@group(0) @binding(" + k + ") var<storage, read> in" + k + " : array<" + detail::wgslType(graph.tensor(t).dtype) + ">;\n";
+        bindings += "@group(0) @binding(" + k + ") var<storage, read> in" + k + " : array<" +
+                    detail::wgslType(graph.tensor(t).dtype) + ">;\n";
         body += detail::broadcastIndex("i" + k, out.shape, graph.tensor(t).shape);
         value[t] = "in" + k + "[i" + k + "]";
         external.push_back(t);
       }
       in.push_back(value[t]);
     }
-    if (!def.exprPreamble.empty() && preambles.insert(def.exprPreamble).second) preamble += def.exprPreamble;
+    if (!def.exprPreamble.empty() && preambles.insert(def.exprPreamble).second)
+      preamble += def.exprPreamble;
     const std::string v = "v" + std::to_string(m);
     body += "  let " + v + " = " + def.expr(op, in) + ";\n";
     value[op.out] = v;
   }
-  bindings += "@group(0) @binding(" + std::to_string(external.size()) + ") var<storage, read_write> out : array<" +
-              detail::wgslType(out.dtype) + ">;\n";
+  bindings += "@group(0) @binding(" + std::to_string(external.size()) +
+              ") var<storage, read_write> out : array<" + detail::wgslType(out.dtype) + ">;\n";
   body += "  out[i] = " + value[last.out] + ";\n";
   KernelSpec k;
   k.opIndex = ops.back();
   k.kind = last.kind;
   k.fusedOps = ops;
   k.threads = shapeSize(out.shape);
-  k.wgsl = preamble + "// fused: " + std::to_string(ops.size()) + " element-wise ops\n" + bindings + "@compute @workgroup_size(" +
-           std::to_string(kWorkgroupSize) + ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
-           detail::u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + detail::u(k.threads) + ") { return; }\n" +
-           body + "}\n";
+  k.wgsl =
+      preamble + "// fused: " + std::to_string(ops.size()) + " element-wise ops\n" + bindings +
+      "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
+      ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
+      detail::u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) +
+      ";\n  if (i >= " + detail::u(k.threads) + ") { return; }\n" + body + "}\n";
   for (int t : external) k.bindings.push_back(bufferOf(plan, t));
   k.bindings.push_back(bufferOf(plan, last.out));
   return k;
@@ -126,7 +140,8 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
 
 }  // namespace
 
-std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan, EmitOptions options) {
+std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
+                                    EmitOptions options) {
   std::vector<std::vector<int>> groups;
   if (options.fuseElementwise) groups = fuseGroups(graph, plan);
   std::vector<KernelSpec> kernels;

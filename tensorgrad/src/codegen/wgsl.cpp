@@ -14,13 +14,18 @@ std::string gidLine(int workgroupSize) {
 }
 }  // namespace
 
-std::string u(int64_t value) { return std::to_string(value) + "u"; }
+std::string u(int64_t value) {
+  return std::to_string(value) + "u";
+}
 
 std::string wgslType(Dtype dtype) {
   switch (dtype) {
-    case Dtype::F32: return "f32";
-    case Dtype::I32: return "i32";
-    case Dtype::Bool: return "u32";
+    case Dtype::F32:
+      return "f32";
+    case Dtype::I32:
+      return "i32";
+    case Dtype::Bool:
+      return "u32";
   }
   return "?";
 }
@@ -47,27 +52,34 @@ std::string KernelArgs::bindings() const {
   std::string s;
   size_t k = 0;
   for (; k < op.inputs.size(); ++k) {
-    s += "@group(0) @binding(" + std::to_string(k) + ") var<storage, read> " + inName(k) + " : array<" +
-         wgslType(in(k).dtype) + ">;\n";
+    s += "@group(0) @binding(" + std::to_string(k) + ") var<storage, read> " + inName(k) +
+         " : array<" + wgslType(in(k).dtype) + ">;\n";
   }
-  s += "@group(0) @binding(" + std::to_string(k) + ") var<storage, read_write> out : array<" + wgslType(out().dtype) + ">;\n";
+  s += "@group(0) @binding(" + std::to_string(k) + ") var<storage, read_write> out : array<" +
+       wgslType(out().dtype) + ">;\n";
   return s;
 }
 
-KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body, const std::string& preamble) {
-  std::string w = preamble + a.bindings() + "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
-                  ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n" + gidLine(kWorkgroupSize) +
-                  "  if (i >= " + u(threads) + ") { return; }\n" + body + "}\n";
+KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body,
+                         const std::string& preamble) {
+  std::string w =
+      preamble + a.bindings() + "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
+      ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n" + gidLine(kWorkgroupSize) +
+      "  if (i >= " + u(threads) + ") { return; }\n" + body + "}\n";
   return {std::move(w), threads, kWorkgroupSize};
 }
 
-KernelSource perWorkgroup(const KernelArgs& a, int64_t outputs, const std::string& body, const std::string& preamble) {
-  std::string w = preamble + "var<workgroup> partial : array<f32, " + std::to_string(kWorkgroupSize) + ">;\n" +
-                  a.bindings() + "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
-                  ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : u32) {\n"
-                  "  // One workgroup per output; `i` is workgroup-uniform, so barriers stay in uniform control flow.\n"
-                  "  let i = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n  if (i >= " + u(outputs) + ") { return; }\n" +
-                  body + "}\n";
+KernelSource perWorkgroup(const KernelArgs& a, int64_t outputs, const std::string& body,
+                          const std::string& preamble) {
+  std::string w =
+      preamble + "var<workgroup> partial : array<f32, " + std::to_string(kWorkgroupSize) + ">;\n" +
+      a.bindings() + "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
+      ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
+      "u32) {\n"
+      "  // One workgroup per output; `i` is workgroup-uniform, so barriers stay in uniform "
+      "control flow.\n"
+      "  let i = wid.x + wid.y * " +
+      u(kMaxWorkgroupsPerDim) + ";\n  if (i >= " + u(outputs) + ") { return; }\n" + body + "}\n";
   return {std::move(w), outputs * kWorkgroupSize, kWorkgroupSize};
 }
 
@@ -81,7 +93,8 @@ std::string decompose(const std::string& flat, const Shape& shape, const std::st
       s += "  let " + name + " = " + rem + ";\n";
     } else {
       s += "  let " + name + " = " + rem + " / " + u(strides[k]) + ";\n";
-      s += "  let " + prefix + "_r" + std::to_string(k) + " = " + rem + " % " + u(strides[k]) + ";\n";
+      s += "  let " + prefix + "_r" + std::to_string(k) + " = " + rem + " % " + u(strides[k]) +
+           ";\n";
       rem = prefix + "_r" + std::to_string(k);
     }
   }
@@ -97,7 +110,8 @@ std::string broadcastIndex(const std::string& var, const Shape& outShape, const 
   std::string expr;
   for (size_t k = 0; k < srcShape.size(); ++k) {
     if (srcShape[k] == 1) continue;
-    expr += (expr.empty() ? "" : " + ") + var + "_ax_" + std::to_string(k + offset) + " * " + u(strides[k]);
+    expr += (expr.empty() ? "" : " + ") + var + "_ax_" + std::to_string(k + offset) + " * " +
+            u(strides[k]);
   }
   return s + "  let " + var + " = " + (expr.empty() ? "0u" : expr) + ";\n";
 }
@@ -105,7 +119,8 @@ std::string broadcastIndex(const std::string& var, const Shape& outShape, const 
 std::string workgroupReduce(const std::string& array, const std::string& acc) {
   std::string s = "  " + array + "[lid] = " + acc + ";\n  workgroupBarrier();\n";
   for (int off = kWorkgroupSize / 2; off > 0; off /= 2) {
-    s += "  if (lid < " + u(off) + ") { " + array + "[lid] = " + array + "[lid] + " + array + "[lid + " + u(off) + "]; }\n";
+    s += "  if (lid < " + u(off) + ") { " + array + "[lid] = " + array + "[lid] + " + array +
+         "[lid + " + u(off) + "]; }\n";
     s += "  workgroupBarrier();\n";
   }
   return s;

@@ -34,7 +34,8 @@ std::string literal(double value, Dtype dtype);
 std::string u(int64_t value);  // "123u"
 
 // The standard one-thread-per-element kernel: `body` runs with `i` (u32) < threads.
-KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body, const std::string& preamble = "");
+KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body,
+                         const std::string& preamble = "");
 // Flat index `var` of `srcShape` for output element `i` of `outShape` (right-aligned broadcast).
 std::string broadcastIndex(const std::string& var, const Shape& outShape, const Shape& srcShape);
 // `let <prefix>_k = ...;` for each axis of `shape`, decomposing the flat index `flat`.
@@ -42,7 +43,8 @@ std::string decompose(const std::string& flat, const Shape& shape, const std::st
 // Tree reduction of `acc` across a workgroup into `<array>[0]` (lid = local index).
 std::string workgroupReduce(const std::string& array, const std::string& acc);
 // Kernel with one workgroup per output element (`i` = the workgroup's flat id).
-KernelSource perWorkgroup(const KernelArgs& a, int64_t outputs, const std::string& body, const std::string& preamble = "");
+KernelSource perWorkgroup(const KernelArgs& a, int64_t outputs, const std::string& body,
+                          const std::string& preamble = "");
 
 // PCG-style hash used by dropout/randn/categorical (u32 wraparound is the point).
 std::string pcgHashFn();

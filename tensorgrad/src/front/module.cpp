@@ -25,21 +25,24 @@ bool defaultDecay(const InitSpec& spec) {
   return !std::holds_alternative<init::Zeros>(spec) && !std::holds_alternative<init::Ones>(spec);
 }
 
-std::vector<float> initialize(const InitSpec& spec, const Shape& shape, Mulberry32& rng, const std::string& name) {
+std::vector<float> initialize(const InitSpec& spec, const Shape& shape, Mulberry32& rng,
+                              const std::string& name) {
   const auto n = static_cast<size_t>(shapeSize(shape));
   std::vector<float> out(n, 0.0f);
   const auto normals = [&](double stddev) {
     for (float& v : out) v = static_cast<float>(boxMuller(rng) * stddev);
   };
-  if (const auto* r = std::get_if<init::Randn>(&spec)) normals(r->scale);
+  if (const auto* r = std::get_if<init::Randn>(&spec))
+    normals(r->scale);
   else if (const auto* k = std::get_if<init::Kaiming>(&spec)) {
     const double fanIn = shape.empty() ? static_cast<double>(n) : static_cast<double>(shape[0]);
     normals(k->gain / std::sqrt(fanIn));
-  } else if (std::holds_alternative<init::Ones>(spec)) std::fill(out.begin(), out.end(), 1.0f);
+  } else if (std::holds_alternative<init::Ones>(spec))
+    std::fill(out.begin(), out.end(), 1.0f);
   else if (const auto* l = std::get_if<init::Literal>(&spec)) {
     if (l->data.size() != n) {
-      throw TraceError("init.literal: data length " + std::to_string(l->data.size()) + " doesn't match param '" + name +
-                       "' size " + std::to_string(n));
+      throw TraceError("init.literal: data length " + std::to_string(l->data.size()) +
+                       " doesn't match param '" + name + "' size " + std::to_string(n));
     }
     out = l->data;
   }
@@ -52,7 +55,9 @@ Module::Module(Module& parent, const std::string& name) : path_(parent.childPath
 
 Tensor Module::param(const std::string& name, const Shape& shape, ParamOptions opts) {
   for (int64_t d : shape) {
-    if (d <= 0) throw TraceError("param '" + childPath(name) + "': dims must be positive, got " + showShape(shape));
+    if (d <= 0)
+      throw TraceError("param '" + childPath(name) + "': dims must be positive, got " +
+                       showShape(shape));
   }
   auto decl = std::make_shared<ParamDecl>();
   decl->path = childPath(name);
@@ -67,8 +72,10 @@ Tensor Module::param(const std::string& name, const Shape& shape, ParamOptions o
 std::vector<std::shared_ptr<const ParamDecl>> Module::parameters() const {
   std::vector<std::shared_ptr<const ParamDecl>> out;
   for (const Entry& e : entries_) {
-    if (e.param) out.push_back(e.param);
-    else for (auto& p : e.child->parameters()) out.push_back(std::move(p));
+    if (e.param)
+      out.push_back(e.param);
+    else
+      for (auto& p : e.child->parameters()) out.push_back(std::move(p));
   }
   return out;
 }

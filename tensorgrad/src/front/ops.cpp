@@ -12,7 +12,8 @@ namespace {
 
 using detail::internalSite;
 
-Tensor emitAt(OpKind kind, const char* name, Loc loc, const std::vector<Tensor>& in, OpAttrs attrs = {}) {
+Tensor emitAt(OpKind kind, const char* name, Loc loc, const std::vector<Tensor>& in,
+              OpAttrs attrs = {}) {
   return emit(kind, in, std::move(attrs), internalSite(name, loc));
 }
 
@@ -24,7 +25,8 @@ Tensor emitAt(OpKind kind, const char* name, Loc loc, const std::vector<Tensor>&
 int64_t normalizeAxis(const char* name, Loc loc, int64_t axis, const Shape& shape) {
   const auto rank = static_cast<int64_t>(shape.size());
   const int64_t k = axis < 0 ? rank + axis : axis;
-  if (k < 0 || k >= rank) fail(name, loc, "axis " + std::to_string(axis) + " out of range for shape " + showShape(shape));
+  if (k < 0 || k >= rank)
+    fail(name, loc, "axis " + std::to_string(axis) + " out of range for shape " + showShape(shape));
   return k;
 }
 
@@ -49,7 +51,8 @@ std::vector<int64_t> endToAxis(int64_t k, int64_t rank) {
 Tensor prngSeed(Loc loc) {
   Graph& g = currentGraph();
   for (const Op& op : g.ops) {
-    if (op.kind == OpKind::TensorInput && op.attrs.name == kPrngSeedInput) return Tensor(&g, op.out);
+    if (op.kind == OpKind::TensorInput && op.attrs.name == kPrngSeedInput)
+      return Tensor(&g, op.out);
   }
   return tensorInput(kPrngSeedInput, {}, Dtype::I32, loc);
 }
@@ -65,7 +68,9 @@ Tensor binary(OpKind kind, const char* name, const Tensor& a, const Tensor& b, L
   return emitAt(kind, name, loc, {a, b});
 }
 
-Tensor unary(OpKind kind, const char* name, const Tensor& a, Loc loc) { return emitAt(kind, name, loc, {a}); }
+Tensor unary(OpKind kind, const char* name, const Tensor& a, Loc loc) {
+  return emitAt(kind, name, loc, {a});
+}
 
 // Applies a last-axis op along any axis by permuting in and back out.
 template <class F>
@@ -110,28 +115,64 @@ Tensor reduceAxis(const Tensor& a, int64_t axis, bool keepDims, bool isMean, Loc
 }  // namespace
 
 // ---- Element-wise ----
-Tensor add(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Add, "add", a, b, loc); }
-Tensor add(const Tensor& a, double b, Loc loc) { return addScalar(a, b, loc); }
-Tensor add(double a, const Tensor& b, Loc loc) { return addScalar(b, a, loc); }
-Tensor sub(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Sub, "sub", a, b, loc); }
-Tensor sub(const Tensor& a, double b, Loc loc) { return addScalar(a, -b, loc); }
-Tensor sub(double a, const Tensor& b, Loc loc) { return binary(OpKind::Sub, "sub", constScalar(a, b.dtype(), loc), b, loc); }
-Tensor mul(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Mul, "mul", a, b, loc); }
-Tensor mul(const Tensor& a, double b, Loc loc) { return mulScalar(a, b, loc); }
-Tensor mul(double a, const Tensor& b, Loc loc) { return mulScalar(b, a, loc); }
-Tensor div(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Div, "div", a, b, loc); }
+Tensor add(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Add, "add", a, b, loc);
+}
+Tensor add(const Tensor& a, double b, Loc loc) {
+  return addScalar(a, b, loc);
+}
+Tensor add(double a, const Tensor& b, Loc loc) {
+  return addScalar(b, a, loc);
+}
+Tensor sub(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Sub, "sub", a, b, loc);
+}
+Tensor sub(const Tensor& a, double b, Loc loc) {
+  return addScalar(a, -b, loc);
+}
+Tensor sub(double a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Sub, "sub", constScalar(a, b.dtype(), loc), b, loc);
+}
+Tensor mul(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Mul, "mul", a, b, loc);
+}
+Tensor mul(const Tensor& a, double b, Loc loc) {
+  return mulScalar(a, b, loc);
+}
+Tensor mul(double a, const Tensor& b, Loc loc) {
+  return mulScalar(b, a, loc);
+}
+Tensor div(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Div, "div", a, b, loc);
+}
 Tensor div(const Tensor& a, double b, Loc loc) {
   if (b == 0) fail("div", loc, "scalar divisor cannot be zero");
   return mulScalar(a, 1 / b, loc);
 }
-Tensor div(double a, const Tensor& b, Loc loc) { return binary(OpKind::Div, "div", constScalar(a, b.dtype(), loc), b, loc); }
-Tensor min(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Min, "min", a, b, loc); }
-Tensor min(const Tensor& a, double b, Loc loc) { return min(a, constScalar(b, a.dtype(), loc), loc); }
-Tensor min(double a, const Tensor& b, Loc loc) { return min(b, a, loc); }
-Tensor max(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Max, "max", a, b, loc); }
-Tensor max(const Tensor& a, double b, Loc loc) { return max(a, constScalar(b, a.dtype(), loc), loc); }
-Tensor max(double a, const Tensor& b, Loc loc) { return max(b, a, loc); }
-Tensor clamp(const Tensor& a, double lo, double hi, Loc loc) { return min(max(a, lo, loc), hi, loc); }
+Tensor div(double a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Div, "div", constScalar(a, b.dtype(), loc), b, loc);
+}
+Tensor min(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Min, "min", a, b, loc);
+}
+Tensor min(const Tensor& a, double b, Loc loc) {
+  return min(a, constScalar(b, a.dtype(), loc), loc);
+}
+Tensor min(double a, const Tensor& b, Loc loc) {
+  return min(b, a, loc);
+}
+Tensor max(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Max, "max", a, b, loc);
+}
+Tensor max(const Tensor& a, double b, Loc loc) {
+  return max(a, constScalar(b, a.dtype(), loc), loc);
+}
+Tensor max(double a, const Tensor& b, Loc loc) {
+  return max(b, a, loc);
+}
+Tensor clamp(const Tensor& a, double lo, double hi, Loc loc) {
+  return min(max(a, lo, loc), hi, loc);
+}
 
 Tensor mulScalar(const Tensor& a, double scalar, Loc loc) {
   OpAttrs at;
@@ -145,20 +186,48 @@ Tensor addScalar(const Tensor& a, double scalar, Loc loc) {
 }
 
 // ---- Unary ----
-Tensor sqrt(const Tensor& a, Loc loc) { return unary(OpKind::Sqrt, "sqrt", a, loc); }
-Tensor rsqrt(const Tensor& a, Loc loc) { return unary(OpKind::Rsqrt, "rsqrt", a, loc); }
-Tensor log(const Tensor& a, Loc loc) { return unary(OpKind::Log, "log", a, loc); }
-Tensor exp(const Tensor& a, Loc loc) { return unary(OpKind::Exp, "exp", a, loc); }
-Tensor relu(const Tensor& a, Loc loc) { return unary(OpKind::Relu, "relu", a, loc); }
-Tensor neg(const Tensor& a, Loc loc) { return unary(OpKind::Neg, "neg", a, loc); }
-Tensor abs(const Tensor& a, Loc loc) { return unary(OpKind::Abs, "abs", a, loc); }
-Tensor tanh(const Tensor& a, Loc loc) { return unary(OpKind::Tanh, "tanh", a, loc); }
-Tensor sigmoid(const Tensor& a, Loc loc) { return unary(OpKind::Sigmoid, "sigmoid", a, loc); }
-Tensor erf(const Tensor& a, Loc loc) { return unary(OpKind::Erf, "erf", a, loc); }
-Tensor sin(const Tensor& a, Loc loc) { return unary(OpKind::Sin, "sin", a, loc); }
-Tensor cos(const Tensor& a, Loc loc) { return unary(OpKind::Cos, "cos", a, loc); }
-Tensor square(const Tensor& a, Loc loc) { return mul(a, a, loc); }
-Tensor silu(const Tensor& a, Loc loc) { return mul(a, sigmoid(a, loc), loc); }
+Tensor sqrt(const Tensor& a, Loc loc) {
+  return unary(OpKind::Sqrt, "sqrt", a, loc);
+}
+Tensor rsqrt(const Tensor& a, Loc loc) {
+  return unary(OpKind::Rsqrt, "rsqrt", a, loc);
+}
+Tensor log(const Tensor& a, Loc loc) {
+  return unary(OpKind::Log, "log", a, loc);
+}
+Tensor exp(const Tensor& a, Loc loc) {
+  return unary(OpKind::Exp, "exp", a, loc);
+}
+Tensor relu(const Tensor& a, Loc loc) {
+  return unary(OpKind::Relu, "relu", a, loc);
+}
+Tensor neg(const Tensor& a, Loc loc) {
+  return unary(OpKind::Neg, "neg", a, loc);
+}
+Tensor abs(const Tensor& a, Loc loc) {
+  return unary(OpKind::Abs, "abs", a, loc);
+}
+Tensor tanh(const Tensor& a, Loc loc) {
+  return unary(OpKind::Tanh, "tanh", a, loc);
+}
+Tensor sigmoid(const Tensor& a, Loc loc) {
+  return unary(OpKind::Sigmoid, "sigmoid", a, loc);
+}
+Tensor erf(const Tensor& a, Loc loc) {
+  return unary(OpKind::Erf, "erf", a, loc);
+}
+Tensor sin(const Tensor& a, Loc loc) {
+  return unary(OpKind::Sin, "sin", a, loc);
+}
+Tensor cos(const Tensor& a, Loc loc) {
+  return unary(OpKind::Cos, "cos", a, loc);
+}
+Tensor square(const Tensor& a, Loc loc) {
+  return mul(a, a, loc);
+}
+Tensor silu(const Tensor& a, Loc loc) {
+  return mul(a, sigmoid(a, loc), loc);
+}
 Tensor gelu(const Tensor& a, GeluApprox approximate, Loc loc) {
   if (approximate == GeluApprox::Tanh) {
     const double c = 0.7978845608028654;  // sqrt(2 / pi)
@@ -178,7 +247,9 @@ Tensor softplus(const Tensor& a, Loc loc) {
   const Tensor relu0 = max(a, 0.0, loc);
   return add(relu0, log(add(exp(neg(abs(a, loc), loc), loc), 1.0, loc), loc), loc);
 }
-Tensor stopGradient(const Tensor& a, Loc loc) { return unary(OpKind::StopGradient, "stopGradient", a, loc); }
+Tensor stopGradient(const Tensor& a, Loc loc) {
+  return unary(OpKind::StopGradient, "stopGradient", a, loc);
+}
 
 // ---- Randomness ----
 Tensor dropout(const Tensor& x, double p, Loc loc) {
@@ -203,12 +274,24 @@ Tensor categorical(const Tensor& logits, int64_t axis, Loc loc) {
 }
 
 // ---- Comparisons and selection ----
-Tensor less(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Less, "less", a, b, loc); }
-Tensor less(const Tensor& a, double b, Loc loc) { return less(a, constScalar(b, a.dtype(), loc), loc); }
-Tensor less(double a, const Tensor& b, Loc loc) { return greater(b, a, loc); }
-Tensor greater(const Tensor& a, const Tensor& b, Loc loc) { return binary(OpKind::Greater, "greater", a, b, loc); }
-Tensor greater(const Tensor& a, double b, Loc loc) { return greater(a, constScalar(b, a.dtype(), loc), loc); }
-Tensor greater(double a, const Tensor& b, Loc loc) { return less(b, a, loc); }
+Tensor less(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Less, "less", a, b, loc);
+}
+Tensor less(const Tensor& a, double b, Loc loc) {
+  return less(a, constScalar(b, a.dtype(), loc), loc);
+}
+Tensor less(double a, const Tensor& b, Loc loc) {
+  return greater(b, a, loc);
+}
+Tensor greater(const Tensor& a, const Tensor& b, Loc loc) {
+  return binary(OpKind::Greater, "greater", a, b, loc);
+}
+Tensor greater(const Tensor& a, double b, Loc loc) {
+  return greater(a, constScalar(b, a.dtype(), loc), loc);
+}
+Tensor greater(double a, const Tensor& b, Loc loc) {
+  return less(b, a, loc);
+}
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b, Loc loc) {
   return emitAt(OpKind::Where, "where", loc, {cond, a, b});
 }
@@ -216,17 +299,32 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b, Loc loc) {
 // ---- Reductions ----
 Tensor mean(const Tensor& a, Loc loc) {
   const int64_t n = a.size();
-  return mulScalar(emitAt(OpKind::SumLast, "mean", loc, {reshape(a, {-1}, loc)}), 1.0 / static_cast<double>(n), loc);
+  return mulScalar(emitAt(OpKind::SumLast, "mean", loc, {reshape(a, {-1}, loc)}),
+                   1.0 / static_cast<double>(n), loc);
 }
-Tensor mean(const Tensor& a, int64_t axis, ReduceOptions opts, Loc loc) { return reduceAxis(a, axis, opts.keepDims, true, loc); }
-Tensor sum(const Tensor& a, Loc loc) { return emitAt(OpKind::SumLast, "sum", loc, {reshape(a, {-1}, loc)}); }
-Tensor sum(const Tensor& a, int64_t axis, ReduceOptions opts, Loc loc) { return reduceAxis(a, axis, opts.keepDims, false, loc); }
-Tensor argmax(const Tensor& a, Loc loc) { return emitAt(OpKind::ArgmaxLast, "argmax", loc, {reshape(a, {-1}, loc)}); }
+Tensor mean(const Tensor& a, int64_t axis, ReduceOptions opts, Loc loc) {
+  return reduceAxis(a, axis, opts.keepDims, true, loc);
+}
+Tensor sum(const Tensor& a, Loc loc) {
+  return emitAt(OpKind::SumLast, "sum", loc, {reshape(a, {-1}, loc)});
+}
+Tensor sum(const Tensor& a, int64_t axis, ReduceOptions opts, Loc loc) {
+  return reduceAxis(a, axis, opts.keepDims, false, loc);
+}
+Tensor argmax(const Tensor& a, Loc loc) {
+  return emitAt(OpKind::ArgmaxLast, "argmax", loc, {reshape(a, {-1}, loc)});
+}
 Tensor argmax(const Tensor& a, int64_t axis, Loc loc) {
-  return reducingAxis(a, axis, "argmax", loc, [&](const Tensor& t) { return emitAt(OpKind::ArgmaxLast, "argmax", loc, {t}); });
+  return reducingAxis(a, axis, "argmax", loc, [&](const Tensor& t) {
+    return emitAt(OpKind::ArgmaxLast, "argmax", loc, {t});
+  });
 }
-Tensor argmin(const Tensor& a, Loc loc) { return argmax(neg(a, loc), loc); }
-Tensor argmin(const Tensor& a, int64_t axis, Loc loc) { return argmax(neg(a, loc), axis, loc); }
+Tensor argmin(const Tensor& a, Loc loc) {
+  return argmax(neg(a, loc), loc);
+}
+Tensor argmin(const Tensor& a, int64_t axis, Loc loc) {
+  return argmax(neg(a, loc), axis, loc);
+}
 
 // ---- Shape ----
 Tensor reshape(const Tensor& a, const Shape& newShape, Loc loc) {
@@ -234,10 +332,12 @@ Tensor reshape(const Tensor& a, const Shape& newShape, Loc loc) {
   int64_t known = 1;
   for (size_t i = 0; i < newShape.size(); ++i) {
     if (newShape[i] == -1) {
-      if (inferAt != -1) fail("reshape", loc, "at most one -1 dim allowed in newShape " + showShape(newShape));
+      if (inferAt != -1)
+        fail("reshape", loc, "at most one -1 dim allowed in newShape " + showShape(newShape));
       inferAt = static_cast<int>(i);
     } else if (newShape[i] <= 0) {
-      fail("reshape", loc, "invalid dim " + std::to_string(newShape[i]) + " in newShape " + showShape(newShape));
+      fail("reshape", loc,
+           "invalid dim " + std::to_string(newShape[i]) + " in newShape " + showShape(newShape));
     } else {
       known *= newShape[i];
     }
@@ -245,8 +345,10 @@ Tensor reshape(const Tensor& a, const Shape& newShape, Loc loc) {
   Shape out = newShape;
   if (inferAt != -1) {
     if (a.size() % known != 0) {
-      fail("reshape", loc, "cannot reshape " + showShape(a.shape()) + " (size " + std::to_string(a.size()) + ") to " +
-                               showShape(newShape) + " — known dims multiply to " + std::to_string(known));
+      fail("reshape", loc,
+           "cannot reshape " + showShape(a.shape()) + " (size " + std::to_string(a.size()) +
+               ") to " + showShape(newShape) + " — known dims multiply to " +
+               std::to_string(known));
     }
     out[static_cast<size_t>(inferAt)] = a.size() / known;
   }
@@ -263,8 +365,9 @@ Tensor swapAxes(const Tensor& a, int64_t axis1, int64_t axis2, Loc loc) {
   const int64_t r = a.rank();
   const int64_t i1 = axis1 < 0 ? r + axis1 : axis1, i2 = axis2 < 0 ? r + axis2 : axis2;
   if (i1 < 0 || i1 >= r || i2 < 0 || i2 >= r) {
-    fail("swapAxes", loc, "axis out of range — got (" + std::to_string(axis1) + ", " + std::to_string(axis2) + ") for rank-" +
-                              std::to_string(r) + " tensor " + showShape(a.shape()));
+    fail("swapAxes", loc,
+         "axis out of range — got (" + std::to_string(axis1) + ", " + std::to_string(axis2) +
+             ") for rank-" + std::to_string(r) + " tensor " + showShape(a.shape()));
   }
   if (i1 == i2) return a;
   std::vector<int64_t> perm(static_cast<size_t>(r));
@@ -278,7 +381,8 @@ Tensor splitHeads(const Tensor& x, int64_t nHeads, Loc loc) {
   const Shape& s = x.shape();
   const int64_t t = s[static_cast<size_t>(r - 2)], d = s[static_cast<size_t>(r - 1)];
   if (nHeads <= 0 || d % nHeads != 0) {
-    fail("splitHeads", loc, "last dim " + std::to_string(d) + " not divisible by nHeads " + std::to_string(nHeads));
+    fail("splitHeads", loc,
+         "last dim " + std::to_string(d) + " not divisible by nHeads " + std::to_string(nHeads));
   }
   Shape ns(s.begin(), s.end() - 2);
   const auto lead = static_cast<int64_t>(ns.size());
@@ -289,22 +393,29 @@ Tensor mergeHeads(const Tensor& x, Loc loc) {
   const int64_t r = x.rank();
   if (r < 3) fail("mergeHeads", loc, "requires rank >= 3, got " + showShape(x.shape()));
   const Shape& s = x.shape();
-  const int64_t h = s[static_cast<size_t>(r - 3)], t = s[static_cast<size_t>(r - 2)], d = s[static_cast<size_t>(r - 1)];
+  const int64_t h = s[static_cast<size_t>(r - 3)], t = s[static_cast<size_t>(r - 2)],
+                d = s[static_cast<size_t>(r - 1)];
   Shape ns(s.begin(), s.end() - 3);
   ns.insert(ns.end(), {t, h * d});
   return reshape(swapAxes(x, r - 3, r - 2, loc), ns, loc);
 }
 std::array<Tensor, 2> rope(const Tensor& q, const Tensor& k, RopeOptions opts, Loc loc) {
   if (q.dtype() != Dtype::F32 || k.dtype() != Dtype::F32) fail("rope", loc, "q and k must be f32");
-  if (q.rank() < 2 || k.rank() < 2) fail("rope", loc, "q and k need rank >= 2 (sequence at -2, features at -1)");
+  if (q.rank() < 2 || k.rank() < 2)
+    fail("rope", loc, "q and k need rank >= 2 (sequence at -2, features at -1)");
   const Shape &qs = q.shape(), &ks = k.shape();
   const int64_t t = qs[qs.size() - 2], d = qs.back();
   if (ks[ks.size() - 2] != t || ks.back() != d) {
-    fail("rope", loc, "q and k must share sequence and feature dims, got q=" + showShape(qs) + " k=" + showShape(ks));
+    fail("rope", loc,
+         "q and k must share sequence and feature dims, got q=" + showShape(qs) +
+             " k=" + showShape(ks));
   }
-  if (d % 2 != 0) fail("rope", loc, "rotation dim must be even (rotates pairs), got " + std::to_string(d));
+  if (d % 2 != 0)
+    fail("rope", loc, "rotation dim must be even (rotates pairs), got " + std::to_string(d));
   const int64_t half = d / 2;
-  const Tensor freqs = exp(mul(arange(half, Dtype::F32, loc), -std::log(opts.base) / static_cast<double>(half), loc), loc);
+  const Tensor freqs =
+      exp(mul(arange(half, Dtype::F32, loc), -std::log(opts.base) / static_cast<double>(half), loc),
+          loc);
   const Tensor positions = reshape(arange(t, Dtype::F32, loc), {t, 1}, loc);
   const Tensor angles = mul(positions, reshape(freqs, {1, half}, loc), loc);
   const Tensor c = cos(angles, loc), s = sin(angles, loc);
@@ -331,7 +442,9 @@ Tensor sumToShape(const Tensor& a, const Shape& targetShape, Loc loc) {
 // ---- Linear algebra ----
 Tensor matmul(const Tensor& a, const Tensor& b, Loc loc) {
   if (a.dtype() != Dtype::F32 || b.dtype() != Dtype::F32) {
-    fail("matmul", loc, "requires f32, got " + std::string(dtypeName(a.dtype())) + " and " + std::string(dtypeName(b.dtype())));
+    fail("matmul", loc,
+         "requires f32, got " + std::string(dtypeName(a.dtype())) + " and " +
+             std::string(dtypeName(b.dtype())));
   }
   if (a.rank() < 2) fail("matmul", loc, "lhs must have rank >= 2, got " + showShape(a.shape()));
   if (b.rank() < 2) fail("matmul", loc, "rhs must have rank >= 2, got " + showShape(b.shape()));
@@ -346,30 +459,39 @@ Tensor oneHot(const Tensor& indices, int64_t depth, Dtype dtype, Loc loc) {
   return emitAt(OpKind::OneHot, "oneHot", loc, {indices}, at);
 }
 Tensor takeAlongAxis(const Tensor& input, const Tensor& indices, int64_t axis, Loc loc) {
-  if (input.dtype() != Dtype::F32) fail("takeAlongAxis", loc, "input must be f32, got " + std::string(dtypeName(input.dtype())));
-  if (indices.dtype() != Dtype::I32) fail("takeAlongAxis", loc, "indices must be i32, got " + std::string(dtypeName(indices.dtype())));
+  if (input.dtype() != Dtype::F32)
+    fail("takeAlongAxis", loc, "input must be f32, got " + std::string(dtypeName(input.dtype())));
+  if (indices.dtype() != Dtype::I32)
+    fail("takeAlongAxis", loc,
+         "indices must be i32, got " + std::string(dtypeName(indices.dtype())));
   const int64_t n = input.rank();
   if (indices.rank() != n) {
-    fail("takeAlongAxis", loc, "input and indices must have the same rank, got " + showShape(input.shape()) + " and " +
-                                   showShape(indices.shape()));
+    fail("takeAlongAxis", loc,
+         "input and indices must have the same rank, got " + showShape(input.shape()) + " and " +
+             showShape(indices.shape()));
   }
   const int64_t k = normalizeAxis("takeAlongAxis", loc, axis, input.shape());
   for (int64_t i = 0; i < n; ++i) {
-    if (i != k && input.shape()[static_cast<size_t>(i)] != indices.shape()[static_cast<size_t>(i)]) {
-      fail("takeAlongAxis", loc, "input and indices must match on every axis except " + std::to_string(k) + ", got " +
-                                     showShape(input.shape()) + " and " + showShape(indices.shape()));
+    if (i != k &&
+        input.shape()[static_cast<size_t>(i)] != indices.shape()[static_cast<size_t>(i)]) {
+      fail("takeAlongAxis", loc,
+           "input and indices must match on every axis except " + std::to_string(k) + ", got " +
+               showShape(input.shape()) + " and " + showShape(indices.shape()));
     }
   }
   const int64_t size = input.shape()[static_cast<size_t>(k)];
   Shape expanded;
-  for (int64_t i = 0; i < n; ++i) expanded.push_back(i == k ? 1 : input.shape()[static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < n; ++i)
+    expanded.push_back(i == k ? 1 : input.shape()[static_cast<size_t>(i)]);
   expanded.push_back(size);
   const Tensor moved = reshape(permute(input, axisToEnd(k, n), loc), expanded, loc);
   return sum(mul(moved, oneHot(indices, size, Dtype::F32, loc), loc), -1, {}, loc);
 }
 Tensor embedding(const Tensor& table, const Tensor& indices, Loc loc) {
-  if (table.rank() != 2) fail("embedding", loc, "table must be 2-d [vocab, dim], got " + showShape(table.shape()));
-  if (indices.dtype() != Dtype::I32) fail("embedding", loc, "indices must be i32, got " + std::string(dtypeName(indices.dtype())));
+  if (table.rank() != 2)
+    fail("embedding", loc, "table must be 2-d [vocab, dim], got " + showShape(table.shape()));
+  if (indices.dtype() != Dtype::I32)
+    fail("embedding", loc, "indices must be i32, got " + std::string(dtypeName(indices.dtype())));
   return matmul(oneHot(indices, table.shape()[0], Dtype::F32, loc), table, loc);
 }
 Tensor arange(int64_t n, Dtype dtype, Loc loc) {
@@ -385,8 +507,12 @@ static Tensor constFill(const char* name, const Shape& shape, Dtype dtype, doubl
   at.value = value;
   return emitAt(OpKind::ConstFill, name, loc, {}, at);
 }
-Tensor zeros(const Shape& shape, Dtype dtype, Loc loc) { return constFill("zeros", shape, dtype, 0, loc); }
-Tensor ones(const Shape& shape, Dtype dtype, Loc loc) { return constFill("ones", shape, dtype, 1, loc); }
+Tensor zeros(const Shape& shape, Dtype dtype, Loc loc) {
+  return constFill("zeros", shape, dtype, 0, loc);
+}
+Tensor ones(const Shape& shape, Dtype dtype, Loc loc) {
+  return constFill("ones", shape, dtype, 1, loc);
+}
 Tensor constScalar(double value, Dtype dtype, Loc loc) {
   OpAttrs at;
   at.value = value;
@@ -396,12 +522,17 @@ Tensor constScalar(double value, Dtype dtype, Loc loc) {
 
 // ---- ML primitives ----
 Tensor logSoftmax(const Tensor& a, int64_t axis, Loc loc) {
-  return alongAxis(a, axis, "logSoftmax", loc, [&](const Tensor& t) { return emitAt(OpKind::LogSoftmaxLast, "logSoftmax", loc, {t}); });
+  return alongAxis(a, axis, "logSoftmax", loc, [&](const Tensor& t) {
+    return emitAt(OpKind::LogSoftmaxLast, "logSoftmax", loc, {t});
+  });
 }
-Tensor softmax(const Tensor& a, int64_t axis, Loc loc) { return exp(logSoftmax(a, axis, loc), loc); }
+Tensor softmax(const Tensor& a, int64_t axis, Loc loc) {
+  return exp(logSoftmax(a, axis, loc), loc);
+}
 Tensor softmaxCausal(const Tensor& a, int64_t axis, Loc loc) {
-  return alongAxis(a, axis, "softmaxCausal", loc,
-                   [&](const Tensor& t) { return emitAt(OpKind::SoftmaxCausalLast, "softmaxCausal", loc, {t}); });
+  return alongAxis(a, axis, "softmaxCausal", loc, [&](const Tensor& t) {
+    return emitAt(OpKind::SoftmaxCausalLast, "softmaxCausal", loc, {t});
+  });
 }
 Tensor whereCausal(const Tensor& a, double fillValue, Loc loc) {
   OpAttrs at;
@@ -427,9 +558,11 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis, Loc loc) {
   while (layer.size() > kConcatInputCap) {
     std::vector<Tensor> next;
     for (size_t i = 0; i < layer.size(); i += kConcatInputCap) {
-      std::vector<Tensor> chunk(layer.begin() + static_cast<ptrdiff_t>(i),
-                                layer.begin() + static_cast<ptrdiff_t>(std::min(layer.size(), i + kConcatInputCap)));
-      next.push_back(chunk.size() == 1 ? chunk[0] : emitAt(OpKind::Concat, "concat", loc, chunk, at));
+      std::vector<Tensor> chunk(
+          layer.begin() + static_cast<ptrdiff_t>(i),
+          layer.begin() + static_cast<ptrdiff_t>(std::min(layer.size(), i + kConcatInputCap)));
+      next.push_back(chunk.size() == 1 ? chunk[0]
+                                       : emitAt(OpKind::Concat, "concat", loc, chunk, at));
     }
     layer = std::move(next);
   }
@@ -439,23 +572,29 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t axis, Loc loc) {
   if (tensors.empty()) fail("stack", loc, "needs at least one input");
   const Shape& s0 = tensors[0].shape();
   const int64_t ax = axis < 0 ? static_cast<int64_t>(s0.size()) + 1 + axis : axis;
-  if (ax < 0 || ax > static_cast<int64_t>(s0.size())) fail("stack", loc, "axis " + std::to_string(axis) + " out of range");
+  if (ax < 0 || ax > static_cast<int64_t>(s0.size()))
+    fail("stack", loc, "axis " + std::to_string(axis) + " out of range");
   Shape expanded = s0;
   expanded.insert(expanded.begin() + ax, 1);
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) {
-    if (t.shape() != s0) fail("stack", loc, "all inputs must share a shape, got " + showShape(s0) + " and " + showShape(t.shape()));
+    if (t.shape() != s0)
+      fail("stack", loc,
+           "all inputs must share a shape, got " + showShape(s0) + " and " + showShape(t.shape()));
     parts.push_back(reshape(t, expanded, loc));
   }
   return concat(parts, ax, loc);
 }
-std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, int64_t axis, Loc loc) {
+std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, int64_t axis,
+                          Loc loc) {
   const int64_t ax = normalizeAxis("split", loc, axis, t.shape());
   int64_t total = 0;
   for (int64_t s : sizes) total += s;
   if (total != t.shape()[static_cast<size_t>(ax)]) {
-    fail("split", loc, "sizes sum to " + std::to_string(total) + ", but axis " + std::to_string(ax) + " of " +
-                           showShape(t.shape()) + " has size " + std::to_string(t.shape()[static_cast<size_t>(ax)]));
+    fail("split", loc,
+         "sizes sum to " + std::to_string(total) + ", but axis " + std::to_string(ax) + " of " +
+             showShape(t.shape()) + " has size " +
+             std::to_string(t.shape()[static_cast<size_t>(ax)]));
   }
   std::vector<Tensor> out;
   int64_t cursor = 0;
@@ -476,7 +615,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts, Loc
   at.groups = opts.groups;
   return emitAt(OpKind::Conv2d, "conv2d", loc, {input, weight}, at);
 }
-Tensor maxPool2d(const Tensor& input, std::array<int64_t, 2> kernelSize, MaxPool2dOptions opts, Loc loc) {
+Tensor maxPool2d(const Tensor& input, std::array<int64_t, 2> kernelSize, MaxPool2dOptions opts,
+                 Loc loc) {
   OpAttrs at;
   at.kH = kernelSize[0];
   at.kW = kernelSize[1];
@@ -488,11 +628,16 @@ Tensor maxPool2d(const Tensor& input, std::array<int64_t, 2> kernelSize, MaxPool
   return emitAt(OpKind::MaxPool2d, "maxPool2d", loc, {input}, at);
 }
 Tensor nearestUpsample2d(const Tensor& x, int64_t factor, Loc loc) {
-  if (x.rank() != 4) fail("nearestUpsample2d", loc, "input must be rank-4 [B, C, H, W], got " + showShape(x.shape()));
-  if (factor < 1) fail("nearestUpsample2d", loc, "factor must be a positive integer, got " + std::to_string(factor));
+  if (x.rank() != 4)
+    fail("nearestUpsample2d", loc,
+         "input must be rank-4 [B, C, H, W], got " + showShape(x.shape()));
+  if (factor < 1)
+    fail("nearestUpsample2d", loc,
+         "factor must be a positive integer, got " + std::to_string(factor));
   if (factor == 1) return x;
   const Shape& s = x.shape();
-  const Tensor expanded = broadcastTo(reshape(x, {s[0], s[1], s[2], 1, s[3], 1}, loc), {s[0], s[1], s[2], factor, s[3], factor}, loc);
+  const Tensor expanded = broadcastTo(reshape(x, {s[0], s[1], s[2], 1, s[3], 1}, loc),
+                                      {s[0], s[1], s[2], factor, s[3], factor}, loc);
   return reshape(expanded, {s[0], s[1], s[2] * factor, s[3] * factor}, loc);
 }
 

@@ -19,8 +19,9 @@ thread_local TraceState* current = nullptr;
 
 TraceState& state() {
   if (current == nullptr) {
-    throw TraceError("tensorgrad: ops can only be called inside a trace (trace(), compile() or traceFn()). "
-                     "Did you call a forward function directly?");
+    throw TraceError(
+        "tensorgrad: ops can only be called inside a trace (trace(), compile() or traceFn()). "
+        "Did you call a forward function directly?");
   }
   return *current;
 }
@@ -36,21 +37,25 @@ class ScopedTrace {
   ScopedTrace& operator=(const ScopedTrace&) = delete;
 };
 
-Tensor namedLeaf(OpKind kind, const std::string& name, const Shape& shape, Dtype dtype, double initValue,
-                 const char* opName, Loc loc) {
+Tensor namedLeaf(OpKind kind, const std::string& name, const Shape& shape, Dtype dtype,
+                 double initValue, const char* opName, Loc loc) {
   Graph& g = *state().graph;
   const bool isState = kind == OpKind::StateInput;
   for (const Op& op : g.ops) {
-    const bool clashes = isState ? op.kind == OpKind::StateInput
-                                 : (op.kind == OpKind::ParamInput || op.kind == OpKind::TensorInput);
+    const bool clashes = isState
+                             ? op.kind == OpKind::StateInput
+                             : (op.kind == OpKind::ParamInput || op.kind == OpKind::TensorInput);
     if (clashes && op.attrs.name == name) {
-      throw TraceError("tensorgrad: " + std::string(isState ? "state" : "input") + " name '" + name +
-                       "' already used in this trace");
+      throw TraceError("tensorgrad: " + std::string(isState ? "state" : "input") + " name '" +
+                       name + "' already used in this trace");
     }
   }
   CallSite site{opName, loc};
   for (int64_t d : shape) {
-    if (d <= 0) throw ShapeError(std::string(opName) + " '" + name + "': dims must be positive, got " + showShape(shape), &site);
+    if (d <= 0)
+      throw ShapeError(
+          std::string(opName) + " '" + name + "': dims must be positive, got " + showShape(shape),
+          &site);
   }
   OpAttrs attrs;
   attrs.name = name;
@@ -64,9 +69,12 @@ Tensor namedLeaf(OpKind kind, const std::string& name, const Shape& shape, Dtype
 
 std::string_view dtypeName(Dtype dtype) {
   switch (dtype) {
-    case Dtype::F32: return "f32";
-    case Dtype::I32: return "i32";
-    case Dtype::Bool: return "bool";
+    case Dtype::F32:
+      return "f32";
+    case Dtype::I32:
+      return "i32";
+    case Dtype::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -104,13 +112,15 @@ int Tensor::id() const {
     }
     return it->second;
   }
-  if (graph_ == nullptr) throw TraceError("tensorgrad: use of an undefined Tensor (e.g. a disabled bias)");
+  if (graph_ == nullptr)
+    throw TraceError("tensorgrad: use of an undefined Tensor (e.g. a disabled bias)");
   return id_;
 }
 
 Graph& Tensor::graph() const {
   if (param_) return *state().graph;
-  if (graph_ == nullptr) throw TraceError("tensorgrad: use of an undefined Tensor (e.g. a disabled bias)");
+  if (graph_ == nullptr)
+    throw TraceError("tensorgrad: use of an undefined Tensor (e.g. a disabled bias)");
   return *graph_;
 }
 
@@ -140,9 +150,13 @@ void traceInto(Graph& graph, const std::function<void()>& fn) {
   fn();
 }
 
-bool isTracing() { return current != nullptr; }
+bool isTracing() {
+  return current != nullptr;
+}
 
-Graph& currentGraph() { return *state().graph; }
+Graph& currentGraph() {
+  return *state().graph;
+}
 
 Tensor paramInput(const std::string& name, const Shape& shape, Dtype dtype, Loc loc) {
   return namedLeaf(OpKind::ParamInput, name, shape, dtype, 0, "paramInput", loc);
@@ -150,11 +164,14 @@ Tensor paramInput(const std::string& name, const Shape& shape, Dtype dtype, Loc 
 Tensor tensorInput(const std::string& name, const Shape& shape, Dtype dtype, Loc loc) {
   return namedLeaf(OpKind::TensorInput, name, shape, dtype, 0, "tensorInput", loc);
 }
-Tensor stateInput(const std::string& name, const Shape& shape, Dtype dtype, double initValue, Loc loc) {
+Tensor stateInput(const std::string& name, const Shape& shape, Dtype dtype, double initValue,
+                  Loc loc) {
   return namedLeaf(OpKind::StateInput, name, shape, dtype, initValue, "stateInput", loc);
 }
 
-void bindParam(const ParamDecl* decl, int tensorId) { state().params[decl] = tensorId; }
+void bindParam(const ParamDecl* decl, int tensorId) {
+  state().params[decl] = tensorId;
+}
 
 Tensor capture(const std::string& name, const Tensor& t, Loc loc) {
   TraceState& s = state();
@@ -176,12 +193,14 @@ Tensor emit(OpKind kind, const std::vector<Tensor>& inputs, OpAttrs attrs, const
   ids.reserve(inputs.size());
   for (const Tensor& t : inputs) {
     ids.push_back(t.id());
-    if (&t.graph() != &g) throw ShapeError(site.opName + ": input tensor belongs to a different trace", &site);
+    if (&t.graph() != &g)
+      throw ShapeError(site.opName + ": input tensor belongs to a different trace", &site);
   }
   for (int id : ids) infos.push_back(&g.tensor(id));
   detail::OutType out = def.infer(detail::InferArgs{infos, attrs, site});
   Op op{kind, static_cast<int>(g.tensors.size()), std::move(ids), std::move(attrs)};
-  g.tensors.push_back(TensorInfo{op.out, std::move(out.shape), out.dtype, static_cast<int>(g.ops.size()), site});
+  g.tensors.push_back(
+      TensorInfo{op.out, std::move(out.shape), out.dtype, static_cast<int>(g.ops.size()), site});
   g.ops.push_back(std::move(op));
   return Tensor(&g, g.ops.back().out);
 }

@@ -14,19 +14,23 @@ OutType inferBinary(const InferArgs& a) {
   const TensorInfo& x = *a.in[0];
   const TensorInfo& y = *a.in[1];
   if (x.dtype != y.dtype) {
-    a.fail(a.name() + ": dtype mismatch (" + std::string(dtypeName(x.dtype)) + " vs " + std::string(dtypeName(y.dtype)) + ")");
+    a.fail(a.name() + ": dtype mismatch (" + std::string(dtypeName(x.dtype)) + " vs " +
+           std::string(dtypeName(y.dtype)) + ")");
   }
   auto shape = broadcastTrailing(x.shape, y.shape);
   if (!shape) {
     a.fail(a.name() + ": incompatible shapes " + showShape(x.shape) + " and " + showShape(y.shape) +
-           ". Trailing-suffix broadcasting only: the smaller shape must be a suffix of the larger, with size-1 "
+           ". Trailing-suffix broadcasting only: the smaller shape must be a suffix of the larger, "
+           "with size-1 "
            "axes broadcasting to any size.");
   }
   return {*shape, x.dtype};
 }
 
 // u32-style wrapping arithmetic, as WGSL's i32 does.
-int32_t wrap(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))); }
+int32_t wrap(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+}
 
 HostTensor evalBinary(const EvalArgs& e, F f, I i) {
   const HostTensor& x = *e.in[0];
@@ -36,16 +40,22 @@ HostTensor evalBinary(const EvalArgs& e, F f, I i) {
   for (int64_t k = 0; k < n; ++k) {
     const auto xk = static_cast<size_t>(broadcastIndex(k, e.out.shape, x.shape));
     const auto yk = static_cast<size_t>(broadcastIndex(k, e.out.shape, y.shape));
-    if (x.dtype == Dtype::F32) r.f[static_cast<size_t>(k)] = static_cast<float>(f(x.f[xk], y.f[yk]));
-    else r.i[static_cast<size_t>(k)] = i(x.i[xk], y.i[yk]);
+    if (x.dtype == Dtype::F32)
+      r.f[static_cast<size_t>(k)] = static_cast<float>(f(x.f[xk], y.f[yk]));
+    else
+      r.i[static_cast<size_t>(k)] = i(x.i[xk], y.i[yk]);
   }
   return r;
 }
 
 OpDef binary(OpKind kind, std::string_view name, F f, I i, std::function<void(GradContext&)> grad) {
-  return {.kind = kind, .name = name, .inputNames = {"a", "b"}, .infer = inferBinary,
+  return {.kind = kind,
+          .name = name,
+          .inputNames = {"a", "b"},
+          .infer = inferBinary,
           .eval = [f, i](const EvalArgs& e) { return evalBinary(e, f, i); },
-          .differentiable = Differentiable::Yes, .grad = std::move(grad)};
+          .differentiable = Differentiable::Yes,
+          .grad = std::move(grad)};
 }
 
 int32_t idiv(int32_t a, int32_t b) {
@@ -65,7 +75,9 @@ void minMaxGrad(GradContext& c, bool isMax) {
   c.accumulate(1, where(aWins, zeroB, c.dy(), c.loc()));
 }
 
-OutType sameAsInput(const InferArgs& a) { return {a.in[0]->shape, a.in[0]->dtype}; }
+OutType sameAsInput(const InferArgs& a) {
+  return {a.in[0]->shape, a.in[0]->dtype};
+}
 
 HostTensor evalScalar(const EvalArgs& e, bool isMul) {
   const HostTensor& x = *e.in[0];
@@ -87,7 +99,8 @@ HostTensor evalScalar(const EvalArgs& e, bool isMul) {
 // out = f(a[broadcast], b[broadcast]); `infix` is an operator, else a builtin name.
 KernelSource binaryKernel(const KernelArgs& a, const std::string& op, bool infix) {
   const Shape& out = a.out().shape;
-  std::string body = broadcastIndex("ai", out, a.in(0).shape) + broadcastIndex("bi", out, a.in(1).shape);
+  std::string body =
+      broadcastIndex("ai", out, a.in(0).shape) + broadcastIndex("bi", out, a.in(1).shape);
   body += infix ? "  out[i] = a[ai] " + op + " b[bi];\n" : "  out[i] = " + op + "(a[ai], b[bi]);\n";
   return elementwise(a, shapeSize(out), body);
 }
@@ -95,7 +108,8 @@ KernelSource binaryKernel(const KernelArgs& a, const std::string& op, bool infix
 // i32 division as WGSL defines it is already total (x / 0 = x, INT_MIN / -1 = INT_MIN).
 KernelSource scalarKernel(const KernelArgs& a, const char* op) {
   return elementwise(a, shapeSize(a.out().shape),
-                     "  out[i] = a[i] " + std::string(op) + " " + literal(a.op.attrs.scalar, a.out().dtype) + ";\n");
+                     "  out[i] = a[i] " + std::string(op) + " " +
+                         literal(a.op.attrs.scalar, a.out().dtype) + ";\n");
 }
 
 }  // namespace
@@ -133,18 +147,31 @@ void registerElementwiseOps(OpTable& t) {
       }));
   t.push_back(binary(
       OpKind::Min, "min", [](double x, double y) { return std::fmin(x, y); },
-      [](int32_t x, int32_t y) { return std::min(x, y); }, [](GradContext& c) { minMaxGrad(c, false); }));
+      [](int32_t x, int32_t y) { return std::min(x, y); },
+      [](GradContext& c) { minMaxGrad(c, false); }));
   t.push_back(binary(
       OpKind::Max, "max", [](double x, double y) { return std::fmax(x, y); },
-      [](int32_t x, int32_t y) { return std::max(x, y); }, [](GradContext& c) { minMaxGrad(c, true); }));
+      [](int32_t x, int32_t y) { return std::max(x, y); },
+      [](GradContext& c) { minMaxGrad(c, true); }));
 
-  t.push_back({.kind = OpKind::MulScalar, .name = "mul_scalar", .inputNames = {"a"}, .attrNames = {"scalar"},
-               .infer = sameAsInput, .eval = [](const EvalArgs& e) { return evalScalar(e, true); },
+  t.push_back(
+      {.kind = OpKind::MulScalar,
+       .name = "mul_scalar",
+       .inputNames = {"a"},
+       .attrNames = {"scalar"},
+       .infer = sameAsInput,
+       .eval = [](const EvalArgs& e) { return evalScalar(e, true); },
+       .differentiable = Differentiable::Yes,
+       .grad =
+           [](GradContext& c) { c.accumulate(0, mulScalar(c.dy(), c.attrs().scalar, c.loc())); }});
+  t.push_back({.kind = OpKind::AddScalar,
+               .name = "add_scalar",
+               .inputNames = {"a"},
+               .attrNames = {"scalar"},
+               .infer = sameAsInput,
+               .eval = [](const EvalArgs& e) { return evalScalar(e, false); },
                .differentiable = Differentiable::Yes,
-               .grad = [](GradContext& c) { c.accumulate(0, mulScalar(c.dy(), c.attrs().scalar, c.loc())); }});
-  t.push_back({.kind = OpKind::AddScalar, .name = "add_scalar", .inputNames = {"a"}, .attrNames = {"scalar"},
-               .infer = sameAsInput, .eval = [](const EvalArgs& e) { return evalScalar(e, false); },
-               .differentiable = Differentiable::Yes, .grad = [](GradContext& c) { c.accumulate(0, c.dy()); }});
+               .grad = [](GradContext& c) { c.accumulate(0, c.dy()); }});
 
   kernelOf(t, OpKind::Add) = [](const KernelArgs& a) { return binaryKernel(a, "+", true); };
   kernelOf(t, OpKind::Sub) = [](const KernelArgs& a) { return binaryKernel(a, "-", true); };
@@ -156,10 +183,14 @@ void registerElementwiseOps(OpTable& t) {
   kernelOf(t, OpKind::AddScalar) = [](const KernelArgs& a) { return scalarKernel(a, "+"); };
 
   const auto infix = [](const char* op) {
-    return [op](const Op&, const std::vector<std::string>& v) { return "(" + v[0] + " " + op + " " + v[1] + ")"; };
+    return [op](const Op&, const std::vector<std::string>& v) {
+      return "(" + v[0] + " " + op + " " + v[1] + ")";
+    };
   };
   const auto call = [](const char* fn) {
-    return [fn](const Op&, const std::vector<std::string>& v) { return std::string(fn) + "(" + v[0] + ", " + v[1] + ")"; };
+    return [fn](const Op&, const std::vector<std::string>& v) {
+      return std::string(fn) + "(" + v[0] + ", " + v[1] + ")";
+    };
   };
   setExpr(t, OpKind::Add, infix("+"));
   setExpr(t, OpKind::Sub, infix("-"));

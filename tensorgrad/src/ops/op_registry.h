@@ -36,7 +36,8 @@ struct EvalArgs {
 // Autograd's view of one forward op while its adjoint is appended.
 class GradContext {
  public:
-  GradContext(Graph& graph, const Op& op, Tensor outCotan, std::vector<std::optional<Tensor>>& cotangents)
+  GradContext(Graph& graph, const Op& op, Tensor outCotan,
+              std::vector<std::optional<Tensor>>& cotangents)
       : graph_(graph), op_(op), dy_(std::move(outCotan)), cotangents_(cotangents) {}
   const Op& op() const { return op_; }
   const OpAttrs& attrs() const { return op_.attrs; }
@@ -62,10 +63,10 @@ enum class Differentiable : uint8_t {
 
 struct OpDef {
   OpKind kind{};
-  std::string_view name;                    // upstream's kind string, e.g. "mean_last"
-  std::vector<std::string_view> inputNames; // upstream field names in canonical order
-  std::vector<std::string_view> attrNames;  // upstream field names of OpAttrs members used
-  bool variadic = false;                    // concat: inputNames[0] names the list
+  std::string_view name;                     // upstream's kind string, e.g. "mean_last"
+  std::vector<std::string_view> inputNames;  // upstream field names in canonical order
+  std::vector<std::string_view> attrNames;   // upstream field names of OpAttrs members used
+  bool variadic = false;                     // concat: inputNames[0] names the list
   std::function<OutType(const InferArgs&)> infer;
   std::function<HostTensor(const EvalArgs&)> eval;
   Differentiable differentiable = Differentiable::NoFlow;
@@ -86,7 +87,8 @@ using OpTable = std::vector<OpDef>;
 // The kernel slot of an already registered op (families attach their WGSL templates this way).
 std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind kind);
 // Registers an op's fusable element-wise expression.
-void setExpr(OpTable& table, OpKind kind, std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
+void setExpr(OpTable& table, OpKind kind,
+             std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
              std::string preamble = "");
 
 // Family registration functions, called once to fill the table.

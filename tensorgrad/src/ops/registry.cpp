@@ -20,10 +20,13 @@ OpTable buildTable() {
   registerOptimizerOps(table);
   registerSliceOps(table);
   registerConvOps(table);
-  std::sort(table.begin(), table.end(), [](const OpDef& a, const OpDef& b) { return a.kind < b.kind; });
+  std::sort(table.begin(), table.end(),
+            [](const OpDef& a, const OpDef& b) { return a.kind < b.kind; });
   for (int k = 0; k < kOpKindCount; ++k) {
-    if (static_cast<int>(table.size()) <= k || static_cast<int>(table[static_cast<size_t>(k)].kind) != k) {
-      throw std::logic_error("op registry: op kind " + std::to_string(k) + " has no entry (or two)");
+    if (static_cast<int>(table.size()) <= k ||
+        static_cast<int>(table[static_cast<size_t>(k)].kind) != k) {
+      throw std::logic_error("op registry: op kind " + std::to_string(k) +
+                             " has no entry (or two)");
     }
   }
   return table;
@@ -43,7 +46,8 @@ std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind 
   throw std::logic_error("op registry: kernel for an unregistered op kind");
 }
 
-void setExpr(OpTable& table, OpKind kind, std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
+void setExpr(OpTable& table, OpKind kind,
+             std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
              std::string preamble) {
   for (OpDef& d : table) {
     if (d.kind == kind) {
@@ -55,7 +59,9 @@ void setExpr(OpTable& table, OpKind kind, std::function<std::string(const Op&, c
   throw std::logic_error("op registry: expression for an unregistered op kind");
 }
 
-const OpDef& opDef(OpKind kind) { return table()[static_cast<size_t>(kind)]; }
+const OpDef& opDef(OpKind kind) {
+  return table()[static_cast<size_t>(kind)];
+}
 
 const OpDef* opDefByName(std::string_view name) {
   for (const OpDef& d : table()) {
@@ -70,14 +76,19 @@ std::optional<Shape> broadcastTrailing(const Shape& a, const Shape& b) {
   for (size_t i = 0; i < rank; ++i) {
     const int64_t av = i + a.size() < rank ? 1 : a[i + a.size() - rank];
     const int64_t bv = i + b.size() < rank ? 1 : b[i + b.size() - rank];
-    if (av == bv || bv == 1) out[i] = av;
-    else if (av == 1) out[i] = bv;
-    else return std::nullopt;
+    if (av == bv || bv == 1)
+      out[i] = av;
+    else if (av == 1)
+      out[i] = bv;
+    else
+      return std::nullopt;
   }
   return out;
 }
 
-bool shapesEqual(const Shape& a, const Shape& b) { return a == b; }
+bool shapesEqual(const Shape& a, const Shape& b) {
+  return a == b;
+}
 
 std::vector<int64_t> stridesOf(const Shape& shape) {
   std::vector<int64_t> s(shape.size(), 1);
@@ -101,7 +112,9 @@ int64_t broadcastIndex(int64_t outIdx, const Shape& to, const Shape& from) {
   return idx;
 }
 
-CallSite internalSite(const char* opName, Loc loc) { return CallSite{opName, loc}; }
+CallSite internalSite(const char* opName, Loc loc) {
+  return CallSite{opName, loc};
+}
 
 Loc GradContext::loc() const {
   const auto& site = graph_.tensor(op_.out).site;
@@ -120,5 +133,7 @@ void GradContext::accumulate(size_t i, const Tensor& contribution) {
 }  // namespace tg::detail
 
 namespace tg {
-std::string_view opKindName(OpKind kind) { return detail::opDef(kind).name; }
+std::string_view opKindName(OpKind kind) {
+  return detail::opDef(kind).name;
+}
 }  // namespace tg

@@ -6,12 +6,18 @@
 
 namespace tg {
 namespace lr {
-LR linear(double peak, double final, int64_t steps) { return Linear{peak, final, steps, std::nullopt}; }
-LR cosineAnnealing(double peak, double final, int64_t steps) { return CosineAnnealing{peak, final, steps, std::nullopt}; }
+LR linear(double peak, double final, int64_t steps) {
+  return Linear{peak, final, steps, std::nullopt};
+}
+LR cosineAnnealing(double peak, double final, int64_t steps) {
+  return CosineAnnealing{peak, final, steps, std::nullopt};
+}
 LR warmup(double peak, int64_t steps, LR after) {
   return Warmup{peak, steps, std::make_shared<const LR>(std::move(after)), std::nullopt};
 }
-LR staircase(double peak, int64_t every, double gamma) { return Staircase{peak, every, gamma, std::nullopt}; }
+LR staircase(double peak, int64_t every, double gamma) {
+  return Staircase{peak, every, gamma, std::nullopt};
+}
 LR multiStep(double peak, std::vector<int64_t> milestones, double gamma) {
   return MultiStep{peak, std::move(milestones), gamma, std::nullopt};
 }
@@ -31,10 +37,12 @@ double resolveLR(const LR& schedule, int64_t step) {
         if constexpr (std::is_same_v<S, double>) {
           return s;
         } else if constexpr (std::is_same_v<S, lr::Linear>) {
-          const double f = std::min(intrinsic(s.startStep, step) / static_cast<double>(s.steps), 1.0);
+          const double f =
+              std::min(intrinsic(s.startStep, step) / static_cast<double>(s.steps), 1.0);
           return s.peak + (s.final - s.peak) * f;
         } else if constexpr (std::is_same_v<S, lr::CosineAnnealing>) {
-          const double f = std::min(intrinsic(s.startStep, step) / static_cast<double>(s.steps), 1.0);
+          const double f =
+              std::min(intrinsic(s.startStep, step) / static_cast<double>(s.steps), 1.0);
           return s.final + 0.5 * (s.peak - s.final) * (1 + std::cos(std::numbers::pi * f));
         } else if constexpr (std::is_same_v<S, lr::Warmup>) {
           const double t = intrinsic(s.startStep, step);
@@ -42,7 +50,8 @@ double resolveLR(const LR& schedule, int64_t step) {
           return resolveLR(*s.after, static_cast<int64_t>(t) - s.steps);
         } else if constexpr (std::is_same_v<S, lr::Staircase>) {
           // (t − 1) / every: the first `every` steps are unscaled, like PyTorch's StepLR.
-          const double k = std::floor((intrinsic(s.startStep, step) - 1) / static_cast<double>(s.every));
+          const double k =
+              std::floor((intrinsic(s.startStep, step) - 1) / static_cast<double>(s.every));
           return s.peak * std::pow(s.gamma, k);
         } else {
           const double t = intrinsic(s.startStep, step);
@@ -66,6 +75,8 @@ LR rebaseLR(const LR& schedule, int64_t baseStep) {
   return out;
 }
 
-bool isLRDynamic(const LR& schedule) { return !std::holds_alternative<double>(schedule.schedule); }
+bool isLRDynamic(const LR& schedule) {
+  return !std::holds_alternative<double>(schedule.schedule);
+}
 
 }  // namespace tg

@@ -11,8 +11,10 @@ namespace tg {
 namespace {
 
 ParamGrads transformGrads(Graph& graph, ParamGrads grads, const GradTransforms& t) {
-  if (const auto* all = std::get_if<bool>(&t.normalizeGrads); all && *all) grads = appendGradNormalize(graph, grads);
-  if (const auto* filter = std::get_if<NameFilter>(&t.normalizeGrads)) grads = appendGradNormalize(graph, grads, *filter);
+  if (const auto* all = std::get_if<bool>(&t.normalizeGrads); all && *all)
+    grads = appendGradNormalize(graph, grads);
+  if (const auto* filter = std::get_if<NameFilter>(&t.normalizeGrads))
+    grads = appendGradNormalize(graph, grads, *filter);
   if (t.clipGradNorm && *t.clipGradNorm > 0) grads = appendGradClip(graph, grads, *t.clipGradNorm);
   return grads;
 }
@@ -24,8 +26,9 @@ const ParamInfo& findParam(const std::vector<ParamInfo>& params, const std::stri
   throw TraceError("optimizer: missing param tensor for '" + name + "'");
 }
 
-OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads, const std::vector<ParamInfo>& params, const Adam& c,
-                           double weightDecay, const NameFilter& decayFilter) {
+OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads,
+                           const std::vector<ParamInfo>& params, const Adam& c, double weightDecay,
+                           const NameFilter& decayFilter) {
   OptimizerResult r;
   r.lrInputName = "_adam_lrt";
   const bool scheduled = isLRDynamic(c.lr);
@@ -33,7 +36,8 @@ OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads, const std::vec
   if (weightDecay > 0) {
     for (const auto& [name, id] : grads) {
       // The param's own flag (from its init) decides; the filter further restricts.
-      if (findParam(params, name).decay && (!decayFilter || decayFilter(name))) decayed.insert(name);
+      if (findParam(params, name).decay && (!decayFilter || decayFilter(name)))
+        decayed.insert(name);
     }
   }
   traceInto(graph, [&] {
@@ -51,16 +55,21 @@ OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads, const std::vec
       const Tensor v = stateInput("adam_v_" + name, p.shape(), Dtype::F32, 0);
       OpAttrs am;
       am.beta = c.beta1;
-      const Tensor mNew = emit(OpKind::AdamUpdateM, {m, g}, am, CallSite{"adamUpdateM", Loc::current()});
+      const Tensor mNew =
+          emit(OpKind::AdamUpdateM, {m, g}, am, CallSite{"adamUpdateM", Loc::current()});
       OpAttrs av;
       av.beta = c.beta2;
-      const Tensor vNew = emit(OpKind::AdamUpdateV, {v, g}, av, CallSite{"adamUpdateV", Loc::current()});
+      const Tensor vNew =
+          emit(OpKind::AdamUpdateV, {v, g}, av, CallSite{"adamUpdateV", Loc::current()});
       OpAttrs ap;
       ap.eps = c.eps;
       std::vector<Tensor> inputs{p, mNew, vNew, lrt};
-      if (decayed.contains(name) && shrinkInput) inputs.push_back(*shrinkInput);
-      else ap.decayShrink = decayed.contains(name) ? staticShrink : 1.0;
-      const Tensor pNew = emit(OpKind::AdamUpdateP, inputs, ap, CallSite{"adamUpdateP", Loc::current()});
+      if (decayed.contains(name) && shrinkInput)
+        inputs.push_back(*shrinkInput);
+      else
+        ap.decayShrink = decayed.contains(name) ? staticShrink : 1.0;
+      const Tensor pNew =
+          emit(OpKind::AdamUpdateP, inputs, ap, CallSite{"adamUpdateP", Loc::current()});
       r.writebacks.push_back({mNew.id(), "adam_m_" + name, WritebackDecl::Kind::State});
       r.writebacks.push_back({vNew.id(), "adam_v_" + name, WritebackDecl::Kind::State});
       r.writebacks.push_back({pNew.id(), name, WritebackDecl::Kind::Param});
@@ -69,9 +78,11 @@ OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads, const std::vec
   return r;
 }
 
-OptimizerResult appendSgd(Graph& graph, const ParamGrads& grads, const std::vector<ParamInfo>& params, const SGD& c) {
+OptimizerResult appendSgd(Graph& graph, const ParamGrads& grads,
+                          const std::vector<ParamInfo>& params, const SGD& c) {
   if (c.nesterov && c.momentum <= 0) {
-    throw TraceError("sgd: nesterov requires momentum > 0 (got momentum=" + std::to_string(c.momentum) + ")");
+    throw TraceError(
+        "sgd: nesterov requires momentum > 0 (got momentum=" + std::to_string(c.momentum) + ")");
   }
   OptimizerResult r;
   r.lrInputName = "_sgd_lr";
@@ -98,12 +109,15 @@ OptimizerResult appendSgd(Graph& graph, const ParamGrads& grads, const std::vect
 
 }  // namespace
 
-OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads, const std::vector<ParamInfo>& params,
+OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads,
+                                const std::vector<ParamInfo>& params,
                                 const OptimizerConfig& config) {
   if (const auto* w = std::get_if<AdamW>(&config)) {
-    return appendAdam(graph, transformGrads(graph, grads, *w), params, *w, w->weightDecay, w->decayFilter);
+    return appendAdam(graph, transformGrads(graph, grads, *w), params, *w, w->weightDecay,
+                      w->decayFilter);
   }
-  if (const auto* a = std::get_if<Adam>(&config)) return appendAdam(graph, transformGrads(graph, grads, *a), params, *a, 0, {});
+  if (const auto* a = std::get_if<Adam>(&config))
+    return appendAdam(graph, transformGrads(graph, grads, *a), params, *a, 0, {});
   const SGD& s = std::get<SGD>(config);
   return appendSgd(graph, transformGrads(graph, grads, s), params, s);
 }
@@ -114,7 +128,8 @@ StepScalars stepScalars(const OptimizerConfig& config, int64_t t) {
     s.lr = s.lrInput = resolveLR(sgd->lr, t);
     return s;
   }
-  const Adam& a = std::holds_alternative<AdamW>(config) ? std::get<AdamW>(config) : std::get<Adam>(config);
+  const Adam& a =
+      std::holds_alternative<AdamW>(config) ? std::get<AdamW>(config) : std::get<Adam>(config);
   const double wd = std::holds_alternative<AdamW>(config) ? std::get<AdamW>(config).weightDecay : 0;
   s.lr = resolveLR(a.lr, t);
   const auto td = static_cast<double>(t);

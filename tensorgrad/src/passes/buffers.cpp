@@ -12,12 +12,18 @@ namespace tg {
 
 std::string_view bufferKindName(BufferSpec::Kind kind) {
   switch (kind) {
-    case BufferSpec::Kind::Param: return "param";
-    case BufferSpec::Kind::ParamGrad: return "param_grad";
-    case BufferSpec::Kind::TensorInput: return "tensor_input";
-    case BufferSpec::Kind::State: return "state";
-    case BufferSpec::Kind::Intermediate: return "intermediate";
-    case BufferSpec::Kind::Output: return "output";
+    case BufferSpec::Kind::Param:
+      return "param";
+    case BufferSpec::Kind::ParamGrad:
+      return "param_grad";
+    case BufferSpec::Kind::TensorInput:
+      return "tensor_input";
+    case BufferSpec::Kind::State:
+      return "state";
+    case BufferSpec::Kind::Intermediate:
+      return "intermediate";
+    case BufferSpec::Kind::Output:
+      return "output";
   }
   return "?";
 }
@@ -37,16 +43,17 @@ int64_t BufferPlan::bytesOf(BufferSpec::Kind kind) const {
 std::string BufferPlan::report() const {
   std::ostringstream os;
   os << buffers.size() << " buffers, " << totalBytes() << " bytes planned";
-  for (auto kind : {BufferSpec::Kind::Param, BufferSpec::Kind::ParamGrad, BufferSpec::Kind::TensorInput,
-                    BufferSpec::Kind::State, BufferSpec::Kind::Intermediate, BufferSpec::Kind::Output}) {
+  for (auto kind :
+       {BufferSpec::Kind::Param, BufferSpec::Kind::ParamGrad, BufferSpec::Kind::TensorInput,
+        BufferSpec::Kind::State, BufferSpec::Kind::Intermediate, BufferSpec::Kind::Output}) {
     os << "; " << bufferKindName(kind) << " " << bytesOf(kind);
   }
   os << "; intermediates without pooling would take " << unpooledIntermediateBytes << " bytes";
   return os.str();
 }
 
-BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const std::vector<WritebackDecl>& writebackDecls,
-                       bool pool) {
+BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
+                       const std::vector<WritebackDecl>& writebackDecls, bool pool) {
   using Kind = BufferSpec::Kind;
   BufferPlan plan;
   const size_t nt = graph.tensors.size();
@@ -54,20 +61,27 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const s
 
   std::vector<Kind> kind(nt, Kind::Intermediate);
   std::vector<std::string> name(nt);
-  for (const auto& [n, id] : paramGrads) kind[static_cast<size_t>(id)] = Kind::ParamGrad, name[static_cast<size_t>(id)] = n;
+  for (const auto& [n, id] : paramGrads)
+    kind[static_cast<size_t>(id)] = Kind::ParamGrad, name[static_cast<size_t>(id)] = n;
   for (int id : graph.outputs) {
-    if (kind[static_cast<size_t>(id)] == Kind::Intermediate) kind[static_cast<size_t>(id)] = Kind::Output;
+    if (kind[static_cast<size_t>(id)] == Kind::Intermediate)
+      kind[static_cast<size_t>(id)] = Kind::Output;
   }
   for (const Op& op : graph.ops) {
     const auto o = static_cast<size_t>(op.out);
-    if (op.kind == OpKind::ParamInput) kind[o] = Kind::Param, name[o] = op.attrs.name;
-    else if (op.kind == OpKind::TensorInput) kind[o] = Kind::TensorInput, name[o] = op.attrs.name;
-    else if (op.kind == OpKind::StateInput) kind[o] = Kind::State, name[o] = op.attrs.name;
+    if (op.kind == OpKind::ParamInput)
+      kind[o] = Kind::Param, name[o] = op.attrs.name;
+    else if (op.kind == OpKind::TensorInput)
+      kind[o] = Kind::TensorInput, name[o] = op.attrs.name;
+    else if (op.kind == OpKind::StateInput)
+      kind[o] = Kind::State, name[o] = op.attrs.name;
   }
   std::set<int> pinned;  // intermediates that must outlive their last reader
   for (const auto& [n, id] : graph.captures) pinned.insert(id);
   for (const WritebackDecl& w : writebackDecls) pinned.insert(w.source);
-  const auto poolable = [&](int id) { return pool && kind[static_cast<size_t>(id)] == Kind::Intermediate && !pinned.contains(id); };
+  const auto poolable = [&](int id) {
+    return pool && kind[static_cast<size_t>(id)] == Kind::Intermediate && !pinned.contains(id);
+  };
 
   std::vector<int> lastUse(nt, -1);
   for (size_t i = 0; i < graph.ops.size(); ++i) {
@@ -75,8 +89,10 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const s
   }
 
   std::vector<int> freeList;
-  const auto alloc = [&](const TensorInfo& t, int64_t bytes, Kind k, const std::string& n, double initValue) {
-    plan.buffers.push_back({static_cast<int>(plan.buffers.size()), bytes, t.dtype, t.shape, k, n, initValue});
+  const auto alloc = [&](const TensorInfo& t, int64_t bytes, Kind k, const std::string& n,
+                         double initValue) {
+    plan.buffers.push_back(
+        {static_cast<int>(plan.buffers.size()), bytes, t.dtype, t.shape, k, n, initValue});
     return plan.buffers.back().id;
   };
   for (size_t i = 0; i < graph.ops.size(); ++i) {
@@ -91,23 +107,29 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const s
       auto best = freeList.end();
       for (auto it = freeList.begin(); it != freeList.end(); ++it) {
         const int64_t size = plan.buffers[static_cast<size_t>(*it)].byteSize;
-        if (size >= need && (best == freeList.end() || size < plan.buffers[static_cast<size_t>(*best)].byteSize)) best = it;
+        if (size >= need &&
+            (best == freeList.end() || size < plan.buffers[static_cast<size_t>(*best)].byteSize))
+          best = it;
       }
-      if (best != freeList.end()) buf = *best, freeList.erase(best);
-      else buf = alloc(t, need, Kind::Intermediate, "", 0);
+      if (best != freeList.end())
+        buf = *best, freeList.erase(best);
+      else
+        buf = alloc(t, need, Kind::Intermediate, "", 0);
     } else {
       buf = alloc(t, need, kind[o], name[o], op.attrs.initValue);
-      auto& index = kind[o] == Kind::Param ? plan.paramsByName
-                  : kind[o] == Kind::TensorInput ? plan.inputsByName
-                  : kind[o] == Kind::ParamGrad ? plan.paramGradsByName
-                  : plan.statesByName;
-      if (kind[o] != Kind::Intermediate && kind[o] != Kind::Output) index.emplace_back(name[o], buf);
+      auto& index = kind[o] == Kind::Param         ? plan.paramsByName
+                    : kind[o] == Kind::TensorInput ? plan.inputsByName
+                    : kind[o] == Kind::ParamGrad   ? plan.paramGradsByName
+                                                   : plan.statesByName;
+      if (kind[o] != Kind::Intermediate && kind[o] != Kind::Output)
+        index.emplace_back(name[o], buf);
     }
     plan.tensorToBuffer[o] = buf;
     // Free inputs only after the output has its buffer, so an output never lands on a live input.
     std::set<int> freed;
     for (int in : op.inputs) {
-      if (poolable(in) && lastUse[static_cast<size_t>(in)] == static_cast<int>(i) && freed.insert(in).second) {
+      if (poolable(in) && lastUse[static_cast<size_t>(in)] == static_cast<int>(i) &&
+          freed.insert(in).second) {
         freeList.push_back(plan.tensorToBuffer[static_cast<size_t>(in)]);
       }
     }
@@ -120,7 +142,8 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const s
     const int id = graph.ops[i].out;
     if (!poolable(id)) continue;
     const int def = static_cast<int>(i);
-    occupants[plan.tensorToBuffer[static_cast<size_t>(id)]].emplace_back(def, std::max(def, lastUse[static_cast<size_t>(id)]));
+    occupants[plan.tensorToBuffer[static_cast<size_t>(id)]].emplace_back(
+        def, std::max(def, lastUse[static_cast<size_t>(id)]));
   }
   for (auto& [buf, ranges] : occupants) {
     std::sort(ranges.begin(), ranges.end());
@@ -131,12 +154,17 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads, const s
     }
   }
 
-  for (int id : graph.outputs) plan.outputBufferIds.push_back(plan.tensorToBuffer[static_cast<size_t>(id)]);
-  for (const auto& [n, id] : graph.captures) plan.capturesByName.emplace_back(n, plan.tensorToBuffer[static_cast<size_t>(id)]);
+  for (int id : graph.outputs)
+    plan.outputBufferIds.push_back(plan.tensorToBuffer[static_cast<size_t>(id)]);
+  for (const auto& [n, id] : graph.captures)
+    plan.capturesByName.emplace_back(n, plan.tensorToBuffer[static_cast<size_t>(id)]);
   for (const WritebackDecl& w : writebackDecls) {
-    const auto& index = w.destKind == WritebackDecl::Kind::Param ? plan.paramsByName : plan.statesByName;
-    auto it = std::find_if(index.begin(), index.end(), [&](const auto& e) { return e.first == w.destName; });
-    if (it == index.end()) throw TraceError("planBuffers: writeback destination '" + w.destName + "' not found");
+    const auto& index =
+        w.destKind == WritebackDecl::Kind::Param ? plan.paramsByName : plan.statesByName;
+    auto it = std::find_if(index.begin(), index.end(),
+                           [&](const auto& e) { return e.first == w.destName; });
+    if (it == index.end())
+      throw TraceError("planBuffers: writeback destination '" + w.destName + "' not found");
     const int src = plan.tensorToBuffer.at(static_cast<size_t>(w.source));
     const int64_t bytes = plan.buffers[static_cast<size_t>(src)].byteSize;
     if (bytes != plan.buffers[static_cast<size_t>(it->second)].byteSize) {

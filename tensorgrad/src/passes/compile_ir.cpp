@@ -15,7 +15,9 @@ const Tensor& Inputs::operator[](const std::string& name) const {
   throw TraceError("inputs: no input named '" + name + "' (declared: " + known + ")");
 }
 
-uint32_t randomSeed() { return std::random_device{}(); }
+uint32_t randomSeed() {
+  return std::random_device{}();
+}
 
 namespace detail {
 namespace {
@@ -39,7 +41,8 @@ Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecl
       for (int64_t d : decl.shape) {
         if (d <= 0) {
           throw TraceError("input '" + name + "' has shape " + showShape(decl.shape) +
-                           ": dims must be positive (parametric dims belong to forward specs attached to a training run)");
+                           ": dims must be positive (parametric dims belong to forward specs "
+                           "attached to a training run)");
         }
       }
       inputs.set(name, tensorInput(name, decl.shape, decl.dtype));
@@ -49,11 +52,13 @@ Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecl
   return t;
 }
 
-std::vector<ParamInfo> paramInfo(const Graph& g, const std::vector<std::shared_ptr<const ParamDecl>>& params) {
+std::vector<ParamInfo> paramInfo(const Graph& g,
+                                 const std::vector<std::shared_ptr<const ParamDecl>>& params) {
   std::vector<ParamInfo> out;
   for (const auto& p : params) {
     for (const Op& op : g.ops) {
-      if (op.kind == OpKind::ParamInput && op.attrs.name == p->path) out.push_back({p->path, op.out, p->decay});
+      if (op.kind == OpKind::ParamInput && op.attrs.name == p->path)
+        out.push_back({p->path, op.out, p->decay});
     }
   }
   return out;
@@ -73,7 +78,8 @@ CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const I
   for (const auto& [name, id] : grads.paramGrads) roots.push_back(id);
   const auto remap = eliminateDeadCode(t.graph, roots);
   for (auto& [name, id] : grads.paramGrads) id = remap.at(id);
-  ir.optimizer = appendOptimizer(t.graph, grads.paramGrads, paramInfo(t.graph, t.params), optimizer);
+  ir.optimizer =
+      appendOptimizer(t.graph, grads.paramGrads, paramInfo(t.graph, t.params), optimizer);
   ir.optimizerConfig = optimizer;
   ir.output = t.graph.outputs.at(0);
   ir.paramGrads = grads.paramGrads;
@@ -97,10 +103,12 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 
 }  // namespace detail
 
-std::vector<std::pair<std::string, std::vector<float>>> initialParams(const CompiledIR& ir, uint32_t seed) {
+std::vector<std::pair<std::string, std::vector<float>>> initialParams(const CompiledIR& ir,
+                                                                      uint32_t seed) {
   Mulberry32 rng(seed);
   std::vector<std::pair<std::string, std::vector<float>>> out;
-  for (const auto& p : ir.params) out.emplace_back(p->path, initialize(p->init, p->shape, rng, p->path));
+  for (const auto& p : ir.params)
+    out.emplace_back(p->path, initialize(p->init, p->shape, rng, p->path));
   return out;
 }
 

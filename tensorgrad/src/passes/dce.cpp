@@ -20,7 +20,8 @@ std::map<int, int> eliminateDeadCode(Graph& graph, const std::vector<int>& extra
   std::map<int, int> remap;
   Graph out;
   for (const Op& op : graph.ops) {
-    const bool namedLeaf = op.kind == OpKind::ParamInput || op.kind == OpKind::TensorInput || op.kind == OpKind::StateInput;
+    const bool namedLeaf = op.kind == OpKind::ParamInput || op.kind == OpKind::TensorInput ||
+                           op.kind == OpKind::StateInput;
     if (!namedLeaf && !live[static_cast<size_t>(op.out)]) continue;
     Op kept = op;
     for (int& in : kept.inputs) in = remap.at(in);

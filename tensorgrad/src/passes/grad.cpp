@@ -6,14 +6,16 @@ namespace tg {
 
 GradResult appendGrad(Graph& graph) {
   if (graph.outputs.size() != 1) {
-    throw TraceError("autograd: expected a graph with exactly 1 output (the loss); got " + std::to_string(graph.outputs.size()));
+    throw TraceError("autograd: expected a graph with exactly 1 output (the loss); got " +
+                     std::to_string(graph.outputs.size()));
   }
   const int lossId = graph.outputs[0];
   const TensorInfo& loss = graph.tensor(lossId);
   if (!loss.shape.empty() || loss.dtype != Dtype::F32) {
     const CallSite* site = loss.site ? &*loss.site : nullptr;
-    throw ShapeError("autograd: the loss must be a 0-d f32 scalar; got " + std::string(dtypeName(loss.dtype)) +
-                         showShape(loss.shape) + ". Reduce it with mean() or sum() first.",
+    throw ShapeError("autograd: the loss must be a 0-d f32 scalar; got " +
+                         std::string(dtypeName(loss.dtype)) + showShape(loss.shape) +
+                         ". Reduce it with mean() or sum() first.",
                      site);
   }
   const size_t forwardOps = graph.ops.size();
@@ -32,7 +34,8 @@ GradResult appendGrad(Graph& graph) {
       if (def.differentiable == detail::Differentiable::Rejected) {
         const auto& site = graph.tensor(op.out).site;
         throw ShapeError("autograd: cannot differentiate through " + std::string(def.name) +
-                             " (an optimizer update or backward-only op; higher-order gradients are not supported)",
+                             " (an optimizer update or backward-only op; higher-order gradients "
+                             "are not supported)",
                          site ? &*site : nullptr);
       }
       detail::GradContext ctx(graph, op, *dy, cotangents);
@@ -70,7 +73,8 @@ ParamGrads appendGradClip(Graph& graph, const ParamGrads& grads, double maxNorm)
   return out;
 }
 
-ParamGrads appendGradNormalize(Graph& graph, const ParamGrads& grads, const std::function<bool(const std::string&)>& filter) {
+ParamGrads appendGradNormalize(Graph& graph, const ParamGrads& grads,
+                               const std::function<bool(const std::string&)>& filter) {
   ParamGrads out;
   size_t matched = 0;
   traceInto(graph, [&] {
@@ -88,7 +92,10 @@ ParamGrads appendGradNormalize(Graph& graph, const ParamGrads& grads, const std:
   if (filter && matched == 0 && !grads.empty()) {
     std::string names;
     for (const auto& [name, id] : grads) names += (names.empty() ? "" : ", ") + name;
-    throw TraceError("normalizeGrads: the filter matched no parameters. Param names are dotted paths like 'l1.W' — available: " + names);
+    throw TraceError(
+        "normalizeGrads: the filter matched no parameters. Param names are dotted paths like "
+        "'l1.W' — available: " +
+        names);
   }
   return out;
 }

@@ -11,7 +11,8 @@ nlohmann::json attrValue(std::string_view field, const OpAttrs& a) {
   if (field == "scalar") return a.scalar;
   if (field == "p") return a.p;
   if (field == "salt") return a.salt;
-  if (field == "shape" || field == "newShape" || field == "targetShape" || field == "outShape") return a.shape;
+  if (field == "shape" || field == "newShape" || field == "targetShape" || field == "outShape")
+    return a.shape;
   if (field == "perm") return a.perm;
   if (field == "axis") return a.axis;
   if (field == "start") return a.start;
@@ -48,8 +49,10 @@ nlohmann::json graphToJson(const Graph& graph) {
     } else {
       for (size_t i = 0; i < def.inputNames.size(); ++i) {
         const std::string field(def.inputNames[i]);
-        if (i < op.inputs.size()) j[field] = op.inputs[i];
-        else j[field] = nullptr;  // optional input absent (adam_update_p's decayShrinkTensor)
+        if (i < op.inputs.size())
+          j[field] = op.inputs[i];
+        else
+          j[field] = nullptr;  // optional input absent (adam_update_p's decayShrinkTensor)
       }
     }
     for (std::string_view field : def.attrNames) j[std::string(field)] = attrValue(field, op.attrs);
@@ -57,7 +60,9 @@ nlohmann::json graphToJson(const Graph& graph) {
   }
   nlohmann::json tensors = nlohmann::json::array();
   for (const TensorInfo& t : graph.tensors) {
-    tensors.push_back({{"id", t.id}, {"shape", t.shape}, {"dtype", dtypeName(t.dtype)},
+    tensors.push_back({{"id", t.id},
+                       {"shape", t.shape},
+                       {"dtype", dtypeName(t.dtype)},
                        {"source", t.source ? nlohmann::json(*t.source) : nlohmann::json(nullptr)}});
   }
   nlohmann::json captures = nlohmann::json::object();
@@ -68,14 +73,23 @@ nlohmann::json graphToJson(const Graph& graph) {
 nlohmann::json planToJson(const BufferPlan& plan) {
   nlohmann::json buffers = nlohmann::json::array();
   for (const BufferSpec& b : plan.buffers) {
-    nlohmann::json j = {{"id", b.id}, {"byteSize", b.byteSize}, {"dtype", dtypeName(b.dtype)}, {"shape", b.shape},
-                        {"kind", bufferKindName(b.kind)}, {"name", b.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.name)}};
+    nlohmann::json j = {
+        {"id", b.id},
+        {"byteSize", b.byteSize},
+        {"dtype", dtypeName(b.dtype)},
+        {"shape", b.shape},
+        {"kind", bufferKindName(b.kind)},
+        {"name", b.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.name)}};
     if (b.kind == BufferSpec::Kind::State) j["initValue"] = b.initValue;
     buffers.push_back(std::move(j));
   }
   nlohmann::json writebacks = nlohmann::json::array();
-  for (const Writeback& w : plan.writebacks) writebacks.push_back({{"source", w.source}, {"dest", w.dest}, {"bytes", w.bytes}});
-  return {{"buffers", buffers}, {"tensorToBuffer", plan.tensorToBuffer}, {"writebacks", writebacks}, {"totalBytes", plan.totalBytes()}};
+  for (const Writeback& w : plan.writebacks)
+    writebacks.push_back({{"source", w.source}, {"dest", w.dest}, {"bytes", w.bytes}});
+  return {{"buffers", buffers},
+          {"tensorToBuffer", plan.tensorToBuffer},
+          {"writebacks", writebacks},
+          {"totalBytes", plan.totalBytes()}};
 }
 
 }  // namespace tg
