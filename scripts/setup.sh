@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev libcli11-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
   libegl1 libegl-mesa0 libgles2
 )

@@ -4,6 +4,7 @@
 #include <spirv_cross/spirv_cross.hpp>
 
 #include "device.h"
+#include "wgsl_subset/wgsl_subset.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -12,14 +13,36 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
                                    const ShaderModuleDescriptor& desc)
     : ObjectBase(device, "ShaderModule", desc.label) {
   const ShaderSourceSPIRV* source = nullptr;
-  for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain)
+  const ShaderSourceWGSL* wgslSource = nullptr;
+  for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
     if (c->sType == ChainedStruct::SType::ShaderSourceSPIRV)
       source = static_cast<const ShaderSourceSPIRV*>(c);
-  if (!source || !source->code || source->codeSize == 0) {
-    Fail("the descriptor has no shader source (chain a ShaderSourceSPIRV with code).");
-    return;
+    if (c->sType == ChainedStruct::SType::ShaderSourceWGSL)
+      wgslSource = static_cast<const ShaderSourceWGSL*>(c);
   }
-  spirv_.assign(source->code, source->code + source->codeSize);
+  if (wgslSource) {
+    wgsl::Result r = wgsl::translate(wgslSource->code);
+    if (!r.ok()) {
+      for (const auto& d : r.diagnostics) {
+        CompilationMessage m;
+        m.message = d.message;
+        m.lineNum = d.line;
+        m.linePos = d.column;
+        info_.messages.push_back(std::move(m));
+      }
+      MarkInvalid();
+      Device().HandleError(ErrorType::Validation,
+                           Name() + " is not valid WGSL:\n" + wgsl::formatDiagnostics(r.diagnostics) +
+                               " - While calling [Device].CreateShaderModule.");
+      return;
+    }
+    spirv_ = std::move(r.spirv);
+  } else if (!source || !source->code || source->codeSize == 0) {
+    Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
+    return;
+  } else {
+    spirv_.assign(source->code, source->code + source->codeSize);
+  }
 
   // WebGPU-grade validation first: a module the driver would reject never reaches it.
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);

@@ -240,7 +240,7 @@ struct BufferDescriptor {
 
 struct ChainedStruct {
   const ChainedStruct* nextInChain = nullptr;
-  enum class SType { ShaderSourceSPIRV } sType;
+  enum class SType { ShaderSourceSPIRV, ShaderSourceWGSL } sType;
 
  protected:
   explicit ChainedStruct(SType type) : sType(type) {}
@@ -250,6 +250,13 @@ struct ShaderSourceSPIRV : ChainedStruct {
   ShaderSourceSPIRV() : ChainedStruct(SType::ShaderSourceSPIRV) {}
   uint32_t codeSize = 0;  // in 32-bit words, as in Dawn
   const uint32_t* code = nullptr;
+};
+
+// WGSL, translated by wgsl_subset (the subset tensorgrad emits); errors come back as
+// compilation messages with line and column.
+struct ShaderSourceWGSL : ChainedStruct {
+  ShaderSourceWGSL() : ChainedStruct(SType::ShaderSourceWGSL) {}
+  std::string code;
 };
 
 struct ShaderModuleDescriptor {

@@ -1,0 +1,255 @@
+#include "gpu_oracle.h"
+
+#include <webgpu/webgpu_cpp.h>
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+namespace tg_test {
+namespace {
+
+// The initial contents of a graph-input buffer as raw 32-bit words (none for computed buffers).
+std::optional<std::vector<uint32_t>> leafWords(const tg::BufferSpec& b, const tg::EvalInputs& env) {
+  const auto words = [](const tg::HostTensor& t) {
+    std::vector<uint32_t> w;
+    if (t.dtype == tg::Dtype::F32) {
+      for (float f : t.f) w.push_back(std::bit_cast<uint32_t>(f));
+    } else {
+      for (int32_t i : t.i) w.push_back(std::bit_cast<uint32_t>(i));
+    }
+    return w;
+  };
+  const auto pick =
+      [&](const std::map<std::string, tg::HostTensor>& m) -> std::optional<std::vector<uint32_t>> {
+    auto it = m.find(b.name);
+    if (it == m.end()) return std::nullopt;
+    return words(it->second);
+  };
+  switch (b.kind) {
+    case tg::BufferSpec::Kind::Param:
+      return pick(env.params);
+    case tg::BufferSpec::Kind::TensorInput:
+      return pick(env.inputs);
+    case tg::BufferSpec::Kind::State: {
+      if (auto w = pick(env.states)) return w;
+      const auto n = static_cast<size_t>(tg::shapeSize(b.shape));
+      return b.dtype == tg::Dtype::F32
+                 ? std::vector<uint32_t>(n,
+                                         std::bit_cast<uint32_t>(static_cast<float>(b.initValue)))
+                 : std::vector<uint32_t>(
+                       n, std::bit_cast<uint32_t>(static_cast<int32_t>(b.initValue)));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string kernelLabel(const tg::KernelSpec& k) {
+  return "op " + std::to_string(k.opIndex) + " (" + std::string(tg::opKindName(k.kind)) + ")";
+}
+
+}  // namespace
+
+GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
+                 const tg::EvalInputs& env) {
+  nlohmann::json job;
+  job["buffers"] = nlohmann::json::array();
+  job["read"] = nlohmann::json::array();
+  for (const tg::BufferSpec& b : plan.buffers) {
+    const auto data = leafWords(b, env);
+    job["buffers"].push_back({{"size", b.byteSize},
+                              {"dtype", "u32"},
+                              {"data", data ? nlohmann::json(*data) : nlohmann::json(nullptr)}});
+    job["read"].push_back(b.id);
+  }
+  job["kernels"] = nlohmann::json::array();
+  for (const tg::KernelSpec& k : kernels) {
+    if (k.wgsl.empty()) continue;
+    const auto d = k.dispatch();
+    job["kernels"].push_back({{"label", kernelLabel(k)},
+                              {"wgsl", k.wgsl},
+                              {"bindings", k.bindings},
+                              {"dispatch", {d[0], d[1]}}});
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("tg_dawn_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                    "_" + std::to_string(reinterpret_cast<uintptr_t>(&job)) + "_" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::create_directories(dir);
+  const auto jobPath = dir / "job.json", resultPath = dir / "result.json";
+  std::ofstream(jobPath) << job.dump();
+  const std::string cmd =
+      "EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp " TG_NODE " " TG_DAWN_RUNNER " " +
+      jobPath.string() + " " + resultPath.string() + " 2>" + (dir / "stderr.txt").string();
+  const int rc = std::system(cmd.c_str());
+  GpuRun run;
+  if (rc != 0) {
+    std::ifstream err(dir / "stderr.txt");
+    run.errors.push_back("Dawn runner failed (exit " + std::to_string(rc) +
+                         "): " + std::string(std::istreambuf_iterator<char>(err), {}) +
+                         "\nInstall the oracle with scripts/setup.sh (npm install in tests/dawn).");
+    return run;
+  }
+  nlohmann::json result = nlohmann::json::parse(std::ifstream(resultPath));
+  for (const auto& e : result["errors"]) run.errors.push_back(e.get<std::string>());
+  run.buffers.resize(plan.buffers.size());
+  for (const tg::BufferSpec& b : plan.buffers) {
+    run.buffers[static_cast<size_t>(b.id)] =
+        result["buffers"][std::to_string(b.id)].get<std::vector<uint32_t>>();
+  }
+  std::filesystem::remove_all(dir);
+  return run;
+}
+
+GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
+                 const tg::EvalInputs& env) {
+  GpuRun run;
+  wgpu::Instance instance = wgpu::CreateInstance();
+  wgpu::Adapter adapter;
+  instance.WaitAny(instance.RequestAdapter(nullptr, wgpu::CallbackMode::WaitAnyOnly,
+                                           [&](wgpu::RequestAdapterStatus, wgpu::Adapter a,
+                                               std::string_view) { adapter = a; }),
+                   UINT64_MAX);
+  if (!adapter) {
+    run.errors.push_back("no Vulkan adapter (install mesa-vulkan-drivers)");
+    return run;
+  }
+  wgpu::Limits limits;
+  adapter.GetLimits(&limits);
+  wgpu::DeviceDescriptor desc;
+  desc.requiredLimits = &limits;
+  desc.SetUncapturedErrorCallback([&](const wgpu::Device&, wgpu::ErrorType, std::string_view m) {
+    run.errors.emplace_back(m);
+  });
+  wgpu::Device device;
+  instance.WaitAny(adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
+                                         [&](wgpu::RequestDeviceStatus, wgpu::Device d,
+                                             std::string_view) { device = d; }),
+                   UINT64_MAX);
+  wgpu::Queue queue = device.GetQueue();
+  std::vector<wgpu::Buffer> buffers;
+  uint64_t total = 0;
+  for (const tg::BufferSpec& b : plan.buffers) {
+    wgpu::BufferDescriptor bd;
+    bd.label = "buffer " + std::to_string(b.id);
+    bd.size = static_cast<uint64_t>(b.byteSize);
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    buffers.push_back(device.CreateBuffer(&bd));
+    if (const auto data = leafWords(b, env))
+      queue.WriteBuffer(buffers.back(), 0, data->data(), data->size() * 4);
+    total += bd.size;
+  }
+  std::map<std::string, wgpu::ComputePipeline> pipelines;  // identical WGSL → one pipeline
+  wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
+  wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+  for (const tg::KernelSpec& k : kernels) {
+    if (k.wgsl.empty()) continue;
+    auto [it, fresh] = pipelines.try_emplace(k.wgsl);
+    if (fresh) {
+      wgpu::ShaderSourceWGSL source;
+      source.code = k.wgsl;
+      wgpu::ShaderModuleDescriptor md;
+      md.nextInChain = &source;
+      md.label = kernelLabel(k);
+      wgpu::ComputePipelineDescriptor pd;
+      pd.label = kernelLabel(k);
+      pd.compute.module = device.CreateShaderModule(&md);
+      it->second = device.CreateComputePipeline(&pd);
+    }
+    wgpu::BindGroupDescriptor bg;
+    bg.layout = it->second.GetBindGroupLayout(0);
+    for (size_t i = 0; i < k.bindings.size(); ++i) {
+      bg.entries.push_back({.binding = static_cast<uint32_t>(i),
+                            .buffer = buffers[static_cast<size_t>(k.bindings[i])]});
+    }
+    pass.SetPipeline(it->second);
+    pass.SetBindGroup(0, device.CreateBindGroup(&bg));
+    const auto d = k.dispatch();
+    pass.DispatchWorkgroups(d[0], d[1]);
+  }
+  pass.End();
+  wgpu::BufferDescriptor sd;
+  sd.size = total;
+  sd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
+  wgpu::Buffer staging = device.CreateBuffer(&sd);
+  uint64_t offset = 0;
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    encoder.CopyBufferToBuffer(buffers[b], 0, staging, offset, buffers[b].GetSize());
+    offset += buffers[b].GetSize();
+  }
+  wgpu::CommandBuffer commands = encoder.Finish();
+  queue.Submit(1, &commands);
+  instance.WaitAny(staging.MapAsync(wgpu::MapMode::Read, 0, total, wgpu::CallbackMode::WaitAnyOnly,
+                                    [](wgpu::MapAsyncStatus, std::string_view) {}),
+                   UINT64_MAX);
+  if (!run.errors.empty()) return run;
+  const auto* words = static_cast<const uint32_t*>(staging.GetConstMappedRange(0, total));
+  offset = 0;
+  for (const tg::BufferSpec& b : plan.buffers) {
+    run.buffers.emplace_back(words + offset / 4,
+                             words + (offset + static_cast<uint64_t>(b.byteSize)) / 4);
+    offset += static_cast<uint64_t>(b.byteSize);
+  }
+  staging.Unmap();
+  return run;
+}
+
+size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,
+                           const std::vector<tg::WritebackDecl>& writebacks,
+                           const tg::EvalInputs& env, double rtol, double atol,
+                           tg::EmitOptions options) {
+  const char* who = backend == Backend::Dawn ? "dawn" : "shim";
+  const tg::BufferPlan plan = tg::planBuffers(graph, grads, writebacks);
+  const auto kernels = tg::emitKernels(graph, plan, options);
+  // The tensor each buffer holds at the end, and whether the GPU ever materialised it.
+  std::vector<int> lastOccupant(plan.buffers.size(), -1);
+  for (const tg::Op& op : graph.ops)
+    lastOccupant[static_cast<size_t>(plan.tensorToBuffer[static_cast<size_t>(op.out)])] = op.out;
+  std::vector<bool> materialised(graph.tensors.size(), false);
+  for (const tg::KernelSpec& k : kernels) {
+    const tg::Op& op = graph.ops[static_cast<size_t>(k.opIndex)];
+    const bool leaf = op.kind == tg::OpKind::ParamInput || op.kind == tg::OpKind::TensorInput ||
+                      op.kind == tg::OpKind::StateInput;
+    if (leaf || !k.wgsl.empty()) materialised[static_cast<size_t>(op.out)] = true;
+  }
+  const GpuRun gpu =
+      backend == Backend::Dawn ? runOnDawn(plan, kernels, env) : runOnShim(plan, kernels, env);
+  for (const auto& e : gpu.errors) ADD_FAILURE() << e;
+  if (!gpu.errors.empty()) return 0;
+  const auto cpu = tg::evaluatePlanned(graph, plan, env);
+  for (const tg::BufferSpec& b : plan.buffers) {
+    // The buffer's last occupant decides how its bits read (pooling may change the dtype).
+    const tg::HostTensor& want = cpu[static_cast<size_t>(b.id)];
+    const std::vector<uint32_t>& got = gpu.buffers[static_cast<size_t>(b.id)];
+    if (want.f.empty() && want.i.empty()) continue;  // never written
+    if (!materialised[static_cast<size_t>(lastOccupant[static_cast<size_t>(b.id)])])
+      continue;  // fused away
+    const size_t n = static_cast<size_t>(want.size());
+    int reported = 0;
+    for (size_t k = 0; k < n && reported < 5; ++k) {
+      if (want.dtype == tg::Dtype::F32) {
+        const double w = want.f[k], g = std::bit_cast<float>(got.at(k));
+        if (!(std::abs(g - w) <= atol + rtol * std::abs(w))) {
+          ADD_FAILURE() << "buffer " << b.id << " (" << tg::bufferKindName(b.kind) << " " << b.name
+                        << " " << tg::showShape(want.shape) << ") element " << k << ": " << who
+                        << " " << g << " vs cpu " << w;
+          ++reported;
+        }
+      } else if (std::bit_cast<int32_t>(got.at(k)) != want.i[k]) {
+        ADD_FAILURE() << "buffer " << b.id << " element " << k << ": " << who << " "
+                      << std::bit_cast<int32_t>(got[k]) << " vs cpu " << want.i[k];
+        ++reported;
+      }
+    }
+  }
+  return static_cast<size_t>(
+      std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }));
+}
+
+}  // namespace tg_test

@@ -1,0 +1,31 @@
+// Runs emitted kernels on a WebGPU implementation — real Dawn (Dawn for Node,
+// tests/dawn/run_kernels.mjs) or this repository's own stack (wgsl_subset + webgpu_shim on
+// Vulkan) — and compares every buffer with the CPU reference evaluator run through the same plan.
+#pragma once
+
+#include <tensorgrad/tensorgrad.h>
+
+namespace tg_test {
+
+struct GpuRun {
+  std::vector<std::vector<uint32_t>> buffers;  // by buffer id, final contents as raw 32-bit words
+  std::vector<std::string> errors;             // WGSL compilation / validation messages
+};
+
+enum class Backend { Dawn, Shim };
+
+// Executes `kernels` in order over buffers laid out by `plan`, leaves filled from `env`.
+GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
+                 const tg::EvalInputs& env);
+GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
+                 const tg::EvalInputs& env);
+
+// Plans, emits, runs on `backend` and on the CPU, and checks every buffer agrees
+// (|gpu − cpu| ≤ atol + rtol·|cpu|; integers exactly). With fusion, buffers whose last occupant
+// lives only in a fused kernel's registers are skipped. Returns the number of kernels run.
+size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,
+                           const std::vector<tg::WritebackDecl>& writebacks,
+                           const tg::EvalInputs& env, double rtol = 1e-4, double atol = 1e-5,
+                           tg::EmitOptions options = {});
+
+}  // namespace tg_test

@@ -1,0 +1,62 @@
+// wgsl_subset: translates the WGSL tensorgrad's codegen emits to SPIR-V for Vulkan 1.1 compute,
+// with WebGPU-style diagnostics and binding reflection. No Vulkan dependency.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wgsl {
+
+struct Diagnostic {
+  uint32_t line = 0, column = 0;  // 1-based
+  std::string message;
+  // "error: <line>:<col>: <message>\n<source line>\n<caret>"
+  std::string rendered;
+};
+
+struct BindingInfo {
+  uint32_t group = 0, binding = 0;
+  enum class Kind { Storage, Uniform } kind = Kind::Storage;
+  bool readOnly = true;     // storage: read (true) or read_write (false)
+  std::string elementType;  // "f32", "i32", "u32", or a struct name for uniforms
+  std::string name;
+};
+
+struct OverrideInfo {
+  std::string name;
+  uint32_t id = 0;  // the SPIR-V SpecId
+  std::string type;
+  std::optional<double> defaultValue;
+};
+
+struct Reflection {
+  std::string entryPoint;
+  std::array<uint32_t, 3> workgroupSize{1, 1, 1};
+  std::vector<BindingInfo> bindings;
+  std::vector<OverrideInfo> overrides;
+  uint32_t workgroupStorageBytes = 0;
+};
+
+struct Result {
+  bool ok() const { return diagnostics.empty(); }
+  std::vector<uint32_t> spirv;
+  std::string glsl;  // the intermediate GLSL handed to glslang (for inspection)
+  Reflection reflection;
+  std::vector<Diagnostic> diagnostics;
+};
+
+struct Options {
+  bool validate = true;  // run spirv-val on the output
+};
+
+// Never throws and never aborts on any input: problems come back as diagnostics.
+Result translate(std::string_view source, const Options& options = {});
+
+// "error: 3:7: ..." lines joined by newlines.
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace wgsl

@@ -1,0 +1,1338 @@
+#include "emitter.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "types.h"
+
+namespace wgsl::detail {
+namespace {
+
+using K = Type::K;
+
+// Helpers the lowered code calls for WGSL's defined integer and conversion semantics.
+const char* kPrelude =
+    R"(int tg_div(int a, int b) { return (b == 0 || (a == (-2147483647 - 1) && b == -1)) ? a : a / b; }
+uint tg_div(uint a, uint b) { return b == 0u ? a : a / b; }
+int tg_rem(int a, int b) { int d = (b == 0 || (a == (-2147483647 - 1) && b == -1)) ? 1 : b; return a - (a / d) * d; }
+uint tg_rem(uint a, uint b) { return b == 0u ? 0u : a % b; }
+float tg_rem(float a, float b) { return a - b * trunc(a / b); }
+int tg_f2i(float x) { return x != x ? 0 : int(clamp(x, -2147483648.0, 2147483520.0)); }
+uint tg_f2u(float x) { return x != x ? 0u : uint(clamp(x, 0.0, 4294967040.0)); }
+)";
+
+struct Value {
+  std::string code;
+  Type type;
+  bool assignable = false;         // names a memory location
+  bool writable = false;           // ... that may be written
+  std::optional<double> constant;  // folded value of an abstract (or const) expression
+};
+
+struct Symbol {
+  Type type;
+  std::string glsl;
+  enum class Kind { Let, Var, Const, Param, Global } kind = Kind::Var;
+  bool writable = false;
+  std::optional<double> constant;  // abstract module/function const
+  std::string space;               // storage/uniform/workgroup/private for globals
+};
+
+std::string f32Literal(double v, SourcePos pos) {
+  const auto f = static_cast<float>(v);
+  if (!std::isfinite(f)) fail(pos, "value " + std::to_string(v) + " cannot be represented as f32");
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(f));
+  std::string s(buf);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return f < 0 ? "(" + s + ")" : s;
+}
+
+std::string i32Literal(double v) {
+  const auto i = static_cast<int64_t>(v);
+  if (i == std::numeric_limits<int32_t>::min()) return "(-2147483647 - 1)";
+  return i < 0 ? "(" + std::to_string(i) + ")" : std::to_string(i);
+}
+
+class Lowerer {
+ public:
+  explicit Lowerer(const Module& m) : m_(m) {}
+
+  Lowered run() {
+    for (const auto& s : m_.structs) declareStruct(s);
+    for (const auto& g : m_.globals) declareGlobal(g);
+    const Function* entry = nullptr;
+    for (const auto& f : m_.functions) {
+      const bool isEntry = hasAttr(f.attributes, "compute");
+      for (const auto& a : f.attributes) {
+        if (a.name == "vertex" || a.name == "fragment")
+          unsupported(a.pos, "@" + a.name + " entry point (compute only)");
+      }
+      if (isEntry) {
+        if (entry)
+          fail(f.pos,
+               "more than one @compute entry point ('" + entry->name + "' and '" + f.name + "')");
+        entry = &f;
+      } else {
+        if (functions_.contains(f.name)) fail(f.pos, "redeclaration of function '" + f.name + "'");
+        emitFunction(f, false);
+      }
+    }
+    if (!entry) fail(SourcePos{1, 1}, "no @compute entry point");
+    emitFunction(*entry, true);
+    out_.reflection.entryPoint = entry->name;
+    std::string glsl = "#version 450\n" + header_ + kPrelude + decls_ + body_;
+    return {std::move(glsl), std::move(out_.reflection)};
+  }
+
+ private:
+  // ---- helpers ----
+  static bool hasAttr(const std::vector<Attribute>& attrs, const char* name) {
+    for (const auto& a : attrs) {
+      if (a.name == name) return true;
+    }
+    return false;
+  }
+  static const Attribute* attr(const std::vector<Attribute>& attrs, const char* name) {
+    for (const auto& a : attrs) {
+      if (a.name == name) return &a;
+    }
+    return nullptr;
+  }
+  static std::string mangle(const std::string& name) { return "w_" + name; }
+
+  int64_t constInt(const Expr& e, const char* what) {
+    Value v = expr(e);
+    if (!v.constant || !v.type.isInteger())
+      fail(e.pos, std::string(what) + " must be a constant integer expression");
+    return static_cast<int64_t>(*v.constant);
+  }
+
+  Type resolveType(const TypeExpr& t) {
+    if (t.name == "f32") return Type::scalar(K::F32);
+    if (t.name == "i32") return Type::scalar(K::I32);
+    if (t.name == "u32") return Type::scalar(K::U32);
+    if (t.name == "bool") return Type::scalar(K::Bool);
+    if (t.name == "f16") unsupported(t.pos, "f16");
+    if (t.name == "vec2" || t.name == "vec3" || t.name == "vec4") {
+      if (t.args.size() != 1)
+        fail(t.pos, t.name + " needs an element type, e.g. " + t.name + "<f32>");
+      const Type e = resolveType(t.args[0]);
+      if (!e.isScalar() || e.isAbstract())
+        fail(t.args[0].pos, "vector element type must be bool, i32, u32 or f32, got " + e.wgsl());
+      return Type::vec(t.name[3] - '0', e);
+    }
+    if (t.name == "vec2f" || t.name == "vec3f" || t.name == "vec4f")
+      return Type::vec(t.name[3] - '0', Type::scalar(K::F32));
+    if (t.name == "vec2u" || t.name == "vec3u" || t.name == "vec4u")
+      return Type::vec(t.name[3] - '0', Type::scalar(K::U32));
+    if (t.name == "vec2i" || t.name == "vec3i" || t.name == "vec4i")
+      return Type::vec(t.name[3] - '0', Type::scalar(K::I32));
+    if (t.name == "array") {
+      if (t.args.size() != 1) fail(t.pos, "array needs an element type");
+      const Type e = resolveType(t.args[0]);
+      if (e.k == K::Array && e.n == 0)
+        fail(t.pos, "an array element cannot be a runtime-sized array");
+      int n = 0;
+      if (t.count) {
+        const int64_t c = constInt(*t.count, "array element count");
+        if (c <= 0 || c > (1 << 24))
+          fail(t.count->pos,
+               "array element count must be between 1 and 16777216, got " + std::to_string(c));
+        n = static_cast<int>(c);
+      }
+      return Type::array(e, n);
+    }
+    if (t.name == "atomic") {
+      if (t.args.size() != 1) fail(t.pos, "atomic needs an element type");
+      const Type e = resolveType(t.args[0]);
+      if (e.k != K::U32 && e.k != K::I32)
+        fail(t.pos, "atomic element type must be i32 or u32, got " + e.wgsl());
+      return Type{K::Atomic, 0, std::make_shared<Type>(e), {}};
+    }
+    if (t.name.starts_with("mat")) unsupported(t.pos, "matrix type '" + t.name + "'");
+    if (t.name == "ptr") unsupported(t.pos, "pointer type");
+    if (t.name.starts_with("texture") || t.name.starts_with("sampler"))
+      unsupported(t.pos, "texture and sampler types");
+    if (structs_.contains(t.name)) return Type{K::Struct, 0, nullptr, t.name};
+    fail(t.pos, "unknown type '" + t.name + "'");
+  }
+
+  // ---- declarations ----
+  void declareStruct(const StructDecl& s) {
+    if (structs_.contains(s.name)) fail(s.pos, "redeclaration of struct '" + s.name + "'");
+    std::string d = "struct " + mangle(s.name) + " {\n";
+    std::vector<std::pair<std::string, Type>> members;
+    for (const auto& m : s.members) {
+      const Type t = resolveType(m.type);
+      if (t.k == K::Array && t.n == 0) unsupported(m.pos, "runtime-sized array member");
+      d += "  " + t.glsl() + " " + mangle(m.name) +
+           (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") + ";\n";
+      members.emplace_back(m.name, t);
+    }
+    structs_[s.name] = members;
+    decls_ += d + "};\n";
+  }
+
+  std::map<std::string, Symbol>& scope() { return scopes_.back(); }
+  const Symbol* lookup(const std::string& name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      if (auto f = it->find(name); f != it->end()) return &f->second;
+    }
+    return nullptr;
+  }
+  void define(SourcePos pos, const std::string& name, Symbol s) {
+    static const std::set<std::string> reserved = {"f32",  "i32",  "u32",   "bool", "vec2",
+                                                   "vec3", "vec4", "array", "true", "false"};
+    if (reserved.contains(name))
+      fail(pos, "'" + name + "' is a reserved word and cannot be declared");
+    if (scope().contains(name)) fail(pos, "redeclaration of '" + name + "' in the same scope");
+    scope()[name] = std::move(s);
+  }
+
+  void declareGlobal(const GlobalVar& g) {
+    if (g.kind == GlobalVar::Kind::Const) {
+      if (!g.init) fail(g.pos, "const '" + g.name + "' needs an initializer");
+      Value v = expr(*g.init);
+      if (!v.constant)
+        fail(g.init->pos, "const '" + g.name + "' must be initialized with a constant expression");
+      Type t = g.type ? resolveType(*g.type) : v.type;
+      v = convert(v, t, g.init->pos);
+      define(g.pos, g.name, Symbol{t, v.code, Symbol::Kind::Const, false, v.constant, ""});
+      return;
+    }
+    if (g.kind == GlobalVar::Kind::Override) {
+      if (!g.type && !g.init)
+        fail(g.pos, "override '" + g.name + "' needs a type or an initializer");
+      std::optional<Value> init;
+      if (g.init) init = expr(*g.init);
+      Type t = g.type ? resolveType(*g.type) : concrete(init->type);
+      if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
+      uint32_t id = nextOverrideId_;
+      if (const Attribute* a = attr(g.attributes, "id"))
+        id = static_cast<uint32_t>(constInt(*a->args.at(0), "@id"));
+      nextOverrideId_ = std::max(nextOverrideId_, id + 1);
+      std::string def = t.k == K::Bool  ? "false"
+                        : t.k == K::F32 ? "0.0"
+                        : t.k == K::U32 ? "0u"
+                                        : "0";
+      std::optional<double> dv;
+      if (init) {
+        if (!init->constant)
+          fail(g.init->pos, "override '" + g.name + "' default must be a constant expression");
+        const Value c = convert(*init, t, g.init->pos);
+        def = c.code;
+        dv = c.constant;
+      }
+      decls_ += "layout(constant_id = " + std::to_string(id) + ") const " + t.glsl() + " " +
+                mangle(g.name) + " = " + def + ";\n";
+      out_.reflection.overrides.push_back({g.name, id, t.wgsl(), dv});
+      define(g.pos, g.name,
+             Symbol{t, mangle(g.name), Symbol::Kind::Const, false, std::nullopt, ""});
+      return;
+    }
+    if (g.addressSpace.empty())
+      fail(g.pos, "module-scope 'var' '" + g.name + "' needs an address space, e.g. var<private>");
+    if (!g.type) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
+    const Type t = resolveType(*g.type);
+    const std::string name = mangle(g.name);
+    const std::string& space = g.addressSpace;
+    if (space == "storage" || space == "uniform") {
+      const Attribute* group = attr(g.attributes, "group");
+      const Attribute* binding = attr(g.attributes, "binding");
+      if (!group || !binding)
+        fail(g.pos, "resource variable '" + g.name + "' needs @group and @binding attributes");
+      const auto gi = static_cast<uint32_t>(constInt(*group->args.at(0), "@group"));
+      const auto bi = static_cast<uint32_t>(constInt(*binding->args.at(0), "@binding"));
+      for (const auto& b : out_.reflection.bindings) {
+        if (b.group == gi && b.binding == bi)
+          fail(g.pos, "@group(" + std::to_string(gi) + ") @binding(" + std::to_string(bi) +
+                          ") is already used by '" + b.name + "'");
+      }
+      bool readOnly = true;
+      if (space == "storage") {
+        if (g.access.empty() || g.access == "read")
+          readOnly = true;
+        else if (g.access == "read_write")
+          readOnly = false;
+        else if (g.access == "write")
+          unsupported(g.pos, "access mode 'write' (storage buffers are 'read' or 'read_write')");
+        else
+          fail(g.pos, "unknown access mode '" + g.access + "'");
+      } else if (!g.access.empty()) {
+        fail(g.pos, "uniform variables take no access mode");
+      }
+      const std::string block = "tg_block_" + std::to_string(gi) + "_" + std::to_string(bi);
+      const std::string layout = "layout(" + std::string(space == "storage" ? "std430" : "std140") +
+                                 ", set = " + std::to_string(gi) +
+                                 ", binding = " + std::to_string(bi) + ") ";
+      const std::string qual =
+          space == "storage" ? std::string(readOnly ? "readonly buffer " : "buffer ") : "uniform ";
+      std::string element;
+      if (t.k == K::Array) {
+        if (space == "uniform")
+          unsupported(g.pos, "array in the uniform address space (wrap it in a struct)");
+        decls_ += layout + qual + block + " { " + t.glsl() + " " + name + "[" +
+                  (t.n ? std::to_string(t.n) : "") + "]; };\n";
+        element = t.elem->wgsl();
+      } else if (t.k == K::Struct) {
+        std::string members;
+        for (const auto& [mn, mt] : structs_[t.name])
+          members += mt.glsl() + " " + mangle(mn) +
+                     (mt.k == K::Array ? "[" + std::to_string(mt.n) + "]" : "") + "; ";
+        decls_ += layout + qual + block + " { " + members + "} " + name + ";\n";
+        element = t.name;
+      } else {
+        if (space == "storage")
+          unsupported(g.pos,
+                      "storage variable of type " + t.wgsl() + " (use an array or a struct)");
+        decls_ += layout + qual + block + " { " + t.glsl() + " " + name + "; };\n";
+        element = t.wgsl();
+      }
+      out_.reflection.bindings.push_back(
+          {gi, bi, space == "storage" ? BindingInfo::Kind::Storage : BindingInfo::Kind::Uniform,
+           readOnly, element, g.name});
+      define(g.pos, g.name,
+             Symbol{t, name, Symbol::Kind::Global, space == "storage" && !readOnly, std::nullopt,
+                    space});
+      return;
+    }
+    if (space == "workgroup") {
+      if (g.init) fail(g.init->pos, "workgroup variables cannot have an initializer");
+      if (t.k == K::Array && t.n == 0)
+        fail(g.pos, "workgroup array '" + g.name + "' needs a fixed size");
+      decls_ += "shared " + t.glsl() + " " + name +
+                (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") + ";\n";
+      out_.reflection.workgroupStorageBytes += static_cast<uint32_t>(t.byteSize());
+      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space});
+      return;
+    }
+    if (space == "private") {
+      std::string init;
+      if (g.init)
+        init = " = " + convert(expr(*g.init), t, g.init->pos).code;
+      else if (t.k != K::Array && t.k != K::Struct)
+        init = " = " + zeroOf(t);
+      decls_ += t.glsl() + " " + name + (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") +
+                init + ";\n";
+      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space});
+      return;
+    }
+    if (space == "function")
+      fail(g.pos, "'function' address space is only for variables inside functions");
+    if (space == "handle" || space == "push_constant")
+      unsupported(g.pos, "address space '" + space + "'");
+    fail(g.pos, "unknown address space '" + space + "'");
+  }
+
+  static std::string zeroOf(const Type& t) {
+    switch (t.k) {
+      case K::Bool:
+        return "false";
+      case K::I32:
+        return "0";
+      case K::U32:
+        return "0u";
+      case K::F32:
+        return "0.0";
+      case K::Vec:
+        return t.glsl() + "(" + zeroOf(*t.elem) + ")";
+      default:
+        return "";
+    }
+  }
+
+  // ---- functions ----
+  void emitFunction(const Function& f, bool entry) {
+    scopes_.emplace_back();
+    std::string sig;
+    std::string prologue;
+    if (entry) {
+      if (f.returnType) fail(f.returnType->pos, "a compute entry point cannot return a value");
+      const Attribute* ws = attr(f.attributes, "workgroup_size");
+      if (!ws) fail(f.pos, "@compute entry point '" + f.name + "' needs @workgroup_size");
+      std::array<uint32_t, 3> size{1, 1, 1};
+      if (ws->args.empty() || ws->args.size() > 3)
+        fail(ws->pos, "@workgroup_size takes 1 to 3 arguments");
+      for (size_t i = 0; i < ws->args.size(); ++i) {
+        const int64_t v = constInt(*ws->args[i], "@workgroup_size argument");
+        if (v < 1)
+          fail(ws->args[i]->pos,
+               "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
+        size[i] = static_cast<uint32_t>(v);
+      }
+      out_.reflection.workgroupSize = size;
+      header_ += "layout(local_size_x = " + std::to_string(size[0]) +
+                 ", local_size_y = " + std::to_string(size[1]) +
+                 ", local_size_z = " + std::to_string(size[2]) + ") in;\n";
+      static const std::map<std::string, std::pair<std::string, Type>> builtins = {
+          {"global_invocation_id", {"gl_GlobalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
+          {"local_invocation_id", {"gl_LocalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
+          {"local_invocation_index", {"gl_LocalInvocationIndex", Type::scalar(K::U32)}},
+          {"workgroup_id", {"gl_WorkGroupID", Type::vec(3, Type::scalar(K::U32))}},
+          {"num_workgroups", {"gl_NumWorkGroups", Type::vec(3, Type::scalar(K::U32))}},
+      };
+      for (const auto& p : f.params) {
+        const Attribute* b = attr(p.attributes, "builtin");
+        if (!b || b->args.size() != 1 || b->args[0]->kind != Expr::Kind::Ident)
+          fail(p.pos, "entry point parameter '" + p.name + "' needs a @builtin(...) attribute");
+        auto it = builtins.find(b->args[0]->text);
+        if (it == builtins.end())
+          unsupported(b->pos, "builtin '" + b->args[0]->text + "' in a compute shader");
+        const Type t = resolveType(p.type);
+        if (!(t == it->second.second))
+          fail(p.type.pos, "@builtin(" + it->first + ") must have type " +
+                               it->second.second.wgsl() + ", got " + t.wgsl());
+        define(p.pos, p.name,
+               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, ""});
+        prologue += "  " + t.glsl() + " " + mangle(p.name) + " = " + it->second.first + ";\n";
+      }
+      sig = "void main()";
+    } else {
+      returnType_ = f.returnType ? resolveType(*f.returnType) : Type::scalar(K::Void);
+      std::string params;
+      std::vector<Type> ptypes;
+      for (const auto& p : f.params) {
+        if (!p.attributes.empty())
+          fail(p.attributes[0].pos, "parameter attributes are only allowed on entry points");
+        const Type t = resolveType(p.type);
+        if (t.k == K::Array && t.n == 0)
+          fail(p.type.pos, "a parameter cannot be a runtime-sized array");
+        params += (params.empty() ? "" : ", ") + t.glsl() + " " + mangle(p.name) +
+                  (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "");
+        define(p.pos, p.name,
+               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, ""});
+        ptypes.push_back(t);
+      }
+      functions_[f.name] = {ptypes, returnType_};
+      sig = returnType_.glsl() + " " + mangle(f.name) + "(" + params + ")";
+    }
+    if (entry) returnType_ = Type::scalar(K::Void);
+    std::string body = prologue;
+    for (const auto& s : f.body) body += stmt(*s, 1);
+    if (!entry && returnType_.k != K::Void && !endsWithReturn(f.body)) {
+      fail(f.pos, "function '" + f.name + "' must end with a return statement");
+    }
+    body_ += sig + " {\n" + body + "}\n";
+    scopes_.pop_back();
+  }
+
+  static bool endsWithReturn(const std::vector<StmtPtr>& body) {
+    if (body.empty()) return false;
+    const Stmt& last = *body.back();
+    if (last.kind == Stmt::Kind::Return) return true;
+    if (last.kind == Stmt::Kind::If)
+      return endsWithReturn(last.body) && !last.elseBody.empty() && endsWithReturn(last.elseBody);
+    if (last.kind == Stmt::Kind::Block) return endsWithReturn(last.body);
+    return last.kind == Stmt::Kind::Loop;  // a loop without break runs forever or returns
+  }
+
+  // ---- statements ----
+  std::string pad(int d) const { return std::string(static_cast<size_t>(d) * 2, ' '); }
+
+  std::string blockOf(const std::vector<StmtPtr>& body, int d) {
+    scopes_.emplace_back();
+    std::string s;
+    for (const auto& st : body) s += stmt(*st, d + 1);
+    scopes_.pop_back();
+    return "{\n" + s + pad(d) + "}";
+  }
+
+  Value assignTarget(const Expr& e) {
+    Value v = expr(e);
+    if (!v.assignable)
+      fail(e.pos,
+           "cannot assign to this expression (it is not a variable, array element or member)");
+    if (!v.writable) {
+      const Expr* root = &e;
+      while (root->kind == Expr::Kind::Index || root->kind == Expr::Kind::Member)
+        root = root->args[0].get();
+      const Symbol* s = root->kind == Expr::Kind::Ident ? lookup(root->text) : nullptr;
+      if (s && s->kind == Symbol::Kind::Let)
+        fail(e.pos, "cannot assign to 'let' declaration '" + root->text + "'");
+      if (s && s->kind == Symbol::Kind::Param)
+        fail(e.pos, "cannot assign to function parameter '" + root->text + "'");
+      if (s && s->space == "storage")
+        fail(e.pos, "cannot write to '" + root->text +
+                        "': it is a read-only storage buffer (var<storage, read>)");
+      if (s && s->space == "uniform")
+        fail(e.pos, "cannot write to uniform buffer '" + root->text + "'");
+      fail(e.pos, "cannot assign to this expression");
+    }
+    if (v.type.k == K::Atomic) fail(e.pos, "atomic values are written with atomicStore");
+    return v;
+  }
+
+  std::string stmt(const Stmt& s, int d) {
+    const std::string p = pad(d);
+    switch (s.kind) {
+      case Stmt::Kind::Let:
+      case Stmt::Kind::Const:
+      case Stmt::Kind::Var: {
+        std::optional<Value> init;
+        if (s.expr) init = expr(*s.expr);
+        Type t;
+        if (s.type)
+          t = resolveType(*s.type);
+        else if (init)
+          t = concrete(init->type);
+        if (t.k == K::Void) fail(s.pos, "'" + s.name + "' cannot have type void");
+        if (t.k == K::Array && t.n == 0)
+          fail(s.pos, "a local variable cannot be a runtime-sized array");
+        if (t.k == K::Atomic)
+          fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
+        if (s.kind == Stmt::Kind::Const && init && !init->constant)
+          fail(s.expr->pos,
+               "const '" + s.name + "' must be initialized with a constant expression");
+        if (s.kind == Stmt::Kind::Const && init && init->type.isAbstract() && !s.type) {
+          define(s.pos, s.name,
+                 Symbol{init->type, init->code, Symbol::Kind::Const, false, init->constant, ""});
+          return "";
+        }
+        std::string code;
+        if (init)
+          code = convert(*init, t, s.expr->pos).code;
+        else if (t.k != K::Array && t.k != K::Struct)
+          code = zeroOf(t);
+        const std::string name = mangle(s.name) + "_" + std::to_string(++locals_);
+        const bool isVar = s.kind == Stmt::Kind::Var;
+        define(s.pos, s.name,
+               Symbol{t, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
+                      "function"});
+        const std::string arr = t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "";
+        if (t.k == K::Array && code.empty()) {  // WGSL zero-initialises function variables
+          return p + t.glsl() + " " + name + arr + ";\n" + p + "for (int tg_z = 0; tg_z < " +
+                 std::to_string(t.n) + "; ++tg_z) " + name + "[tg_z] = " + zeroOf(*t.elem) + ";\n";
+        }
+        return p + t.glsl() + " " + name + arr + (code.empty() ? "" : " = " + code) + ";\n";
+      }
+      case Stmt::Kind::Assign: {
+        const Value target = assignTarget(*s.lhs);
+        const Value v = convert(expr(*s.expr), target.type, s.expr->pos);
+        return p + target.code + " = " + v.code + ";\n";
+      }
+      case Stmt::Kind::PhonyAssign:
+        return p + "/* _ = */ " + expr(*s.expr).code + ";\n";
+      case Stmt::Kind::CompoundAssign: {
+        const Value target = assignTarget(*s.lhs);
+        Value l = target;
+        l.assignable = false;
+        const Value r = binary(s.name, l, expr(*s.expr), s.pos);
+        return p + target.code + " = " + convert(r, target.type, s.pos).code + ";\n";
+      }
+      case Stmt::Kind::Increment:
+      case Stmt::Kind::Decrement: {
+        const Value target = assignTarget(*s.lhs);
+        if (target.type.k != K::I32 && target.type.k != K::U32)
+          fail(s.pos, "'++' and '--' need an i32 or u32 variable, got " + target.type.wgsl());
+        return p + target.code + (s.kind == Stmt::Kind::Increment ? "++" : "--") + ";\n";
+      }
+      case Stmt::Kind::Call: {
+        const Value v = expr(*s.expr);
+        return p + v.code + ";\n";
+      }
+      case Stmt::Kind::Return: {
+        if (!s.expr) {
+          if (returnType_.k != K::Void)
+            fail(s.pos, "missing return value of type " + returnType_.wgsl());
+          return p + "return;\n";
+        }
+        if (returnType_.k == K::Void) fail(s.pos, "this function returns no value");
+        return p + "return " + convert(expr(*s.expr), returnType_, s.expr->pos).code + ";\n";
+      }
+      case Stmt::Kind::If: {
+        const Value c = expr(*s.expr);
+        if (c.type.k != K::Bool)
+          fail(s.expr->pos, "if condition must be bool, got " + c.type.wgsl());
+        std::string out = p + "if (" + c.code + ") " + blockOf(s.body, d);
+        if (!s.elseBody.empty()) {
+          if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If) {
+            out += " else\n" + stmt(*s.elseBody[0], d);
+            return out;
+          }
+          out += " else " + blockOf(s.elseBody, d);
+        }
+        return out + "\n";
+      }
+      case Stmt::Kind::Block:
+        return p + blockOf(s.body, d) + "\n";
+      case Stmt::Kind::While: {
+        const Value c = expr(*s.expr);
+        if (c.type.k != K::Bool)
+          fail(s.expr->pos, "while condition must be bool, got " + c.type.wgsl());
+        loops_.push_back(LoopKind::Plain);
+        std::string out = p + "while (" + c.code + ") " + blockOf(s.body, d) + "\n";
+        loops_.pop_back();
+        return out;
+      }
+      case Stmt::Kind::For: {
+        scopes_.emplace_back();
+        std::string init = s.init ? stmt(*s.init, 0) : ";";
+        while (!init.empty() && (init.back() == '\n')) init.pop_back();
+        std::string cond;
+        if (s.expr) {
+          const Value c = expr(*s.expr);
+          if (c.type.k != K::Bool)
+            fail(s.expr->pos, "for-loop condition must be bool, got " + c.type.wgsl());
+          cond = c.code;
+        }
+        std::string update;
+        if (s.update) {
+          update = stmt(*s.update, 0);
+          while (!update.empty() && (update.back() == '\n' || update.back() == ';'))
+            update.pop_back();
+        }
+        loops_.push_back(LoopKind::Plain);
+        std::string out =
+            p + "for (" + init + " " + cond + "; " + update + ") " + blockOf(s.body, d) + "\n";
+        loops_.pop_back();
+        scopes_.pop_back();
+        return out;
+      }
+      case Stmt::Kind::Loop: {
+        // loop { body continuing { c; break if x; } }: `continue` must reach the continuing
+        // block, so the body runs inside a one-shot do-while that `continue` leaves.
+        const int id = ++locals_;
+        const std::string brk = "tg_break_" + std::to_string(id);
+        loops_.push_back(s.continuing.empty() ? LoopKind::Plain : LoopKind::WithContinuing);
+        breakFlags_.push_back(brk);
+        std::string out;
+        if (s.continuing.empty()) {
+          out = p + "for (;;) " + blockOf(s.body, d) + "\n";
+        } else {
+          scopes_.emplace_back();
+          std::string inner;
+          for (const auto& st : s.body) inner += stmt(*st, d + 3);
+          loops_.back() = LoopKind::Plain;  // break/continue in the continuing block are plain
+          std::string cont;
+          for (const auto& st : s.continuing) {
+            if (st->kind == Stmt::Kind::BreakIf) {
+              const Value c = expr(*st->expr);
+              if (c.type.k != K::Bool)
+                fail(st->expr->pos, "'break if' condition must be bool, got " + c.type.wgsl());
+              cont += pad(d + 1) + "if (" + c.code + ") break;\n";
+            } else {
+              cont += stmt(*st, d + 1);
+            }
+          }
+          scopes_.pop_back();
+          out = p + "for (;;) {\n" + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
+                "do {\n" + inner + pad(d + 1) + "} while (false);\n" + pad(d + 1) + "if (" + brk +
+                ") break;\n" + cont + p + "}\n";
+        }
+        breakFlags_.pop_back();
+        loops_.pop_back();
+        return out;
+      }
+      case Stmt::Kind::Break: {
+        if (loops_.empty()) fail(s.pos, "'break' outside a loop or switch");
+        if (loops_.back() == LoopKind::WithContinuing)
+          return p + "{ " + breakFlags_.back() + " = true; break; }\n";
+        return p + "break;\n";
+      }
+      case Stmt::Kind::Continue: {
+        if (loops_.empty()) fail(s.pos, "'continue' outside a loop");
+        if (loops_.back() == LoopKind::Switch) {
+          for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+            if (*it == LoopKind::WithContinuing)
+              unsupported(s.pos,
+                          "'continue' inside a switch inside a loop with a continuing block");
+            if (*it != LoopKind::Switch) break;
+          }
+        }
+        if (loops_.back() == LoopKind::WithContinuing) return p + "break;  // continue\n";
+        return p + "continue;\n";
+      }
+      case Stmt::Kind::BreakIf:
+        fail(s.pos, "'break if' is only allowed at the end of a continuing block");
+      case Stmt::Kind::Switch: {
+        const Value sel = expr(*s.expr);
+        const Type st = concrete(sel.type);
+        if (st.k != K::I32 && st.k != K::U32)
+          fail(s.expr->pos, "switch selector must be i32 or u32, got " + sel.type.wgsl());
+        std::string out = p + "switch (" + convert(sel, st, s.expr->pos).code + ") {\n";
+        bool sawDefault = false;
+        std::set<int64_t> seen;
+        loops_.push_back(LoopKind::Switch);
+        for (const auto& c : s.cases) {
+          for (const auto& e : c.selectors) {
+            const Value v = convert(expr(*e), st, e->pos);
+            if (!v.constant) fail(e->pos, "case selector must be a constant expression");
+            if (!seen.insert(static_cast<int64_t>(*v.constant)).second)
+              fail(e->pos, "duplicate case selector " + v.code);
+            out += p + "case " + v.code + ":\n";
+          }
+          if (c.isDefault) {
+            if (sawDefault) fail(c.pos, "a switch has at most one default clause");
+            sawDefault = true;
+            out += p + "default:\n";
+          }
+          out += p + "  " + blockOf(c.body, d + 1) + "\n" + p + "  break;\n";
+        }
+        loops_.pop_back();
+        if (!sawDefault) fail(s.pos, "a switch needs a default clause");
+        return out + p + "}\n";
+      }
+      case Stmt::Kind::Discard:
+        unsupported(s.pos, "discard");
+    }
+    return "";
+  }
+
+  // ---- expressions ----
+  static Type concrete(const Type& t) {
+    if (t.k == K::AbstractInt) return Type::scalar(K::I32);
+    if (t.k == K::AbstractFloat) return Type::scalar(K::F32);
+    if (t.k == K::Vec && t.elem->isAbstract()) return Type::vec(t.n, concrete(*t.elem));
+    return t;
+  }
+
+  // Converts a value to `to` where WGSL converts implicitly (abstract → concrete); otherwise
+  // the types must already agree.
+  Value convert(const Value& v, const Type& to, SourcePos pos) {
+    if (v.type == to) return v;
+    if (v.type.isAbstract() && v.constant && to.isScalar()) {
+      const double c = *v.constant;
+      Value out = v;
+      out.type = to;
+      if (to.k == K::F32 || to.k == K::AbstractFloat) {
+        out.code = f32Literal(c, pos);
+        out.constant = static_cast<double>(static_cast<float>(c));
+        return out;
+      }
+      if (v.type.k == K::AbstractFloat)
+        fail(pos, "cannot convert an abstract float to " + to.wgsl() + " implicitly (use " +
+                      to.wgsl() + "(...))");
+      if (to.k == K::I32) {
+        if (c < -2147483648.0 || c > 2147483647.0)
+          fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in i32");
+        out.code = i32Literal(c);
+        return out;
+      }
+      if (to.k == K::U32) {
+        if (c < 0 || c > 4294967295.0)
+          fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in u32");
+        out.code = std::to_string(static_cast<int64_t>(c)) + "u";
+        return out;
+      }
+      if (to.k == K::AbstractInt && v.type.k == K::AbstractInt) return v;
+    }
+    if (v.type.k == K::Vec && to.k == K::Vec && v.type.n == to.n && v.type.elem->isAbstract()) {
+      Value out = v;
+      out.type = to;
+      out.code = to.glsl() + "(" + v.code + ")";
+      return out;
+    }
+    fail(pos, "type mismatch: expected " + to.wgsl() + ", got " + v.type.wgsl());
+  }
+
+  Value lit(std::string code, Type t, std::optional<double> c) {
+    return Value{std::move(code), std::move(t), false, false, c};
+  }
+
+  Value expr(const Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::BoolLit:
+        return lit(e.text, Type::scalar(K::Bool), e.text == "true" ? 1.0 : 0.0);
+      case Expr::Kind::IntLit:
+        return intLiteral(e);
+      case Expr::Kind::FloatLit: {
+        std::string digits = e.text;
+        const bool suffixF = digits.back() == 'f';
+        if (suffixF) digits.pop_back();
+        const double v = std::strtod(digits.c_str(), nullptr);
+        if (!std::isfinite(v)) fail(e.pos, "float literal '" + e.text + "' is out of range");
+        if (suffixF)
+          return lit(f32Literal(v, e.pos), Type::scalar(K::F32),
+                     static_cast<double>(static_cast<float>(v)));
+        return lit(f32Literal(v, e.pos), Type::scalar(K::AbstractFloat), v);
+      }
+      case Expr::Kind::Paren: {
+        Value v = expr(*e.args[0]);
+        v.code = "(" + v.code + ")";
+        v.assignable = false;
+        return v;
+      }
+      case Expr::Kind::Ident: {
+        const Symbol* s = lookup(e.text);
+        if (!s) {
+          if (functions_.contains(e.text)) fail(e.pos, "function '" + e.text + "' used as a value");
+          fail(e.pos, "unresolved identifier '" + e.text + "'");
+        }
+        const bool memory = s->kind == Symbol::Kind::Var || s->kind == Symbol::Kind::Global;
+        Value v{s->kind == Symbol::Kind::Const && s->constant && s->type.isAbstract() ? s->glsl
+                                                                                      : s->glsl,
+                s->type, memory, s->writable, s->constant};
+        if (s->kind == Symbol::Kind::Global &&
+            (s->space == "storage" || s->space == "uniform" || s->space == "workgroup") &&
+            s->type.k != K::Array && s->type.k != K::Struct && s->type.k != K::Atomic &&
+            !s->type.isScalar() && s->type.k != K::Vec) {
+          fail(e.pos, "cannot use '" + e.text + "' as a value");
+        }
+        return v;
+      }
+      case Expr::Kind::Unary:
+        return unaryExpr(e);
+      case Expr::Kind::Binary:
+        return binary(e.text, expr(*e.args[0]), expr(*e.args[1]), e.pos);
+      case Expr::Kind::Index:
+        return indexExpr(e);
+      case Expr::Kind::Member:
+        return memberExpr(e);
+      case Expr::Kind::Call:
+        return call(e);
+    }
+    fail(e.pos, "unsupported expression");
+  }
+
+  Value intLiteral(const Expr& e) {
+    std::string t = e.text;
+    char suffix = 0;
+    if (t.back() == 'i' || t.back() == 'u') suffix = t.back(), t.pop_back();
+    errno = 0;
+    const bool hex = t.size() > 2 && (t[1] == 'x' || t[1] == 'X');
+    const unsigned long long v =
+        std::strtoull(hex ? t.c_str() + 2 : t.c_str(), nullptr, hex ? 16 : 10);
+    if (errno == ERANGE || v > 0xFFFFFFFFFFFFull)
+      fail(e.pos, "integer literal '" + e.text + "' is out of range");
+    const auto d = static_cast<double>(v);
+    if (suffix == 'i') {
+      if (v > 2147483647ull) fail(e.pos, "integer literal '" + e.text + "' does not fit in i32");
+      return lit(i32Literal(d), Type::scalar(K::I32), d);
+    }
+    if (suffix == 'u') {
+      if (v > 4294967295ull) fail(e.pos, "integer literal '" + e.text + "' does not fit in u32");
+      return lit(std::to_string(v) + "u", Type::scalar(K::U32), d);
+    }
+    return lit(std::to_string(v), Type::scalar(K::AbstractInt), d);
+  }
+
+  Value unaryExpr(const Expr& e) {
+    if (e.text == "&")
+      unsupported(e.pos, "pointer expression ('&') outside arrayLength and the atomic builtins");
+    Value v = expr(*e.args[0]);
+    const Type& st = v.type.scalarType();
+    if (e.text == "-") {
+      if (!st.isNumeric() || st.k == K::U32)
+        fail(e.pos, "unary '-' needs a signed or float operand, got " + v.type.wgsl());
+      if (v.constant && v.type.isScalar()) {
+        const double c = -*v.constant;
+        if (v.type.k == K::AbstractInt || v.type.k == K::I32) {
+          if (v.type.k == K::I32 && c > 2147483647.0)
+            return lit(i32Literal(-2147483648.0), v.type, -2147483648.0);  // wraps
+          return lit(i32Literal(c), v.type, c);
+        }
+        return lit(f32Literal(c, e.pos), v.type, c);
+      }
+      return Value{"(-" + v.code + ")", v.type, false, false, std::nullopt};
+    }
+    if (e.text == "!") {
+      if (v.type.k != K::Bool) fail(e.pos, "'!' needs a bool operand, got " + v.type.wgsl());
+      return Value{"(!" + v.code + ")", v.type, false, false,
+                   v.constant ? std::optional<double>(*v.constant == 0 ? 1 : 0) : std::nullopt};
+    }
+    if (!st.isInteger()) fail(e.pos, "'~' needs an integer operand, got " + v.type.wgsl());
+    if (v.type.k == K::AbstractInt) v = convert(v, Type::scalar(K::I32), e.pos);
+    return Value{"(~" + v.code + ")", v.type, false, false, std::nullopt};
+  }
+
+  // Unifies abstract operands with the other side's concrete type.
+  void unify(Value& l, Value& r, SourcePos pos) {
+    if (l.type == r.type) return;
+    const Type& ls = l.type.scalarType();
+    const Type& rs = r.type.scalarType();
+    if (l.type.isAbstract() && r.type.isAbstract()) {  // int meets float: both abstract float
+      if (l.type.k == K::AbstractInt)
+        l.type = Type::scalar(K::AbstractFloat), l.code = f32Literal(*l.constant, pos);
+      if (r.type.k == K::AbstractInt)
+        r.type = Type::scalar(K::AbstractFloat), r.code = f32Literal(*r.constant, pos);
+      return;
+    }
+    if (l.type.isAbstract() && !r.type.isAbstract())
+      l = convert(l, rs, pos);
+    else if (r.type.isAbstract() && !l.type.isAbstract())
+      r = convert(r, ls, pos);
+  }
+
+  Value binary(const std::string& op, Value l, Value r, SourcePos pos) {
+    if (op == "&&" || op == "||") {
+      if (l.type.k != K::Bool || r.type.k != K::Bool)
+        fail(pos,
+             "'" + op + "' needs bool operands, got " + l.type.wgsl() + " and " + r.type.wgsl());
+      return Value{"(" + l.code + " " + op + " " + r.code + ")", l.type, false, false,
+                   std::nullopt};
+    }
+    if (op == "<<" || op == ">>") {
+      if (!l.type.scalarType().isInteger())
+        fail(pos, "shift needs an integer left operand, got " + l.type.wgsl());
+      if (l.type.k == K::AbstractInt) l = convert(l, Type::scalar(K::I32), pos);
+      r = r.type.isAbstract() ? convert(r, Type::scalar(K::U32), pos) : r;
+      if (r.type.scalarType().k != K::U32)
+        fail(pos, "shift amount must be u32, got " + r.type.wgsl());
+      // WGSL masks the amount to the bit width.
+      return Value{"(" + l.code + " " + op + " (" + r.code + " & 31u))", l.type, false, false,
+                   std::nullopt};
+    }
+    unify(l, r, pos);
+    const bool vecScalar = (l.type.k == K::Vec && r.type.isScalar() && *l.type.elem == r.type) ||
+                           (r.type.k == K::Vec && l.type.isScalar() && *r.type.elem == l.type);
+    if (!(l.type == r.type) && !vecScalar) {
+      fail(pos, "operator '" + op + "' cannot combine " + l.type.wgsl() + " and " + r.type.wgsl());
+    }
+    const Type result = l.type.k == K::Vec ? l.type : r.type;
+    const Type& st = result.scalarType();
+    const bool cmp = op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=";
+    if (cmp) {
+      if (result.k == K::Vec) unsupported(pos, "component-wise vector comparison '" + op + "'");
+      if (st.k == K::Bool && op != "==" && op != "!=")
+        fail(pos, "'" + op + "' cannot compare bool values");
+      std::optional<double> c;
+      if (l.constant && r.constant) {
+        const double a = *l.constant, b = *r.constant;
+        c = op == "=="   ? a == b
+            : op == "!=" ? a != b
+            : op == "<"  ? a < b
+            : op == ">"  ? a > b
+            : op == "<=" ? a <= b
+                         : a >= b;
+      }
+      return Value{"(" + l.code + " " + op + " " + r.code + ")", Type::scalar(K::Bool), false,
+                   false, c};
+    }
+    if (op == "&" || op == "|" || op == "^") {
+      if (!st.isInteger()) fail(pos, "'" + op + "' needs integer operands, got " + l.type.wgsl());
+      return Value{"(" + l.code + " " + op + " " + r.code + ")", result, false, false,
+                   std::nullopt};
+    }
+    if (!st.isNumeric())
+      fail(pos, "arithmetic '" + op + "' needs numeric operands, got " + l.type.wgsl() + " and " +
+                    r.type.wgsl());
+    // Abstract constants fold in double / int64, as WGSL evaluates them at compile time.
+    if (result.isAbstract() && l.constant && r.constant) {
+      const double a = *l.constant, b = *r.constant;
+      double v = 0;
+      if (op == "+")
+        v = a + b;
+      else if (op == "-")
+        v = a - b;
+      else if (op == "*")
+        v = a * b;
+      else if (op == "/") {
+        if (result.k == K::AbstractInt) {
+          if (b == 0) fail(pos, "integer division by zero in a constant expression");
+          v = std::trunc(a / b);
+        } else {
+          v = a / b;
+        }
+      } else if (op == "%") {
+        if (result.k == K::AbstractInt && b == 0)
+          fail(pos, "integer remainder by zero in a constant expression");
+        v = std::fmod(a, b);
+      }
+      return lit(result.k == K::AbstractInt ? i32Literal(v) : f32Literal(v, pos), result, v);
+    }
+    if (op == "/" && st.isInteger())
+      return Value{"tg_div(" + l.code + ", " + r.code + ")", result, false, false, std::nullopt};
+    if (op == "%")
+      return Value{"tg_rem(" + l.code + ", " + r.code + ")", result, false, false, std::nullopt};
+    std::optional<double> c;
+    if (l.constant && r.constant && st.k == K::U32 && (op == "+" || op == "*" || op == "-")) {
+      // Concrete constants (e.g. `65535u * 256u`) stay usable as array sizes; u32 wraps.
+      const auto a = static_cast<uint32_t>(*l.constant), b = static_cast<uint32_t>(*r.constant);
+      c = static_cast<double>(op == "+" ? a + b : op == "-" ? a - b : a * b);
+    }
+    return Value{"(" + l.code + " " + op + " " + r.code + ")", result, false, false, c};
+  }
+
+  Value indexExpr(const Expr& e) {
+    Value base = expr(*e.args[0]);
+    Value idx = expr(*e.args[1]);
+    if (idx.type.isAbstract()) idx = convert(idx, Type::scalar(K::I32), e.args[1]->pos);
+    if (idx.type.k != K::I32 && idx.type.k != K::U32)
+      fail(e.args[1]->pos, "index must be i32 or u32, got " + idx.type.wgsl());
+    if (base.type.k == K::Array) {
+      // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
+      const std::string limit = base.type.n ? std::to_string(base.type.n - 1) + "u"
+                                            : "uint(" + base.code + ".length()) - 1u";
+      return Value{base.code + "[min(uint(" + idx.code + "), " + limit + ")]", *base.type.elem,
+                   base.assignable, base.writable, std::nullopt};
+    }
+    if (base.type.k == K::Vec) {
+      return Value{
+          base.code + "[min(uint(" + idx.code + "), " + std::to_string(base.type.n - 1) + "u)]",
+          *base.type.elem, base.assignable, base.writable, std::nullopt};
+    }
+    fail(e.pos, "cannot index a value of type " + base.type.wgsl());
+  }
+
+  Value memberExpr(const Expr& e) {
+    Value base = expr(*e.args[0]);
+    const std::string& m = e.text;
+    if (base.type.k == K::Struct) {
+      for (const auto& [name, t] : structs_[base.type.name]) {
+        if (name == m)
+          return Value{base.code + "." + mangle(m), t, base.assignable, base.writable,
+                       std::nullopt};
+      }
+      fail(e.pos, "struct '" + base.type.name + "' has no member '" + m + "'");
+    }
+    if (base.type.k == K::Vec) {
+      const std::string xyzw = "xyzw", rgba = "rgba";
+      if (m.empty() || m.size() > 4) fail(e.pos, "invalid swizzle '" + m + "'");
+      const bool useRgba = rgba.find(m[0]) != std::string::npos;
+      std::string glslSwizzle;
+      for (char c : m) {
+        const auto k = (useRgba ? rgba : xyzw).find(c);
+        if (k == std::string::npos || static_cast<int>(k) >= base.type.n)
+          fail(e.pos, "invalid swizzle '" + m + "' for " + base.type.wgsl());
+        glslSwizzle += xyzw[k];
+      }
+      const Type t =
+          m.size() == 1 ? *base.type.elem : Type::vec(static_cast<int>(m.size()), *base.type.elem);
+      return Value{base.code + "." + glslSwizzle, t, base.assignable && m.size() == 1,
+                   base.writable && m.size() == 1, std::nullopt};
+    }
+    fail(e.pos, "type " + base.type.wgsl() + " has no members");
+  }
+
+  // ---- calls: constructors, conversions, builtins, user functions ----
+  std::vector<Value> argsOf(const Expr& e) {
+    std::vector<Value> out;
+    for (const auto& a : e.args) out.push_back(expr(*a));
+    return out;
+  }
+
+  void arity(const Expr& e, size_t n) {
+    if (e.args.size() != n)
+      fail(e.pos, "'" + e.text + "' takes " + std::to_string(n) + " argument" +
+                      (n == 1 ? "" : "s") + ", got " + std::to_string(e.args.size()));
+  }
+
+  Value call(const Expr& e) {
+    const std::string& f = e.text;
+    if (e.typeArgs && f == "bitcast") return bitcastCall(e);
+    if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
+    if (f.starts_with("vec") || e.typeArgs) return construct(e);
+    if (f == "arrayLength") {
+      arity(e, 1);
+      const Expr& a = *e.args[0];
+      if (a.kind != Expr::Kind::Unary || a.text != "&")
+        fail(a.pos, "arrayLength takes a pointer: arrayLength(&buffer)");
+      const Value v = expr(*a.args[0]);
+      if (v.type.k != K::Array || v.type.n != 0)
+        fail(a.pos, "arrayLength needs a runtime-sized array, got " + v.type.wgsl());
+      return Value{"uint(" + v.code + ".length())", Type::scalar(K::U32), false, false,
+                   std::nullopt};
+    }
+    if (f.starts_with("atomic")) return atomicCall(e);
+    if (f == "workgroupBarrier") {
+      arity(e, 0);
+      return Value{"barrier()", Type::scalar(K::Void), false, false, std::nullopt};
+    }
+    if (f == "storageBarrier") {
+      arity(e, 0);
+      return Value{"memoryBarrierBuffer(), barrier()", Type::scalar(K::Void), false, false,
+                   std::nullopt};
+    }
+    if (f == "select") {
+      arity(e, 3);
+      auto a = argsOf(e);
+      unify(a[0], a[1], e.pos);
+      if (!(a[0].type == a[1].type))
+        fail(e.pos, "select: both values must have the same type, got " + a[0].type.wgsl() +
+                        " and " + a[1].type.wgsl());
+      if (a[2].type.k != K::Bool)
+        fail(e.args[2]->pos, "select: the condition must be bool, got " + a[2].type.wgsl());
+      Type t = concrete(a[0].type);
+      return Value{"(" + a[2].code + " ? " + convert(a[1], t, e.pos).code + " : " +
+                       convert(a[0], t, e.pos).code + ")",
+                   t, false, false, std::nullopt};
+    }
+    if (auto it = functions_.find(f); it != functions_.end()) {
+      const auto& [params, ret] = it->second;
+      if (e.args.size() != params.size())
+        fail(e.pos, "function '" + f + "' takes " + std::to_string(params.size()) +
+                        " arguments, got " + std::to_string(e.args.size()));
+      std::string code = mangle(f) + "(";
+      for (size_t i = 0; i < params.size(); ++i)
+        code += (i ? ", " : "") + convert(expr(*e.args[i]), params[i], e.args[i]->pos).code;
+      return Value{code + ")", ret, false, false, std::nullopt};
+    }
+    return builtin(e);
+  }
+
+  Value conversion(const Expr& e) {
+    arity(e, 1);
+    const Type to = Type::scalar(e.text == "f32"   ? K::F32
+                                 : e.text == "i32" ? K::I32
+                                 : e.text == "u32" ? K::U32
+                                                   : K::Bool);
+    Value v = expr(*e.args[0]);
+    if (v.type.k == K::Vec)
+      fail(e.pos, e.text + "() converts scalars; use vecN<" + e.text + ">(...) for vectors");
+    if (!v.type.isScalar()) fail(e.pos, "cannot convert " + v.type.wgsl() + " to " + to.wgsl());
+    if (v.constant && v.type.isAbstract()) {
+      if (to.k == K::F32) return convert(v, to, e.pos);
+      if (to.k == K::Bool) return lit(*v.constant != 0 ? "true" : "false", to, *v.constant != 0);
+      const double t = std::trunc(*v.constant);
+      return convert(lit(std::to_string(static_cast<int64_t>(t)), Type::scalar(K::AbstractInt), t),
+                     to, e.pos);
+    }
+    v = convert(v, concrete(v.type), e.pos);
+    if (v.type == to) return v;
+    if (v.type.k == K::F32 && to.k == K::I32)
+      return Value{"tg_f2i(" + v.code + ")", to, false, false, std::nullopt};
+    if (v.type.k == K::F32 && to.k == K::U32)
+      return Value{"tg_f2u(" + v.code + ")", to, false, false, std::nullopt};
+    return Value{to.glsl() + "(" + v.code + ")", to, false, false, std::nullopt};
+  }
+
+  Value bitcastCall(const Expr& e) {
+    arity(e, 1);
+    const Type to = resolveType(*e.typeArgs);
+    const Type& target = e.typeArgs->args.empty() ? to : resolveType(e.typeArgs->args[0]);
+    Value v = expr(*e.args[0]);
+    v = convert(v, concrete(v.type), e.pos);
+    if (!target.isScalar() || !v.type.isScalar() || target.k == K::Bool || v.type.k == K::Bool)
+      unsupported(e.pos, "bitcast between " + v.type.wgsl() + " and " + target.wgsl());
+    if (v.type == target) return v;
+    std::string fn;
+    if (v.type.k == K::F32)
+      fn = target.k == K::U32 ? "floatBitsToUint" : "floatBitsToInt";
+    else if (target.k == K::F32)
+      fn = v.type.k == K::U32 ? "uintBitsToFloat" : "intBitsToFloat";
+    else
+      fn = target.glsl();
+    return Value{fn + "(" + v.code + ")", target, false, false, std::nullopt};
+  }
+
+  Value construct(const Expr& e) {
+    if (e.typeArgs && e.typeArgs->name == "array") {
+      Type t = resolveType(*e.typeArgs);
+      if (t.n == 0) t.n = static_cast<int>(e.args.size());
+      if (static_cast<int>(e.args.size()) != t.n)
+        fail(e.pos, "array constructor needs " + std::to_string(t.n) + " elements, got " +
+                        std::to_string(e.args.size()));
+      std::string code = t.elem->glsl() + "[" + std::to_string(t.n) + "](";
+      for (size_t i = 0; i < e.args.size(); ++i)
+        code += (i ? ", " : "") + convert(expr(*e.args[i]), *t.elem, e.args[i]->pos).code;
+      return Value{code + ")", t, false, false, std::nullopt};
+    }
+    if (!e.text.starts_with("vec") || e.text.size() < 4 || e.text[3] < '2' || e.text[3] > '4') {
+      if (structs_.contains(e.text)) unsupported(e.pos, "struct constructor");
+      fail(e.pos, "unknown function '" + e.text + "'");
+    }
+    const int n = e.text[3] - '0';
+    auto a = argsOf(e);
+    Type elem;
+    if (e.typeArgs)
+      elem = *resolveType(*e.typeArgs).elem;
+    else if (e.text.size() == 5)
+      elem = Type::scalar(e.text[4] == 'f' ? K::F32 : e.text[4] == 'u' ? K::U32 : K::I32);
+    else {
+      if (a.empty()) fail(e.pos, e.text + "() needs an element type or arguments");
+      elem = concrete(a[0].type.scalarType());
+    }
+    const Type t = Type::vec(n, elem);
+    int count = 0;
+    std::string code = t.glsl() + "(";
+    for (size_t i = 0; i < a.size(); ++i) {
+      Value v = a[i];
+      if (v.type.k == K::Vec) {
+        if (!(*v.type.elem == elem))
+          fail(e.args[i]->pos, "vector component type mismatch: expected " + elem.wgsl() +
+                                   ", got " + v.type.wgsl());
+        count += v.type.n;
+      } else {
+        v = convert(v, elem, e.args[i]->pos);
+        count += 1;
+      }
+      code += (i ? ", " : "") + v.code;
+    }
+    if (!(count == n || (count == 1 && a.size() == 1) || a.empty()))
+      fail(e.pos,
+           e.text + " needs " + std::to_string(n) + " components, got " + std::to_string(count));
+    if (a.empty()) code += zeroOf(elem);
+    return Value{code + ")", t, false, false, std::nullopt};
+  }
+
+  Value atomicCall(const Expr& e) {
+    const std::string& f = e.text;
+    static const std::map<std::string, std::string> rmw = {
+        {"atomicAdd", "atomicAdd"}, {"atomicSub", "atomicAdd"},          {"atomicMax", "atomicMax"},
+        {"atomicMin", "atomicMin"}, {"atomicAnd", "atomicAnd"},          {"atomicOr", "atomicOr"},
+        {"atomicXor", "atomicXor"}, {"atomicExchange", "atomicExchange"}};
+    if (e.args.empty()) fail(e.pos, f + " needs a pointer to an atomic as its first argument");
+    const Expr& p = *e.args[0];
+    if (p.kind != Expr::Kind::Unary || p.text != "&")
+      fail(p.pos, f + " takes a pointer: " + f + "(&x, ...)");
+    const Value target = expr(*p.args[0]);
+    if (target.type.k != K::Atomic)
+      fail(p.pos, f + " needs an atomic<i32> or atomic<u32>, got " + target.type.wgsl());
+    const Type& t = *target.type.elem;
+    if (!target.writable && f != "atomicLoad")
+      fail(p.pos, f + " writes its operand, which is read-only here");
+    if (f == "atomicLoad") {
+      arity(e, 1);
+      return Value{"atomicOr(" + target.code + ", " + zeroOf(t) + ")", t, false, false,
+                   std::nullopt};
+    }
+    if (f == "atomicStore") {
+      arity(e, 2);
+      return Value{"atomicExchange(" + target.code + ", " +
+                       convert(expr(*e.args[1]), t, e.args[1]->pos).code + ")",
+                   Type::scalar(K::Void), false, false, std::nullopt};
+    }
+    if (f == "atomicCompareExchangeWeak") unsupported(e.pos, "atomicCompareExchangeWeak");
+    auto it = rmw.find(f);
+    if (it == rmw.end()) fail(e.pos, "unknown atomic builtin '" + f + "'");
+    arity(e, 2);
+    std::string v = convert(expr(*e.args[1]), t, e.args[1]->pos).code;
+    if (f == "atomicSub") v = "-(" + v + ")";
+    return Value{it->second + "(" + target.code + ", " + v + ")", t, false, false, std::nullopt};
+  }
+
+  Value builtin(const Expr& e) {
+    const std::string& f = e.text;
+    struct Rule {
+      const char* glsl;
+      int arity;
+      enum { Float, Numeric, Int, Bool } domain;
+      enum { Same, ScalarOfArg, U32Like, BoolScalar } result = Same;
+    };
+    static const std::map<std::string, Rule> rules = {
+        {"abs", {"abs", 1, Rule::Numeric}},
+        {"acos", {"acos", 1, Rule::Float}},
+        {"asin", {"asin", 1, Rule::Float}},
+        {"atan", {"atan", 1, Rule::Float}},
+        {"atan2", {"atan", 2, Rule::Float}},
+        {"ceil", {"ceil", 1, Rule::Float}},
+        {"clamp", {"clamp", 3, Rule::Numeric}},
+        {"cos", {"cos", 1, Rule::Float}},
+        {"cosh", {"cosh", 1, Rule::Float}},
+        {"exp", {"exp", 1, Rule::Float}},
+        {"exp2", {"exp2", 1, Rule::Float}},
+        {"floor", {"floor", 1, Rule::Float}},
+        {"fma", {"fma", 3, Rule::Float}},
+        {"fract", {"fract", 1, Rule::Float}},
+        {"inverseSqrt", {"inversesqrt", 1, Rule::Float}},
+        {"log", {"log", 1, Rule::Float}},
+        {"log2", {"log2", 1, Rule::Float}},
+        {"max", {"max", 2, Rule::Numeric}},
+        {"min", {"min", 2, Rule::Numeric}},
+        {"mix", {"mix", 3, Rule::Float}},
+        {"pow", {"pow", 2, Rule::Float}},
+        {"round", {"roundEven", 1, Rule::Float}},
+        {"sign", {"sign", 1, Rule::Numeric}},
+        {"sin", {"sin", 1, Rule::Float}},
+        {"sinh", {"sinh", 1, Rule::Float}},
+        {"smoothstep", {"smoothstep", 3, Rule::Float}},
+        {"sqrt", {"sqrt", 1, Rule::Float}},
+        {"step", {"step", 2, Rule::Float}},
+        {"tan", {"tan", 1, Rule::Float}},
+        {"tanh", {"tanh", 1, Rule::Float}},
+        {"trunc", {"trunc", 1, Rule::Float}},
+        {"dot", {"dot", 2, Rule::Float, Rule::ScalarOfArg}},
+        {"length", {"length", 1, Rule::Float, Rule::ScalarOfArg}},
+        {"normalize", {"normalize", 1, Rule::Float}},
+        {"countOneBits", {"bitCount", 1, Rule::Int}},
+        {"firstLeadingBit", {"findMSB", 1, Rule::Int}},
+        {"reverseBits", {"bitfieldReverse", 1, Rule::Int}},
+        {"all", {"all", 1, Rule::Bool, Rule::BoolScalar}},
+        {"any", {"any", 1, Rule::Bool, Rule::BoolScalar}},
+    };
+    auto it = rules.find(f);
+    if (it == rules.end()) {
+      static const std::set<std::string> known = {"textureLoad",
+                                                  "textureStore",
+                                                  "textureSample",
+                                                  "dpdx",
+                                                  "dpdy",
+                                                  "fwidth",
+                                                  "pack4x8snorm",
+                                                  "unpack4x8snorm",
+                                                  "quantizeToF16",
+                                                  "workgroupUniformLoad",
+                                                  "determinant",
+                                                  "transpose",
+                                                  "cross",
+                                                  "distance",
+                                                  "reflect",
+                                                  "refract",
+                                                  "faceForward",
+                                                  "frexp",
+                                                  "modf",
+                                                  "ldexp",
+                                                  "degrees",
+                                                  "radians",
+                                                  "saturate",
+                                                  "extractBits",
+                                                  "insertBits",
+                                                  "firstTrailingBit",
+                                                  "countLeadingZeros",
+                                                  "countTrailingZeros",
+                                                  "dot4I8Packed",
+                                                  "subgroupAdd"};
+      if (known.contains(f)) unsupported(e.pos, "builtin function '" + f + "'");
+      fail(e.pos, "unresolved function '" + f + "'");
+    }
+    const Rule& r = it->second;
+    arity(e, static_cast<size_t>(r.arity));
+    auto a = argsOf(e);
+    for (size_t i = 1; i < a.size(); ++i) unify(a[0], a[i], e.pos);
+    for (size_t i = 1; i < a.size(); ++i)
+      unify(a[0], a[i], e.pos);  // a later concrete argument fixes earlier abstract ones
+    Type t = concrete(a[0].type);
+    const Type& st = t.scalarType();
+    const bool ok = r.domain == Rule::Float ? st.k == K::F32
+                    : r.domain == Rule::Numeric
+                        ? (st.k == K::F32 || st.k == K::I32 || st.k == K::U32)
+                    : r.domain == Rule::Int ? (st.k == K::I32 || st.k == K::U32)
+                                            : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
+    if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0].type.wgsl());
+    std::string code = std::string(r.glsl) + "(";
+    for (size_t i = 0; i < a.size(); ++i) {
+      const Value v = convert(a[i], t, e.args[i]->pos);
+      code += (i ? ", " : "") + v.code;
+    }
+    code += ")";
+    if (f == "firstLeadingBit" && st.k == K::U32)
+      code = "uint(" + code + ")";  // findMSB returns int
+    if (f == "countOneBits" && st.k == K::U32) code = "uint(" + code + ")";
+    if (f == "atan2")
+      code = "atan(" + convert(a[0], t, e.pos).code + ", " + convert(a[1], t, e.pos).code + ")";
+    if (t.k == K::Bool && (f == "all" || f == "any"))
+      code = convert(a[0], t, e.pos).code;  // all(scalar) is the scalar
+    const Type result = r.result == Rule::ScalarOfArg  ? st
+                        : r.result == Rule::BoolScalar ? Type::scalar(K::Bool)
+                                                       : t;
+    return Value{code, result, false, false, std::nullopt};
+  }
+
+  enum class LoopKind { Plain, WithContinuing, Switch };
+
+  const Module& m_;
+  Lowered out_;
+  std::string header_, decls_, body_;
+  std::vector<std::map<std::string, Symbol>> scopes_{1};
+  std::map<std::string, std::vector<std::pair<std::string, Type>>> structs_;
+  std::map<std::string, std::pair<std::vector<Type>, Type>> functions_;
+  Type returnType_;
+  std::vector<LoopKind> loops_;
+  std::vector<std::string> breakFlags_;
+  int locals_ = 0;
+  uint32_t nextOverrideId_ = 0;
+};
+
+}  // namespace
+
+Lowered lower(const Module& module) {
+  return Lowerer(module).run();
+}
+
+}  // namespace wgsl::detail

@@ -1,0 +1,244 @@
+#include "lexer.h"
+
+#include <cctype>
+
+namespace wgsl::detail {
+
+const char* tokName(Tok t) {
+  switch (t) {
+    case Tok::Ident:
+      return "identifier";
+    case Tok::IntLit:
+      return "integer literal";
+    case Tok::FloatLit:
+      return "float literal";
+    case Tok::LParen:
+      return "'('";
+    case Tok::RParen:
+      return "')'";
+    case Tok::LBrace:
+      return "'{'";
+    case Tok::RBrace:
+      return "'}'";
+    case Tok::LBracket:
+      return "'['";
+    case Tok::RBracket:
+      return "']'";
+    case Tok::Lt:
+      return "'<'";
+    case Tok::Gt:
+      return "'>'";
+    case Tok::Le:
+      return "'<='";
+    case Tok::Ge:
+      return "'>='";
+    case Tok::EqEq:
+      return "'=='";
+    case Tok::NotEq:
+      return "'!='";
+    case Tok::Eq:
+      return "'='";
+    case Tok::Comma:
+      return "','";
+    case Tok::Colon:
+      return "':'";
+    case Tok::Semi:
+      return "';'";
+    case Tok::Dot:
+      return "'.'";
+    case Tok::Arrow:
+      return "'->'";
+    case Tok::At:
+      return "'@'";
+    case Tok::Plus:
+      return "'+'";
+    case Tok::Minus:
+      return "'-'";
+    case Tok::Star:
+      return "'*'";
+    case Tok::Slash:
+      return "'/'";
+    case Tok::Percent:
+      return "'%'";
+    case Tok::Amp:
+      return "'&'";
+    case Tok::Pipe:
+      return "'|'";
+    case Tok::Caret:
+      return "'^'";
+    case Tok::Tilde:
+      return "'~'";
+    case Tok::Bang:
+      return "'!'";
+    case Tok::AndAnd:
+      return "'&&'";
+    case Tok::OrOr:
+      return "'||'";
+    case Tok::Shl:
+      return "'<<'";
+    case Tok::Shr:
+      return "'>>'";
+    case Tok::PlusEq:
+      return "'+='";
+    case Tok::MinusEq:
+      return "'-='";
+    case Tok::StarEq:
+      return "'*='";
+    case Tok::SlashEq:
+      return "'/='";
+    case Tok::PercentEq:
+      return "'%='";
+    case Tok::AmpEq:
+      return "'&='";
+    case Tok::PipeEq:
+      return "'|='";
+    case Tok::CaretEq:
+      return "'^='";
+    case Tok::ShlEq:
+      return "'<<='";
+    case Tok::ShrEq:
+      return "'>>='";
+    case Tok::PlusPlus:
+      return "'++'";
+    case Tok::MinusMinus:
+      return "'--'";
+    case Tok::Underscore:
+      return "'_'";
+    case Tok::End:
+      return "end of input";
+  }
+  return "?";
+}
+
+std::vector<Token> lex(std::string_view src) {
+  std::vector<Token> out;
+  SourcePos pos;
+  size_t i = 0;
+  const auto advance = [&](size_t n) {
+    for (size_t k = 0; k < n && i < src.size(); ++k, ++i) {
+      if (src[i] == '\n')
+        pos.line++, pos.column = 1;
+      else
+        pos.column++;
+    }
+  };
+  while (i < src.size()) {
+    const char c = src[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      advance(1);
+      continue;
+    }
+    if (c == '/' && i + 1 < src.size() && src[i + 1] == '/') {
+      while (i < src.size() && src[i] != '\n') advance(1);
+      continue;
+    }
+    if (c == '/' && i + 1 < src.size() && src[i + 1] == '*') {  // block comments nest in WGSL
+      const SourcePos start = pos;
+      int depth = 0;
+      do {
+        if (i + 1 < src.size() && src[i] == '/' && src[i + 1] == '*')
+          depth++, advance(2);
+        else if (i + 1 < src.size() && src[i] == '*' && src[i + 1] == '/')
+          depth--, advance(2);
+        else if (i < src.size())
+          advance(1);
+        if (i >= src.size() && depth > 0) fail(start, "unterminated block comment");
+      } while (depth > 0);
+      continue;
+    }
+    const SourcePos start = pos;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t j = i;
+      while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_'))
+        ++j;
+      std::string text(src.substr(i, j - i));
+      advance(j - i);
+      out.push_back({text == "_" ? Tok::Underscore : Tok::Ident, text, start});
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < src.size() && std::isdigit(static_cast<unsigned char>(src[i + 1])))) {
+      size_t j = i;
+      bool isFloat = false;
+      if (c == '0' && j + 1 < src.size() && (src[j + 1] == 'x' || src[j + 1] == 'X')) {
+        j += 2;
+        while (j < src.size() && std::isxdigit(static_cast<unsigned char>(src[j]))) ++j;
+        if (j < src.size() && (src[j] == '.' || src[j] == 'p' || src[j] == 'P'))
+          unsupported(start, "hexadecimal float literal");
+        if (j == i + 2) fail(start, "hexadecimal literal has no digits");
+      } else {
+        while (j < src.size() && std::isdigit(static_cast<unsigned char>(src[j]))) ++j;
+        if (j < src.size() && src[j] == '.') {
+          isFloat = true;
+          ++j;
+          while (j < src.size() && std::isdigit(static_cast<unsigned char>(src[j]))) ++j;
+        }
+        if (j < src.size() && (src[j] == 'e' || src[j] == 'E')) {
+          isFloat = true;
+          size_t k = j + 1;
+          if (k < src.size() && (src[k] == '+' || src[k] == '-')) ++k;
+          if (k >= src.size() || !std::isdigit(static_cast<unsigned char>(src[k])))
+            fail(start, "malformed exponent in float literal");
+          while (k < src.size() && std::isdigit(static_cast<unsigned char>(src[k]))) ++k;
+          j = k;
+        }
+      }
+      if (j < src.size() && (src[j] == 'f' || src[j] == 'h')) {
+        if (src[j] == 'h') unsupported(start, "f16 literal (suffix 'h')");
+        isFloat = true;
+        ++j;
+      } else if (j < src.size() && (src[j] == 'i' || src[j] == 'u')) {
+        if (isFloat)
+          fail(start, "a float literal cannot take the suffix '" + std::string(1, src[j]) + "'");
+        ++j;
+      }
+      if (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_')) {
+        fail(start, "invalid character '" + std::string(1, src[j]) + "' in numeric literal");
+      }
+      std::string text(src.substr(i, j - i));
+      advance(j - i);
+      out.push_back({isFloat ? Tok::FloatLit : Tok::IntLit, text, start});
+      continue;
+    }
+    struct Op {
+      const char* text;
+      Tok kind;
+    };
+    static const Op ops[] = {
+        {"<<=", Tok::ShlEq},  {">>=", Tok::ShrEq},  {"->", Tok::Arrow},     {"<=", Tok::Le},
+        {">=", Tok::Ge},      {"==", Tok::EqEq},    {"!=", Tok::NotEq},     {"&&", Tok::AndAnd},
+        {"||", Tok::OrOr},    {"<<", Tok::Shl},     {"+=", Tok::PlusEq},    {"-=", Tok::MinusEq},
+        {"*=", Tok::StarEq},  {"/=", Tok::SlashEq}, {"%=", Tok::PercentEq}, {"&=", Tok::AmpEq},
+        {"|=", Tok::PipeEq},  {"^=", Tok::CaretEq}, {"++", Tok::PlusPlus},  {"--", Tok::MinusMinus},
+        {"(", Tok::LParen},   {")", Tok::RParen},   {"{", Tok::LBrace},     {"}", Tok::RBrace},
+        {"[", Tok::LBracket}, {"]", Tok::RBracket}, {"<", Tok::Lt},         {">", Tok::Gt},
+        {"=", Tok::Eq},       {",", Tok::Comma},    {":", Tok::Colon},      {";", Tok::Semi},
+        {".", Tok::Dot},      {"@", Tok::At},       {"+", Tok::Plus},       {"-", Tok::Minus},
+        {"*", Tok::Star},     {"/", Tok::Slash},    {"%", Tok::Percent},    {"&", Tok::Amp},
+        {"|", Tok::Pipe},     {"^", Tok::Caret},    {"~", Tok::Tilde},      {"!", Tok::Bang},
+    };
+    bool matched = false;
+    for (const Op& op : ops) {
+      const std::string_view t(op.text);
+      if (src.substr(i, t.size()) == t) {
+        // `>>` is lexed as two `>` so that `array<vec2<f32>>` closes both templates; the parser
+        // joins adjacent `>` `>` into a shift where an expression needs one.
+        out.push_back({op.kind, std::string(t), start});
+        advance(t.size());
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) {
+      const auto uc = static_cast<unsigned char>(c);
+      fail(start, uc < 0x20 || uc >= 0x7f
+                      ? "unexpected byte 0x" + std::string(1, "0123456789abcdef"[uc >> 4]) +
+                            std::string(1, "0123456789abcdef"[uc & 15])
+                      : "unexpected character '" + std::string(1, c) + "'");
+    }
+  }
+  out.push_back({Tok::End, "", pos});
+  return out;
+}
+
+}  // namespace wgsl::detail

@@ -1,0 +1,112 @@
+// The pipeline: parse → resolve and lower to GLSL → glslang → SPIR-V (Vulkan 1.1) → spirv-val.
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+
+#include <mutex>
+#include <spirv-tools/libspirv.hpp>
+#include <sstream>
+
+#include "emitter.h"
+#include "parser.h"
+
+namespace wgsl {
+namespace detail {
+
+Diagnostic makeDiagnostic(std::string_view source, SourcePos pos, const std::string& message) {
+  Diagnostic d{pos.line, pos.column, message, {}};
+  std::string line;
+  size_t start = 0;
+  for (uint32_t l = 1; l < pos.line && start != std::string_view::npos; ++l) {
+    start = source.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start != std::string_view::npos && start <= source.size()) {
+    const size_t end = source.find('\n', start);
+    line = std::string(
+        source.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+  }
+  std::string caret(pos.column > 0 ? pos.column - 1 : 0, ' ');
+  for (size_t i = 0; i < caret.size() && i < line.size(); ++i) {
+    if (line[i] == '\t') caret[i] = '\t';
+  }
+  d.rendered = "error: " + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " +
+               message + "\n" + line + "\n" + caret + "^";
+  return d;
+}
+
+namespace {
+
+// glslang rejecting our own GLSL is a translator bug, reported against the whole module.
+std::vector<uint32_t> compileGlsl(const std::string& glsl, std::string* error) {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+  glslang::TShader shader(EShLangCompute);
+  const char* text = glsl.c_str();
+  shader.setStrings(&text, 1);
+  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1);
+  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
+  if (!shader.parse(GetDefaultResources(), 450, false, EShMsgDefault)) {
+    *error = shader.getInfoLog();
+    return {};
+  }
+  glslang::TProgram program;
+  program.addShader(&shader);
+  if (!program.link(EShMsgDefault)) {
+    *error = program.getInfoLog();
+    return {};
+  }
+  std::vector<uint32_t> spirv;
+  glslang::SpvOptions options;
+  options.disableOptimizer = true;
+  glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), spirv, &options);
+  return spirv;
+}
+
+}  // namespace
+}  // namespace detail
+
+Result translate(std::string_view source, const Options& options) {
+  Result r;
+  try {
+    const detail::Module module = detail::parse(source);
+    detail::Lowered lowered = detail::lower(module);
+    r.glsl = std::move(lowered.glsl);
+    r.reflection = std::move(lowered.reflection);
+  } catch (const detail::CompileError& e) {
+    r.diagnostics.push_back(detail::makeDiagnostic(source, e.pos, e.what()));
+    return r;
+  } catch (const std::exception& e) {  // never let an unexpected failure escape as a crash
+    r.diagnostics.push_back(
+        detail::makeDiagnostic(source, {1, 1}, std::string("internal error: ") + e.what()));
+    return r;
+  }
+  std::string error;
+  r.spirv = detail::compileGlsl(r.glsl, &error);
+  if (r.spirv.empty()) {
+    r.diagnostics.push_back(detail::makeDiagnostic(
+        source, {1, 1}, "internal error: the lowered GLSL did not compile: " + error));
+    return r;
+  }
+  if (options.validate) {
+    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+    std::string messages;
+    tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&,
+                                 const char* m) { messages += m; });
+    if (!tools.Validate(r.spirv)) {
+      r.diagnostics.push_back(detail::makeDiagnostic(
+          source, {1, 1}, "internal error: output failed spirv-val: " + messages));
+      r.spirv.clear();
+    }
+  }
+  return r;
+}
+
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  std::string s;
+  for (const auto& d : diagnostics) s += d.rendered + "\n";
+  return s;
+}
+
+}  // namespace wgsl

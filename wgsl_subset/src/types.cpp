@@ -1,0 +1,85 @@
+#include "types.h"
+
+namespace wgsl::detail {
+
+bool Type::operator==(const Type& o) const {
+  if (k != o.k || n != o.n || name != o.name) return false;
+  if (!elem || !o.elem) return !elem && !o.elem;
+  return *elem == *o.elem;
+}
+
+std::string Type::wgsl() const {
+  switch (k) {
+    case K::Void:
+      return "void";
+    case K::Bool:
+      return "bool";
+    case K::I32:
+      return "i32";
+    case K::U32:
+      return "u32";
+    case K::F32:
+      return "f32";
+    case K::AbstractInt:
+      return "abstract-int";
+    case K::AbstractFloat:
+      return "abstract-float";
+    case K::Vec:
+      return "vec" + std::to_string(n) + "<" + elem->wgsl() + ">";
+    case K::Array:
+      return "array<" + elem->wgsl() + (n ? ", " + std::to_string(n) : "") + ">";
+    case K::Atomic:
+      return "atomic<" + elem->wgsl() + ">";
+    case K::Struct:
+      return name;
+  }
+  return "?";
+}
+
+std::string Type::glsl() const {
+  switch (k) {
+    case K::Void:
+      return "void";
+    case K::Bool:
+      return "bool";
+    case K::I32:
+    case K::AbstractInt:
+      return "int";
+    case K::U32:
+      return "uint";
+    case K::F32:
+    case K::AbstractFloat:
+      return "float";
+    case K::Vec: {
+      const std::string prefix = elem->k == K::Bool  ? "b"
+                                 : elem->k == K::I32 ? "i"
+                                 : elem->k == K::U32 ? "u"
+                                                     : "";
+      return prefix + "vec" + std::to_string(n);
+    }
+    case K::Array:
+      return elem->glsl();
+    case K::Atomic:
+      return elem->glsl();
+    case K::Struct:
+      return "w_" + name;
+  }
+  return "?";
+}
+
+int Type::byteSize() const {
+  switch (k) {
+    case K::Vec:
+      return n * 4;
+    case K::Array:
+      return n * elem->byteSize();
+    case K::Atomic:
+      return 4;
+    case K::Struct:
+      return 0;
+    default:
+      return 4;
+  }
+}
+
+}  // namespace wgsl::detail

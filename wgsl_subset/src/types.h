@@ -1,0 +1,48 @@
+// WGSL types as the resolver sees them, and their GLSL spelling.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace wgsl::detail {
+
+struct Type {
+  enum class K {
+    Void,
+    Bool,
+    I32,
+    U32,
+    F32,
+    AbstractInt,
+    AbstractFloat,
+    Vec,
+    Array,
+    Atomic,
+    Struct
+  } k = K::Void;
+  int n = 0;                         // vector width; array count (0: runtime-sized)
+  std::shared_ptr<const Type> elem;  // vector/array/atomic element
+  std::string name;                  // struct name
+
+  static Type scalar(K k) { return Type{k, 0, nullptr, {}}; }
+  static Type vec(int n, const Type& e) { return Type{K::Vec, n, std::make_shared<Type>(e), {}}; }
+  static Type array(const Type& e, int n) {
+    return Type{K::Array, n, std::make_shared<Type>(e), {}};
+  }
+
+  bool isScalar() const {
+    return k == K::Bool || k == K::I32 || k == K::U32 || k == K::F32 || isAbstract();
+  }
+  bool isAbstract() const { return k == K::AbstractInt || k == K::AbstractFloat; }
+  bool isInteger() const { return k == K::I32 || k == K::U32 || k == K::AbstractInt; }
+  bool isFloat() const { return k == K::F32 || k == K::AbstractFloat; }
+  bool isNumeric() const { return isInteger() || isFloat(); }
+  // The scalar of a scalar or vector.
+  const Type& scalarType() const { return k == K::Vec ? *elem : *this; }
+  bool operator==(const Type& o) const;
+  std::string wgsl() const;  // for messages
+  std::string glsl() const;  // the GLSL type (arrays: element type only)
+  int byteSize() const;      // 32-bit scalars, vectors and fixed arrays of them
+};
+
+}  // namespace wgsl::detail
