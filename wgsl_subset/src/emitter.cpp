@@ -445,14 +445,13 @@ class Lowerer {
 
   Value assignTarget(const Expr& e) {
     Value v = expr(e);
-    if (!v.assignable)
-      fail(e.pos,
-           "cannot assign to this expression (it is not a variable, array element or member)");
-    if (!v.writable) {
+    if (!v.assignable || !v.writable) {
       const Expr* root = &e;
       while (root->kind == Expr::Kind::Index || root->kind == Expr::Kind::Member)
         root = root->args[0].get();
       const Symbol* s = root->kind == Expr::Kind::Ident ? lookup(root->text) : nullptr;
+      if (s && s->kind == Symbol::Kind::Const)
+        fail(e.pos, "cannot assign to constant '" + root->text + "'");
       if (s && s->kind == Symbol::Kind::Let)
         fail(e.pos, "cannot assign to 'let' declaration '" + root->text + "'");
       if (s && s->kind == Symbol::Kind::Param)
@@ -462,7 +461,8 @@ class Lowerer {
                         "': it is a read-only storage buffer (var<storage, read>)");
       if (s && s->space == "uniform")
         fail(e.pos, "cannot write to uniform buffer '" + root->text + "'");
-      fail(e.pos, "cannot assign to this expression");
+      fail(e.pos,
+           "cannot assign to this expression (it is not a variable, array element or member)");
     }
     if (v.type.k == K::Atomic) fail(e.pos, "atomic values are written with atomicStore");
     return v;
@@ -874,7 +874,10 @@ class Lowerer {
       r = r.type.isAbstract() ? convert(r, Type::scalar(K::U32), pos) : r;
       if (r.type.scalarType().k != K::U32)
         fail(pos, "shift amount must be u32, got " + r.type.wgsl());
-      // WGSL masks the amount to the bit width.
+      if (r.constant && *r.constant >= 32)
+        fail(pos, "shift amount " + std::to_string(static_cast<int64_t>(*r.constant)) +
+                      " must be less than the bit width of the left operand (32)");
+      // WGSL masks a run-time amount to the bit width.
       return Value{"(" + l.code + " " + op + " (" + r.code + " & 31u))", l.type, false, false,
                    std::nullopt};
     }
@@ -888,7 +891,20 @@ class Lowerer {
     const Type& st = result.scalarType();
     const bool cmp = op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=";
     if (cmp) {
-      if (result.k == K::Vec) unsupported(pos, "component-wise vector comparison '" + op + "'");
+      if (result.k == K::Vec) {
+        if (!(l.type == r.type))
+          fail(pos, "component-wise '" + op + "' needs two vectors of the same type");
+        if (st.k == K::Bool && op != "==" && op != "!=")
+          fail(pos, "'" + op + "' cannot compare bool vectors");
+        const char* fn = op == "=="   ? "equal"
+                         : op == "!=" ? "notEqual"
+                         : op == "<"  ? "lessThan"
+                         : op == ">"  ? "greaterThan"
+                         : op == "<=" ? "lessThanEqual"
+                                      : "greaterThanEqual";
+        return Value{std::string(fn) + "(" + l.code + ", " + r.code + ")",
+                     Type::vec(result.n, Type::scalar(K::Bool)), false, false, std::nullopt};
+      }
       if (st.k == K::Bool && op != "==" && op != "!=")
         fail(pos, "'" + op + "' cannot compare bool values");
       std::optional<double> c;
@@ -1094,8 +1110,8 @@ class Lowerer {
 
   Value bitcastCall(const Expr& e) {
     arity(e, 1);
-    const Type to = resolveType(*e.typeArgs);
-    const Type& target = e.typeArgs->args.empty() ? to : resolveType(e.typeArgs->args[0]);
+    if (e.typeArgs->args.size() != 1) fail(e.pos, "bitcast needs one target type: bitcast<T>(x)");
+    const Type target = resolveType(e.typeArgs->args[0]);
     Value v = expr(*e.args[0]);
     v = convert(v, concrete(v.type), e.pos);
     if (!target.isScalar() || !v.type.isScalar() || target.k == K::Bool || v.type.k == K::Bool)

@@ -9,6 +9,9 @@ const std::set<std::string> kTemplatedTypes = {
     "vec2",   "vec3",   "vec4",   "array",  "atomic", "bitcast", "ptr",    "mat2x2",
     "mat3x3", "mat4x4", "mat2x3", "mat2x4", "mat3x2", "mat3x4",  "mat4x2", "mat4x3"};
 
+// Deeply nested input must fail cleanly instead of exhausting the stack.
+constexpr int kMaxNesting = 128;
+
 class Parser {
  public:
   explicit Parser(std::vector<Token> tokens) : t_(std::move(tokens)) {}
@@ -80,6 +83,17 @@ class Parser {
            peek(1).pos.column == peek().pos.column + 1;
   }
 
+  struct Nest {
+    Nest(Parser& p, SourcePos pos) : parser(p) {
+      if (++parser.depth_ > kMaxNesting)
+        fail(pos, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+    ~Nest() { --parser.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+    Parser& parser;
+  };
+
   // ---- declarations ----
   std::vector<Attribute> attributes() {
     std::vector<Attribute> out;
@@ -104,6 +118,7 @@ class Parser {
   }
 
   TypeExpr type() {
+    const Nest nest(*this, peek().pos);
     TypeExpr t;
     t.pos = peek().pos;
     t.name = ident("a type");
@@ -193,6 +208,7 @@ class Parser {
 
   // ---- statements ----
   std::vector<StmtPtr> block() {
+    const Nest nest(*this, peek().pos);
     expect(Tok::LBrace, "to open a block");
     std::vector<StmtPtr> out;
     while (!at(Tok::RBrace)) {
@@ -213,6 +229,7 @@ class Parser {
 
   StmtPtr statement() {
     const SourcePos pos = peek().pos;
+    const Nest nest(*this, pos);
     if (at(Tok::At)) unsupported(pos, "statement attribute");
     if (at(Tok::LBrace)) {
       auto s = make(Stmt::Kind::Block, pos);
@@ -476,6 +493,7 @@ class Parser {
 
   ExprPtr unary() {
     const SourcePos pos = peek().pos;
+    const Nest nest(*this, pos);
     if (at(Tok::Minus) || at(Tok::Bang) || at(Tok::Tilde)) {
       auto e = node(Expr::Kind::Unary, pos, next().text);
       e->args.push_back(unary());
@@ -560,6 +578,7 @@ class Parser {
   std::vector<Token> t_;
   size_t i_ = 0;
   std::vector<bool> noGreater_{false};
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Every diagnostic the front end gives: position, message and the rendered caret line; anything
+// outside the subset is "unsupported in this WGSL subset: <construct>". Never a crash.
+#include <gtest/gtest.h>
+
+#include "wgsl_subset/wgsl_subset.h"
+
+namespace {
+
+const char* kOk = R"(@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  b[gid.x] = b[gid.x] + 1u;
+}
+)";
+
+struct Case {
+  const char* source;
+  uint32_t line, column;
+  const char* message;  // a substring of the message
+};
+
+void expectError(const Case& c) {
+  SCOPED_TRACE(c.source);
+  const wgsl::Result r = wgsl::translate(c.source);
+  ASSERT_FALSE(r.ok()) << "accepted";
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const wgsl::Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.line, c.line) << d.rendered;
+  EXPECT_EQ(d.column, c.column) << d.rendered;
+  EXPECT_NE(d.message.find(c.message), std::string::npos) << d.rendered;
+  const std::string prefix =
+      "error: " + std::to_string(c.line) + ":" + std::to_string(c.column) + ": ";
+  EXPECT_EQ(d.rendered.rfind(prefix, 0), 0u) << d.rendered;
+  EXPECT_EQ(d.rendered.back(), '^');  // the caret line
+  EXPECT_TRUE(r.spirv.empty());
+}
+
+const std::string kHead = "@group(0) @binding(0) var<storage, read_write> b : array<u32>;\n";
+const std::string kEntry = "@compute @workgroup_size(1) fn main() {\n";
+
+std::string body(const std::string& stmts) {
+  return kHead + kEntry + stmts + "\n}\n";
+}
+
+TEST(Diagnostics, ValidKernelTranslatesAndReflects) {
+  const wgsl::Result r = wgsl::translate(kOk);
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_FALSE(r.spirv.empty());
+  EXPECT_EQ(r.spirv[0], 0x07230203u);  // SPIR-V magic
+  EXPECT_EQ(r.reflection.entryPoint, "main");
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{64, 1, 1}));
+  ASSERT_EQ(r.reflection.bindings.size(), 1u);
+  EXPECT_EQ(r.reflection.bindings[0].elementType, "u32");
+  EXPECT_FALSE(r.reflection.bindings[0].readOnly);
+}
+
+TEST(Diagnostics, LexicalErrors) {
+  expectError({"fn main() { let x = 1 $ 2; }", 1, 23, "unexpected character '$'"});
+  expectError({"/* never closed", 1, 1, "unterminated block comment"});
+  expectError({"const x = 12abc;", 1, 11, "invalid character 'a' in numeric literal"});
+  expectError({"const x = 1.5u;", 1, 11, "cannot take the suffix 'u'"});
+  expectError({"const x = 1e+;", 1, 11, "malformed exponent"});
+  expectError(
+      {"const x = 0x1p4;", 1, 11, "unsupported in this WGSL subset: hexadecimal float literal"});
+  expectError({"const x = 1.0h;", 1, 11, "unsupported in this WGSL subset: f16 literal"});
+}
+
+TEST(Diagnostics, SyntaxErrors) {
+  expectError({"fn main() { let x = ; }", 1, 21, "expected an expression, got ';'"});
+  expectError({"fn main() { let x = 1 }", 1, 23, "expected ';' after the statement, got '}'"});
+  expectError({"fn main( { }", 1, 10, "expected a parameter name"});
+  expectError({"let x = 1;", 1, 1, "'let' is not allowed at module scope"});
+  expectError({"@frobnicate fn main() {}", 1, 1, "unknown attribute '@frobnicate'"});
+  expectError({"fn main() {", 1, 12, "expected '}' to close the block"});
+  expectError({"fn main() { let y; }", 1, 18, "needs an initializer"});
+  expectError(
+      {"fn main() { x + 1; }", 1, 18, "expected an assignment, increment or function call"});
+  expectError({"banana", 1, 1, "expected a module-scope declaration"});
+}
+
+TEST(Diagnostics, UnsupportedConstructs) {
+  expectError({"enable f16;", 1, 1, "unsupported in this WGSL subset: 'enable' directive"});
+  expectError({"alias T = f32;", 1, 1, "unsupported in this WGSL subset: type alias"});
+  expectError(
+      {"var<private> m : mat4x4<f32>;", 1, 18, "unsupported in this WGSL subset: matrix type"});
+  expectError(
+      {"@vertex fn main() {}", 1, 1, "unsupported in this WGSL subset: @vertex entry point"});
+  expectError(
+      {"fn f(p : ptr<function, f32>) {}", 1, 10, "unsupported in this WGSL subset: pointer type"});
+  expectError({body("  let t = textureLoad(b, 0);").c_str(), 3, 11,
+               "unsupported in this WGSL subset: builtin function 'textureLoad'"});
+  expectError({body("  discard;").c_str(), 3, 3, "unsupported in this WGSL subset: 'discard'"});
+  expectError({body("  let p = *b;").c_str(), 3, 11,
+               "unsupported in this WGSL subset: pointer dereference"});
+}
+
+TEST(Diagnostics, TypeAndResolutionErrors) {
+  expectError({body("  b[0] = 1.5;").c_str(), 3, 10, "cannot convert an abstract float to u32"});
+  expectError({body("  let x : i32 = 1u;").c_str(), 3, 17, "type mismatch: expected i32, got u32"});
+  expectError({body("  let x = y + 1u;").c_str(), 3, 11, "unresolved identifier 'y'"});
+  expectError(
+      {body("  let x = 1u;\n  x = 2u;").c_str(), 4, 3, "cannot assign to 'let' declaration 'x'"});
+  expectError({body("  let x = 1u + 2i;").c_str(), 3, 14, "cannot combine u32 and i32"});
+  expectError({body("  if (1u) { }").c_str(), 3, 6, "if condition must be bool"});
+  expectError({body("  let x = 5000000000u;").c_str(), 3, 11, "does not fit in u32"});
+  expectError({body("  let x = b[0] << 1i;").c_str(), 3, 16, "shift amount must be u32"});
+  expectError({body("  let x = b[0] >> 33u;").c_str(), 3, 16, "must be less than the bit width"});
+  expectError({body("  let x = sqrt(4u);").c_str(), 3, 11, "no overload of 'sqrt' takes u32"});
+  expectError(
+      {body("  let x = frobnicate(1);").c_str(), 3, 11, "unresolved function 'frobnicate'"});
+  expectError({body("  let x = max(1.0);").c_str(), 3, 11, "'max' takes 2 arguments, got 1"});
+  expectError({body("  break;").c_str(), 3, 3, "'break' outside a loop"});
+  expectError({body("  switch (b[0]) { case 1u: { } }").c_str(), 3, 3, "needs a default clause"});
+  expectError({body("  let v = vec3<f32>(1.0, 2.0);").c_str(), 3, 11, "needs 3 components, got 2"});
+  expectError({body("  let v = vec2<f32>(1.0, 2.0).xyz;").c_str(), 3, 30, "invalid swizzle 'xyz'"});
+  expectError(
+      {"@group(0) @binding(0) var<storage, read> r : array<f32>;\n@compute @workgroup_size(1) fn "
+       "main() { r[0] = 1.0; }",
+       2, 42, "read-only storage buffer"});
+  expectError({"@compute fn main() {}", 1, 10, "needs @workgroup_size"});
+  expectError({"@compute @workgroup_size(0) fn main() {}", 1, 26, "must be at least 1"});
+  expectError({"fn helper() {}", 1, 1, "no @compute entry point"});
+  expectError({"var<storage> a : array<f32>;\n@compute @workgroup_size(1) fn main() {}", 1, 1,
+               "needs @group and @binding"});
+  expectError({"fn f() -> u32 { }\n@compute @workgroup_size(1) fn main() {}", 1, 1,
+               "must end with a return"});
+  expectError(
+      {"@group(0) @binding(0) var<storage, read_write> a : array<f32>;\n@group(0) @binding(0) "
+       "var<storage, read_write> c : array<f32>;\n"
+       "@compute @workgroup_size(1) fn main() {}",
+       2, 23, "already used by 'a'"});
+}
+
+TEST(Diagnostics, GarbageNeverCrashes) {
+  const std::string inputs[] = {"",
+                                "@",
+                                "fn",
+                                "fn main(",
+                                "{{{{{{",
+                                "var<",
+                                "array<array<",
+                                ")))",
+                                "\x01\x02\xff",
+                                "fn main() { loop { continuing { break if; } } }",
+                                "struct S { a : f32,,, }",
+                                "@compute @workgroup_size(1,1,1,1) fn main() {}",
+                                std::string(10000, '(')};
+  for (const std::string& s : inputs) {
+    const wgsl::Result r = wgsl::translate(s);
+    EXPECT_FALSE(r.ok()) << s.substr(0, 40);
+  }
+}
+
+}  // namespace
