@@ -3,6 +3,9 @@
 // and through real Dawn; the outputs must agree bit for bit for integers and within 1e-6
 // relative or 1e-7 absolute for floats. Every output also passes spirv-val (translate() runs it).
 //
+// Dawn's outputs can be saved and replayed (WGSL_CORPUS_SAVE / WGSL_CORPUS_REFERENCE) to check the
+// same corpus on a GPU host that has Vulkan but no node.
+//
 // A file's header says what to bind and how to dispatch:
 //   // tg-buffer: <f32|i32|u32> <count> <zero|uniform LO HI|bits>
 //   // tg-dispatch: X [Y]
@@ -155,7 +158,24 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   return out;
 }
 
+// Dawn's outputs can be saved on a machine that has Dawn (WGSL_CORPUS_SAVE=dir) and replayed
+// where it has not (WGSL_CORPUS_REFERENCE=dir), e.g. on a GPU host without node.
+std::vector<std::vector<uint32_t>> runOnDawnOnce(const Kernel& k);
+
 std::vector<std::vector<uint32_t>> runOnDawn(const Kernel& k) {
+  if (const char* ref = std::getenv("WGSL_CORPUS_REFERENCE")) {
+    const nlohmann::json saved = nlohmann::json::parse(std::ifstream(fs::path(ref) / (k.name + ".json")));
+    return saved.get<std::vector<std::vector<uint32_t>>>();
+  }
+  auto out = runOnDawnOnce(k);
+  if (const char* save = std::getenv("WGSL_CORPUS_SAVE")) {
+    fs::create_directories(save);
+    std::ofstream(fs::path(save) / (k.name + ".json")) << nlohmann::json(out).dump();
+  }
+  return out;
+}
+
+std::vector<std::vector<uint32_t>> runOnDawnOnce(const Kernel& k) {
   nlohmann::json job;
   for (size_t i = 0; i < k.buffers.size(); ++i) {
     job["buffers"].push_back(

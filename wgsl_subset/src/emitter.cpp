@@ -105,6 +105,11 @@ class Lowerer {
     return nullptr;
   }
   static std::string mangle(const std::string& name) { return "w_" + name; }
+  // The single argument of an attribute such as @group(0).
+  static const Expr& attrArg(const Attribute& a) {
+    if (a.args.size() != 1) fail(a.pos, "@" + a.name + " takes exactly one argument");
+    return *a.args[0];
+  }
 
   int64_t constInt(const Expr& e, const char* what) {
     Value v = expr(e);
@@ -215,7 +220,7 @@ class Lowerer {
       if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
       uint32_t id = nextOverrideId_;
       if (const Attribute* a = attr(g.attributes, "id"))
-        id = static_cast<uint32_t>(constInt(*a->args.at(0), "@id"));
+        id = static_cast<uint32_t>(constInt(attrArg(*a), "@id"));
       nextOverrideId_ = std::max(nextOverrideId_, id + 1);
       std::string def = t.k == K::Bool  ? "false"
                         : t.k == K::F32 ? "0.0"
@@ -247,8 +252,8 @@ class Lowerer {
       const Attribute* binding = attr(g.attributes, "binding");
       if (!group || !binding)
         fail(g.pos, "resource variable '" + g.name + "' needs @group and @binding attributes");
-      const auto gi = static_cast<uint32_t>(constInt(*group->args.at(0), "@group"));
-      const auto bi = static_cast<uint32_t>(constInt(*binding->args.at(0), "@binding"));
+      const auto gi = static_cast<uint32_t>(constInt(attrArg(*group), "@group"));
+      const auto bi = static_cast<uint32_t>(constInt(attrArg(*binding), "@binding"));
       for (const auto& b : out_.reflection.bindings) {
         if (b.group == gi && b.binding == bi)
           fail(g.pos, "@group(" + std::to_string(gi) + ") @binding(" + std::to_string(bi) +
