@@ -82,7 +82,8 @@ Kernel load(const fs::path& path) {
 
 std::vector<fs::path> corpus() {
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(TG_WGSL_CORPUS)) {
+  const char* dir = std::getenv("WGSL_CORPUS_DIR");  // another checkout's corpus (e.g. on a GPU host)
+  for (const auto& e : fs::directory_iterator(dir ? dir : TG_WGSL_CORPUS)) {
     if (e.path().extension() == ".wgsl") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
