@@ -341,3 +341,61 @@ TEST_F(RoundTrip, AsyncPipelineCreation) {
 
 }  // namespace
 }  // namespace shim_test
+
+namespace shim_test {
+namespace {
+
+// WGSL modules go through wgsl_subset; overrides are set by their WGSL names.
+TEST_F(RoundTrip, WgslModuleWithOverrideByName) {
+  wgpu::ShaderSourceWGSL source;
+  source.code = R"(override scale : f32 = 2.0;
+@group(0) @binding(0) var<storage, read> a : array<f32>;
+@group(0) @binding(1) var<storage, read_write> b : array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  if (gid.x < arrayLength(&a)) { b[gid.x] = a[gid.x] * scale; }
+})";
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &source;
+  md.label = "scaled";
+  wgpu::ComputePipelineDescriptor pd;
+  pd.compute.module = device.CreateShaderModule(&md);
+  pd.compute.constants = {{"scale", 3.5}};
+  wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&pd);
+  const std::vector<float> a = {1, -2, 0.5, 8};
+  auto in = Upload(a, wgpu::BufferUsage::Storage);
+  auto out = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc);
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, Group(pipeline, 0, {in, out}));
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  Submit(encoder);
+  EXPECT_EQ(Read<float>(out, 4), (std::vector<float>{3.5f, -7.0f, 1.75f, 28.0f}));
+  EXPECT_TRUE(uncaptured.empty());
+}
+
+TEST_F(RoundTrip, InvalidWgslReportsLineAndColumn) {
+  wgpu::ShaderSourceWGSL source;
+  source.code = "@compute @workgroup_size(1)\nfn main() {\n  let x : u32 = 1.5;\n}\n";
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &source;
+  md.label = "broken kernel";
+  wgpu::ShaderModule module;
+  const CapturedError error = Capture([&] { module = device.CreateShaderModule(&md); });
+  EXPECT_EQ(error.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(error.message.find("broken kernel"), std::string::npos) << error.message;
+  EXPECT_NE(error.message.find("error: 3:17:"), std::string::npos) << error.message;
+  std::vector<wgpu::CompilationMessage> messages;
+  Wait(module.GetCompilationInfo(wgpu::CallbackMode::WaitAnyOnly, [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+    messages = info->messages;
+  }));
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].lineNum, 3u);
+  EXPECT_EQ(messages[0].linePos, 17u);
+  EXPECT_EQ(messages[0].type, wgpu::CompilationMessageType::Error);
+}
+
+}  // namespace
+}  // namespace shim_test

@@ -14,6 +14,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
     : ObjectBase(device, "ShaderModule", desc.label) {
   const ShaderSourceSPIRV* source = nullptr;
   const ShaderSourceWGSL* wgslSource = nullptr;
+  std::vector<wgsl::OverrideInfo> overrides;  // WGSL names of the specialization constants
   for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
     if (c->sType == ChainedStruct::SType::ShaderSourceSPIRV)
       source = static_cast<const ShaderSourceSPIRV*>(c);
@@ -37,6 +38,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
       return;
     }
     spirv_ = std::move(r.spirv);
+    overrides = std::move(r.reflection.overrides);
   } else if (!source || !source->code || source->codeSize == 0) {
     Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
     return;
@@ -65,6 +67,14 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
   }
   Reflect();
   if (!IsValid()) return;
+  // Pipeline constants name WGSL overrides as the source spells them.
+  for (auto& ep : entryPoints_) {
+    for (auto& c : ep.constants) {
+      for (const auto& o : overrides) {
+        if (o.id == c.specId) c.name = o.name;
+      }
+    }
+  }
 
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = spirv_.size() * sizeof(uint32_t);
