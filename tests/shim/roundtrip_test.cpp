@@ -42,7 +42,8 @@ TEST_F(RoundTrip, I32WithNegativesAndWraparound) {
   std::vector<int32_t> a = {0, 1, -1, 7, -7, INT32_MAX, INT32_MIN, 123456789, -987654321};
   auto b = Run(Kernel("int", "b[i] = a[i] * -3 + 7;"), a, a.size());
   for (size_t i = 0; i < a.size(); ++i) {
-    const int32_t expected = static_cast<int32_t>(static_cast<uint32_t>(a[i]) * static_cast<uint32_t>(-3) + 7u);
+    const int32_t expected =
+        static_cast<int32_t>(static_cast<uint32_t>(a[i]) * static_cast<uint32_t>(-3) + 7u);
     ASSERT_EQ(b[i], expected) << i;
   }
 }
@@ -80,7 +81,8 @@ TEST_F(RoundTrip, LargeBuffer256MiB) {
     void main() {
       uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x;
       if (i < uint(b.length())) b[i] = b[i] * 3u + 1u;
-    })", "big kernel");
+    })",
+                           "big kernel");
   auto encoder = device.CreateCommandEncoder();
   auto pass = encoder.BeginComputePass();
   pass.SetPipeline(pipeline);
@@ -122,7 +124,8 @@ TEST_F(RoundTrip, BarriersOnlyWhereNeeded) {
   std::vector<wgpu::Buffer> outs;
   std::vector<wgpu::BindGroup> groups;
   for (int k = 0; k < 100; ++k) {
-    outs.push_back(MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out" + std::to_string(k)));
+    outs.push_back(
+        MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out" + std::to_string(k)));
     groups.push_back(Group(pipeline, 0, {input, outs.back()}));
   }
   auto encoder = device.CreateCommandEncoder();
@@ -190,7 +193,7 @@ TEST_F(RoundTrip, ClearAndPartialCopies) {
   auto a = Upload(data, BufferUsage::CopySrc, "a");
   auto b = Upload(std::vector<uint32_t>(64, 7u), BufferUsage::CopySrc | BufferUsage::CopyDst, "b");
   auto encoder = device.CreateCommandEncoder();
-  encoder.ClearBuffer(b, 16, 32);              // elements 4..11 → 0
+  encoder.ClearBuffer(b, 16, 32);                 // elements 4..11 → 0
   encoder.CopyBufferToBuffer(a, 128, b, 64, 16);  // elements 32..35 of a → 16..19 of b
   Submit(encoder);
   auto out = Read<uint32_t>(b, 64);
@@ -242,7 +245,8 @@ TEST_F(RoundTrip, UniformBufferAndOverrideConstant) {
     layout(constant_id = 7) const uint kScale = 1u;
     layout(set = 0, binding = 0, std140) uniform Params { uint offset; } params;
     layout(set = 0, binding = 1, std430) buffer B { uint b[]; };
-    void main() { uint i = gl_GlobalInvocationID.x; b[i] = i * kScale + params.offset; })", "scaled");
+    void main() { uint i = gl_GlobalInvocationID.x; b[i] = i * kScale + params.offset; })",
+                               "scaled");
   wgpu::ComputePipelineDescriptor d;
   d.label = "scaled";
   d.compute.module = pipelineModule;
@@ -322,21 +326,21 @@ TEST_F(RoundTrip, AsyncPipelineCreation) {
   d.label = "async";
   d.compute.module = Module(Kernel("float", "b[i] = a[i];"));
   wgpu::ComputePipeline pipeline;
-  Wait(device.CreateComputePipelineAsync(&d, wgpu::CallbackMode::AllowProcessEvents,
-                                         [&](wgpu::CreatePipelineAsyncStatus s, wgpu::ComputePipeline p,
-                                             std::string_view m) {
-                                           EXPECT_EQ(s, wgpu::CreatePipelineAsyncStatus::Success) << m;
-                                           pipeline = p;
-                                         }));
+  Wait(device.CreateComputePipelineAsync(
+      &d, wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::CreatePipelineAsyncStatus s, wgpu::ComputePipeline p, std::string_view m) {
+        EXPECT_EQ(s, wgpu::CreatePipelineAsyncStatus::Success) << m;
+        pipeline = p;
+      }));
   EXPECT_TRUE(pipeline);
   d.compute.entryPoint = "missing";
-  Wait(device.CreateComputePipelineAsync(&d, wgpu::CallbackMode::AllowProcessEvents,
-                                         [&](wgpu::CreatePipelineAsyncStatus s, wgpu::ComputePipeline p,
-                                             std::string_view m) {
-                                           EXPECT_EQ(s, wgpu::CreatePipelineAsyncStatus::ValidationError);
-                                           EXPECT_FALSE(p);
-                                           EXPECT_NE(m.find("missing"), std::string_view::npos) << m;
-                                         }));
+  Wait(device.CreateComputePipelineAsync(
+      &d, wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::CreatePipelineAsyncStatus s, wgpu::ComputePipeline p, std::string_view m) {
+        EXPECT_EQ(s, wgpu::CreatePipelineAsyncStatus::ValidationError);
+        EXPECT_FALSE(p);
+        EXPECT_NE(m.find("missing"), std::string_view::npos) << m;
+      }));
 }
 
 }  // namespace
@@ -388,9 +392,11 @@ TEST_F(RoundTrip, InvalidWgslReportsLineAndColumn) {
   EXPECT_NE(error.message.find("broken kernel"), std::string::npos) << error.message;
   EXPECT_NE(error.message.find("error: 3:17:"), std::string::npos) << error.message;
   std::vector<wgpu::CompilationMessage> messages;
-  Wait(module.GetCompilationInfo(wgpu::CallbackMode::WaitAnyOnly, [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
-    messages = info->messages;
-  }));
+  Wait(module.GetCompilationInfo(
+      wgpu::CallbackMode::WaitAnyOnly,
+      [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+        messages = info->messages;
+      }));
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_EQ(messages[0].lineNum, 3u);
   EXPECT_EQ(messages[0].linePos, 17u);

@@ -82,7 +82,8 @@ Kernel load(const fs::path& path) {
 
 std::vector<fs::path> corpus() {
   std::vector<fs::path> files;
-  const char* dir = std::getenv("WGSL_CORPUS_DIR");  // another checkout's corpus (e.g. on a GPU host)
+  const char* dir =
+      std::getenv("WGSL_CORPUS_DIR");  // another checkout's corpus (e.g. on a GPU host)
   for (const auto& e : fs::directory_iterator(dir ? dir : TG_WGSL_CORPUS)) {
     if (e.path().extension() == ".wgsl") files.push_back(e.path());
   }
@@ -165,7 +166,8 @@ std::vector<std::vector<uint32_t>> runOnDawnOnce(const Kernel& k);
 
 std::vector<std::vector<uint32_t>> runOnDawn(const Kernel& k) {
   if (const char* ref = std::getenv("WGSL_CORPUS_REFERENCE")) {
-    const nlohmann::json saved = nlohmann::json::parse(std::ifstream(fs::path(ref) / (k.name + ".json")));
+    const nlohmann::json saved =
+        nlohmann::json::parse(std::ifstream(fs::path(ref) / (k.name + ".json")));
     return saved.get<std::vector<std::vector<uint32_t>>>();
   }
   auto out = runOnDawnOnce(k);

@@ -119,7 +119,8 @@ TEST(Diagnostics, TypeAndResolutionErrors) {
        2, 42, "read-only storage buffer"});
   expectError({"@compute fn main() {}", 1, 10, "needs @workgroup_size"});
   // Found by the fuzzer: an attribute without its argument.
-  expectError({"@group @binding(0) var<storage> a : array<f32>;", 1, 1, "@group takes exactly one argument"});
+  expectError({"@group @binding(0) var<storage> a : array<f32>;", 1, 1,
+               "@group takes exactly one argument"});
   expectError({"@compute @workgroup_size(0) fn main() {}", 1, 26, "must be at least 1"});
   expectError({"fn helper() {}", 1, 1, "no @compute entry point"});
   expectError({"var<storage> a : array<f32>;\n@compute @workgroup_size(1) fn main() {}", 1, 1,

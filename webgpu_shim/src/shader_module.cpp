@@ -4,8 +4,8 @@
 #include <spirv_cross/spirv_cross.hpp>
 
 #include "device.h"
-#include "wgsl_subset/wgsl_subset.h"
 #include "vk_check.h"
+#include "wgsl_subset/wgsl_subset.h"
 
 namespace wgpu::detail {
 
@@ -33,7 +33,8 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
       }
       MarkInvalid();
       Device().HandleError(ErrorType::Validation,
-                           Name() + " is not valid WGSL:\n" + wgsl::formatDiagnostics(r.diagnostics) +
+                           Name() + " is not valid WGSL:\n" +
+                               wgsl::formatDiagnostics(r.diagnostics) +
                                " - While calling [Device].CreateShaderModule.");
       return;
     }
@@ -49,13 +50,13 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
   // WebGPU-grade validation first: a module the driver would reject never reaches it.
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
   std::vector<CompilationMessage> messages;
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& pos,
-                               const char* message) {
-    CompilationMessage m;
-    m.message = message;
-    m.offset = pos.index;
-    messages.push_back(std::move(m));
-  });
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* message) {
+        CompilationMessage m;
+        m.message = message;
+        m.offset = pos.index;
+        messages.push_back(std::move(m));
+      });
   if (!tools.Validate(spirv_)) {
     info_.messages = messages;
     if (info_.messages.empty()) info_.messages.push_back({"SPIR-V failed validation."});
@@ -122,7 +123,8 @@ void ShaderModuleImpl::Reflect() {
         r.bindings.push_back(b);
       };
       for (const auto& res : resources.storage_buffers) {
-        const bool readOnly = compiler.get_buffer_block_flags(res.id).get(spv::DecorationNonWritable);
+        const bool readOnly =
+            compiler.get_buffer_block_flags(res.id).get(spv::DecorationNonWritable);
         add(res, readOnly ? BufferBindingType::ReadOnlyStorage : BufferBindingType::Storage);
       }
       for (const auto& res : resources.uniform_buffers) add(res, BufferBindingType::Uniform);
@@ -137,10 +139,18 @@ void ShaderModuleImpl::Reflect() {
         c.name = compiler.get_name(sc.id);
         const auto& type = compiler.get_type(compiler.get_constant(sc.id).constant_type);
         switch (type.basetype) {
-          case spirv_cross::SPIRType::Boolean: c.kind = ShaderConstant::Kind::Bool; break;
-          case spirv_cross::SPIRType::Int: c.kind = ShaderConstant::Kind::I32; break;
-          case spirv_cross::SPIRType::UInt: c.kind = ShaderConstant::Kind::U32; break;
-          default: c.kind = ShaderConstant::Kind::F32; break;
+          case spirv_cross::SPIRType::Boolean:
+            c.kind = ShaderConstant::Kind::Bool;
+            break;
+          case spirv_cross::SPIRType::Int:
+            c.kind = ShaderConstant::Kind::I32;
+            break;
+          case spirv_cross::SPIRType::UInt:
+            c.kind = ShaderConstant::Kind::U32;
+            break;
+          default:
+            c.kind = ShaderConstant::Kind::F32;
+            break;
         }
         r.constants.push_back(c);
       }

@@ -479,8 +479,8 @@ class Lowerer {
       case Stmt::Kind::Let:
       case Stmt::Kind::Const:
       case Stmt::Kind::Var: {
-        if (s.expr && s.expr->kind == Expr::Kind::Call && s.expr->text == "atomicCompareExchangeWeak" && !s.type &&
-            s.kind != Stmt::Kind::Const) {
+        if (s.expr && s.expr->kind == Expr::Kind::Call &&
+            s.expr->text == "atomicCompareExchangeWeak" && !s.type && s.kind != Stmt::Kind::Const) {
           return compareExchange(s, p);
         }
         std::optional<Value> init;
@@ -699,26 +699,36 @@ class Lowerer {
     const Expr& call = *s.expr;
     arity(call, 3);
     const Expr& ptr = *call.args[0];
-    if (ptr.kind != Expr::Kind::Unary || ptr.text != "&") fail(ptr.pos, "atomicCompareExchangeWeak takes a pointer: atomicCompareExchangeWeak(&x, cmp, v)");
+    if (ptr.kind != Expr::Kind::Unary || ptr.text != "&")
+      fail(ptr.pos,
+           "atomicCompareExchangeWeak takes a pointer: atomicCompareExchangeWeak(&x, cmp, v)");
     const Value target = expr(*ptr.args[0]);
-    if (target.type.k != K::Atomic) fail(ptr.pos, "atomicCompareExchangeWeak needs an atomic<i32> or atomic<u32>, got " + target.type.wgsl());
-    if (!target.writable) fail(ptr.pos, "atomicCompareExchangeWeak writes its operand, which is read-only here");
+    if (target.type.k != K::Atomic)
+      fail(ptr.pos, "atomicCompareExchangeWeak needs an atomic<i32> or atomic<u32>, got " +
+                        target.type.wgsl());
+    if (!target.writable)
+      fail(ptr.pos, "atomicCompareExchangeWeak writes its operand, which is read-only here");
     const Type& t = *target.type.elem;
     const std::string structName = "__atomic_compare_exchange_result_" + t.wgsl();
     if (!structs_.contains(structName)) {
       structs_[structName] = {{"old_value", t}, {"exchanged", Type::scalar(K::Bool)}};
-      decls_ += "struct " + mangle(structName) + " { " + t.glsl() + " w_old_value; bool w_exchanged; };\n";
+      decls_ += "struct " + mangle(structName) + " { " + t.glsl() +
+                " w_old_value; bool w_exchanged; };\n";
     }
     const int id = ++locals_;
     const std::string cmp = "tg_cmp_" + std::to_string(id), old = "tg_old_" + std::to_string(id);
     const std::string name = mangle(s.name) + "_" + std::to_string(++locals_);
-    std::string out = p + t.glsl() + " " + cmp + " = " + convert(expr(*call.args[1]), t, call.args[1]->pos).code + ";\n";
+    std::string out = p + t.glsl() + " " + cmp + " = " +
+                      convert(expr(*call.args[1]), t, call.args[1]->pos).code + ";\n";
     out += p + t.glsl() + " " + old + " = atomicCompSwap(" + target.code + ", " + cmp + ", " +
            convert(expr(*call.args[2]), t, call.args[2]->pos).code + ");\n";
-    out += p + mangle(structName) + " " + name + " = " + mangle(structName) + "(" + old + ", " + old + " == " + cmp + ");\n";
+    out += p + mangle(structName) + " " + name + " = " + mangle(structName) + "(" + old + ", " +
+           old + " == " + cmp + ");\n";
     const Type rt{K::Struct, 0, nullptr, structName};
     const bool isVar = s.kind == Stmt::Kind::Var;
-    define(s.pos, s.name, Symbol{rt, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt, "function"});
+    define(s.pos, s.name,
+           Symbol{rt, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
+                  "function"});
     return out;
   }
 

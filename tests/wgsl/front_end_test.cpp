@@ -1,0 +1,111 @@
+// The front end piece by piece: tokens, precedence, templates, abstract numerics and the
+// lowering of WGSL-defined semantics, checked on the GLSL it produces.
+#include <gtest/gtest.h>
+
+#include "lexer.h"
+#include "wgsl_subset/wgsl_subset.h"
+
+namespace {
+
+using wgsl::detail::Tok;
+
+TEST(Lexer, LiteralsOperatorsAndNestedComments) {
+  const auto t =
+      wgsl::detail::lex("1u 0x1Fi 2.5e3f 1e-3 .5 >> <<= a_b // line\n/* a /* nested */ b */ x");
+  const std::vector<std::pair<Tok, std::string>> want = {
+      {Tok::IntLit, "1u"},     {Tok::IntLit, "0x1Fi"}, {Tok::FloatLit, "2.5e3f"},
+      {Tok::FloatLit, "1e-3"}, {Tok::FloatLit, ".5"},  {Tok::Gt, ">"},
+      {Tok::Gt, ">"},          {Tok::ShlEq, "<<="},    {Tok::Ident, "a_b"},
+      {Tok::Ident, "x"},       {Tok::End, ""}};
+  ASSERT_EQ(t.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(t[i].kind, want[i].first) << i;
+    EXPECT_EQ(t[i].text, want[i].second) << i;
+  }
+  EXPECT_EQ(t[9].pos.line, 2u);  // positions survive comments
+  EXPECT_EQ(t[9].pos.column, 24u);
+}
+
+std::string lowered(const std::string& statements) {
+  const std::string src =
+      "@group(0) @binding(0) var<storage, read_write> b : array<u32>;\n"
+      "@group(0) @binding(1) var<storage, read_write> f : array<f32>;\n"
+      "@compute @workgroup_size(1) fn main() {\n" +
+      statements + "\n}\n";
+  const wgsl::Result r = wgsl::translate(src);
+  EXPECT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  return r.glsl;
+}
+
+TEST(Lowering, PrecedenceFollowsWgsl) {
+  const std::string g = lowered("  b[0] = b[1] + b[2] * b[3] << 1u;\n  b[1] = b[0] | b[1] & b[2];");
+  EXPECT_NE(g.find("((w_b[min(uint(1), uint(w_b.length()) - 1u)] + (w_b[min(uint(2), "
+                   "uint(w_b.length()) - 1u)] * "
+                   "w_b[min(uint(3), uint(w_b.length()) - 1u)])) << (1u & 31u))"),
+            std::string::npos)
+      << g;
+}
+
+TEST(Lowering, NestedTemplatesCloseWithAdjacentAngles) {
+  const std::string g =
+      lowered("  var v : array<vec2<f32>, 2>;\n  v[1] = vec2<f32>(1.0, 2.0);\n  f[0] = v[1].y;");
+  EXPECT_NE(g.find("vec2 w_v_"), std::string::npos) << g;
+}
+
+TEST(Lowering, AbstractLiteralsRoundToF32AndFoldInDouble) {
+  const std::string g = lowered(
+      "  let a : f32 = 1;\n  let c = 16777217.0;\n  let d = 1.0 / 3.0;\n  f[0] = a + c + d + 0.1;");
+  EXPECT_NE(g.find("float w_a_1 = 1.0;"), std::string::npos) << g;
+  EXPECT_NE(g.find("16777216.0"), std::string::npos) << g;   // nearest f32
+  EXPECT_NE(g.find("0.333333343"), std::string::npos) << g;  // folded in double, then rounded once
+  EXPECT_NE(g.find("0.100000001"), std::string::npos) << g;
+}
+
+TEST(Lowering, IntegerSemanticsAreExplicit) {
+  const std::string g = lowered(
+      "  let x = i32(b[0]);\n  let y = i32(b[1]);\n  b[2] = u32(x / y + x % y);\n  b[3] = b[0] >> "
+      "b[1];"
+      "\n  b[4] = u32(f[0]);");
+  EXPECT_NE(g.find("tg_div("), std::string::npos) << g;
+  EXPECT_NE(g.find("tg_rem("), std::string::npos) << g;
+  EXPECT_NE(g.find(" & 31u))"), std::string::npos) << g;  // masked shift amount
+  EXPECT_NE(g.find("tg_f2u("), std::string::npos) << g;   // saturating conversion
+}
+
+TEST(Lowering, IdentifiersNeverCollideWithGlsl) {
+  const std::string g = lowered(
+      "  let input = 1u;\n  let output = input + 1u;\n  let sample = output;\n  b[0] = sample;");
+  EXPECT_EQ(g.find(" input "), std::string::npos) << g;
+  EXPECT_NE(g.find("w_input_"), std::string::npos) << g;
+}
+
+TEST(Lowering, ReflectionListsBindingsOverridesAndWorkgroupMemory) {
+  const wgsl::Result r = wgsl::translate(R"(override n : u32 = 4u;
+@id(7) override gain = 1.5;
+var<workgroup> tile : array<f32, 64>;
+@group(1) @binding(3) var<storage, read> x : array<i32>;
+@group(0) @binding(0) var<storage, read_write> y : array<f32>;
+@compute @workgroup_size(8, 4)
+fn k(@builtin(local_invocation_index) i : u32) {
+  tile[i] = f32(x[i]) * gain;
+  workgroupBarrier();
+  y[i] = tile[(i + n) % 32u];
+})");
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.entryPoint, "k");
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{8, 4, 1}));
+  EXPECT_EQ(r.reflection.workgroupStorageBytes, 256u);
+  ASSERT_EQ(r.reflection.bindings.size(), 2u);
+  EXPECT_EQ(r.reflection.bindings[0].group, 1u);
+  EXPECT_EQ(r.reflection.bindings[0].binding, 3u);
+  EXPECT_EQ(r.reflection.bindings[0].elementType, "i32");
+  EXPECT_TRUE(r.reflection.bindings[0].readOnly);
+  EXPECT_FALSE(r.reflection.bindings[1].readOnly);
+  ASSERT_EQ(r.reflection.overrides.size(), 2u);
+  EXPECT_EQ(r.reflection.overrides[0].name, "n");
+  EXPECT_EQ(r.reflection.overrides[1].id, 7u);
+  EXPECT_EQ(r.reflection.overrides[1].type, "f32");
+  EXPECT_EQ(r.reflection.overrides[1].defaultValue, 1.5);
+}
+
+}  // namespace
