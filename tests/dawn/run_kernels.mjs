@@ -27,7 +27,8 @@ const buffers = job.buffers.map((b, id) => {
   const buffer = device.createBuffer({
     label: `buffer ${id}`,
     size: Math.max(4, b.size),
-    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    // UNIFORM too, so a kernel may bind any buffer as var<uniform>.
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
   });
   if (b.data) device.queue.writeBuffer(buffer, 0, arrayOf(b.dtype, b.data));
   return buffer;

@@ -122,7 +122,7 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   for (size_t i = 0; i < k.buffers.size(); ++i) {
     wgpu::BufferDescriptor bd;
     bd.size = k.buffers[i].count * 4;
-    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers.push_back(device.CreateBuffer(&bd));
     device.GetQueue().WriteBuffer(buffers.back(), 0, k.buffers[i].words.data(), bd.size);
     bg.entries.push_back({.binding = static_cast<uint32_t>(i), .buffer = buffers.back()});
