@@ -1,7 +1,7 @@
-// f32 literal rounding, abstract-float constant folding, infinities from division by zero,
+// f32 literal rounding, NaN, abstract-float constant folding, infinities from division by zero,
 // round-half-to-even, fract/trunc/floor/ceil on negatives, clamp/mix/step/smoothstep, fma, pow.
 // tg-buffer: f32 256 uniform -10 10
-// tg-buffer: f32 3072 zero
+// tg-buffer: f32 3328 zero
 // tg-dispatch: 1
 const THIRD = 1.0 / 3.0;
 @group(0) @binding(0) var<storage, read> a : array<f32>;
@@ -21,5 +21,6 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   out[2048u + i] = pow(abs(x) + 1.0, 1.5);
   out[2304u + i] = atan2(x, 2.0) + exp2(x * 0.25) + log2(abs(x) + 1.0);
   out[2560u + i] = inverseSqrt(abs(x) + 1.0) + min(x, 0.0) * max(x, 1.0);
+  out[3072u + i] = (x - x) / (x - x);  // NaN
   out[2816u + i] = 1e-5 + 3.4028234663852886e38 * 0.5 + f32(i32(x * 3.0)) + f32(u32(abs(x)));
 }
