@@ -1,5 +1,7 @@
 #include "gpu_oracle.h"
 
+#include "default_device.h"
+
 #include <webgpu/webgpu_cpp.h>
 
 #include <gtest/gtest.h>
@@ -110,28 +112,8 @@ GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
                  const tg::EvalInputs& env) {
   GpuRun run;
-  wgpu::Instance instance = wgpu::CreateInstance();
-  wgpu::Adapter adapter;
-  instance.WaitAny(instance.RequestAdapter(nullptr, wgpu::CallbackMode::WaitAnyOnly,
-                                           [&](wgpu::RequestAdapterStatus, wgpu::Adapter a,
-                                               std::string_view) { adapter = a; }),
-                   UINT64_MAX);
-  if (!adapter) {
-    run.errors.push_back("no Vulkan adapter (install mesa-vulkan-drivers)");
-    return run;
-  }
-  wgpu::Limits limits;
-  adapter.GetLimits(&limits);
-  wgpu::DeviceDescriptor desc;
-  desc.requiredLimits = &limits;
-  desc.SetUncapturedErrorCallback([&](const wgpu::Device&, wgpu::ErrorType, std::string_view m) {
-    run.errors.emplace_back(m);
-  });
-  wgpu::Device device;
-  instance.WaitAny(adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
-                                         [&](wgpu::RequestDeviceStatus, wgpu::Device d,
-                                             std::string_view) { device = d; }),
-                   UINT64_MAX);
+  auto [instance, device] = test_support::openDefaultDevice(run.errors);
+  if (!device) return run;
   wgpu::Queue queue = device.GetQueue();
   std::vector<wgpu::Buffer> buffers;
   uint64_t total = 0;

@@ -22,6 +22,7 @@
 #include <random>
 #include <sstream>
 
+#include "default_device.h"
 #include "wgsl_subset/wgsl_subset.h"
 
 namespace {
@@ -96,21 +97,12 @@ std::vector<fs::path> corpus() {
 }
 
 std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
-  wgpu::Instance instance = wgpu::CreateInstance();
-  wgpu::Adapter adapter;
-  instance.WaitAny(instance.RequestAdapter(nullptr, wgpu::CallbackMode::WaitAnyOnly,
-                                           [&](wgpu::RequestAdapterStatus, wgpu::Adapter a,
-                                               std::string_view) { adapter = a; }),
-                   UINT64_MAX);
   std::vector<std::string> errors;
-  wgpu::DeviceDescriptor desc;
-  desc.SetUncapturedErrorCallback(
-      [&](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { errors.emplace_back(m); });
-  wgpu::Device device;
-  instance.WaitAny(adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
-                                         [&](wgpu::RequestDeviceStatus, wgpu::Device d,
-                                             std::string_view) { device = d; }),
-                   UINT64_MAX);
+  auto [instance, device] = test_support::openDefaultDevice(errors);
+  if (!device) {
+    ADD_FAILURE() << errors.front();
+    return {};
+  }
   wgpu::ShaderSourceWGSL src;
   src.code = k.source;
   wgpu::ShaderModuleDescriptor md;
