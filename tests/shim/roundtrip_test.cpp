@@ -187,6 +187,47 @@ TEST_F(RoundTrip, WriteBufferIsOrderedBetweenSubmits) {
   for (uint32_t v : Read<uint32_t>(acc, 64)) ASSERT_EQ(v, 12345u);
 }
 
+// The runtime's pattern: record input → dispatch → readback once, then per step write the input,
+// resubmit the same command buffer and map the readback.
+TEST_F(RoundTrip, ReusableCommandBufferReplaysWithFreshInputsAndReadbacks) {
+  auto pipeline = Pipeline(Kernel("uint", "b[i] = b[i] * 10u + a[i];"), "acc");
+  auto in = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopyDst, "in");
+  auto acc = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "acc");
+  auto readback = MakeBuffer(256, BufferUsage::MapRead | BufferUsage::CopyDst, "readback");
+  wgpu::CommandEncoderDescriptor ed;
+  ed.reusable = true;
+  auto encoder = device.CreateCommandEncoder(&ed);
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, Group(pipeline, 0, {in, acc}));
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  encoder.CopyBufferToBuffer(acc, 0, readback, 0, 256);
+  wgpu::CommandBuffer step = encoder.Finish();
+  uint32_t expected = 0;
+  for (uint32_t digit = 1; digit <= 9; ++digit) {
+    std::vector<uint32_t> v(64, digit);
+    queue.WriteBuffer(in, 0, v.data(), 256);
+    queue.Submit(1, &step);
+    expected = expected * 10 + digit;
+    Wait(readback.MapAsync(wgpu::MapMode::Read, 0, 256, wgpu::CallbackMode::WaitAnyOnly,
+                           [](wgpu::MapAsyncStatus s, std::string_view) {
+                             EXPECT_EQ(s, wgpu::MapAsyncStatus::Success);
+                           }));
+    const auto* words = static_cast<const uint32_t*>(readback.GetConstMappedRange(0, 256));
+    ASSERT_EQ(words[0], expected);
+    ASSERT_EQ(words[63], expected);
+    readback.Unmap();
+  }
+  // Replaying while the readback is still mapped is a validation error, as for any submit.
+  Wait(readback.MapAsync(wgpu::MapMode::Read, 0, 256, wgpu::CallbackMode::WaitAnyOnly,
+                         [](wgpu::MapAsyncStatus, std::string_view) {}));
+  const CapturedError e = Capture([&] { queue.Submit(1, &step); });
+  EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(e.message.find("readback"), std::string::npos) << e.message;
+  readback.Unmap();
+}
+
 TEST_F(RoundTrip, ClearAndPartialCopies) {
   std::vector<uint32_t> data(64);
   std::iota(data.begin(), data.end(), 100u);

@@ -189,7 +189,8 @@ Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, Ca
 
 CommandEncoder Device::CreateCommandEncoder(const CommandEncoderDescriptor* d) const {
   Checked("Device");
-  return CommandEncoder(std::make_shared<CommandEncoderImpl>(impl_, d ? d->label : ""));
+  return CommandEncoder(
+      std::make_shared<CommandEncoderImpl>(impl_, d ? d->label : "", d && d->reusable));
 }
 
 Queue Device::GetQueue() const { return Queue(Checked("Device").QueueHandle()); }

@@ -27,9 +27,13 @@ CommandBufferImpl::~CommandBufferImpl() {
   }
 }
 
-CommandEncoderImpl::CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
-    : ObjectBase(device, "CommandEncoder", std::move(label)), stamp_(NewStamp()), epoch_(NewStamp()) {
-  cmd_ = device->AcquireCommandBuffer();
+CommandEncoderImpl::CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label,
+                                       bool reusable)
+    : ObjectBase(device, "CommandEncoder", std::move(label)),
+      stamp_(NewStamp()),
+      epoch_(NewStamp()),
+      reusable_(reusable) {
+  cmd_ = device->AcquireCommandBuffer(reusable);
   if (!cmd_) {
     MarkInvalid();
     device->HandleError(ErrorType::OutOfMemory, Name() + " could not allocate a command buffer.");
@@ -226,6 +230,7 @@ std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string&
   cb->buffers = std::move(buffers_);
   cb->keepAlive = std::move(keepAlive_);
   cb->barrierCount = barrierCount_;
+  cb->reusable = reusable_;
   return cb;
 }
 

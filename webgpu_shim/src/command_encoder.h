@@ -27,6 +27,7 @@ class CommandBufferImpl : public ObjectBase {
 
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   bool submitted = false;
+  bool reusable = false;  // CommandEncoderDescriptor::reusable
   uint32_t barrierCount = 0;
   // Every buffer the commands touch; each is owned through `keepAlive` (directly, or by a bind
   // group that holds it).
@@ -36,7 +37,8 @@ class CommandBufferImpl : public ObjectBase {
 
 class CommandEncoderImpl : public ObjectBase {
  public:
-  CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+  CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label,
+                     bool reusable = false);
   ~CommandEncoderImpl() override;
 
   // Encoder-level commands. Errors are recorded and reported at Finish, as WebGPU specifies.
@@ -83,6 +85,7 @@ class CommandEncoderImpl : public ObjectBase {
   uint32_t barrierCount_ = 0;  // a MapRead buffer is written: make writes visible to the host
   bool passOpen_ = false;
   bool finished_ = false;
+  bool reusable_ = false;
   std::string error_;
   std::vector<BufferImpl*> buffers_;
   std::vector<std::shared_ptr<void>> keepAlive_;

@@ -317,7 +317,7 @@ void DeviceImpl::DestroyRawBuffer(RawBuffer& buffer) {
 
 // ---- command buffers ----
 
-VkCommandBuffer DeviceImpl::AcquireCommandBuffer() {
+VkCommandBuffer DeviceImpl::AcquireCommandBuffer(bool reusable) {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   if (!freeCommandBuffers_.empty()) {
     cmd = freeCommandBuffers_.back();
@@ -330,7 +330,8 @@ VkCommandBuffer DeviceImpl::AcquireCommandBuffer() {
     if (vkAllocateCommandBuffers(device_, &info, &cmd) != VK_SUCCESS) return VK_NULL_HANDLE;
   }
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  begin.flags = reusable ? VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT
+                         : VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   vkBeginCommandBuffer(cmd, &begin);
   return cmd;
 }

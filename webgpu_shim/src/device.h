@@ -79,7 +79,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   void DestroyRawBuffer(RawBuffer& buffer);
 
   // ---- command buffers ----
-  VkCommandBuffer AcquireCommandBuffer();
+  // A command buffer in the recording state. A reusable one may be pending several times at once
+  // (VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT); otherwise it is submitted once.
+  VkCommandBuffer AcquireCommandBuffer(bool reusable = false);
   void ReleaseCommandBuffer(VkCommandBuffer cmd);  // only once the GPU is done with it
 
   // ---- accessors ----

@@ -131,7 +131,8 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
       error = cb->Name() + " is invalid.";
       break;
     }
-    if (cb->submitted || std::find(impls.begin(), impls.end(), cb) != impls.end()) {
+    if ((cb->submitted && !cb->reusable) ||
+        std::find(impls.begin(), impls.end(), cb) != impls.end()) {
       error = cb->Name() + " was already submitted.";
       break;
     }

@@ -304,6 +304,9 @@ struct ConstantEntry {
 
 struct CommandEncoderDescriptor {
   std::string label;
+  // Shim extension (not in WebGPU): the finished command buffer may be submitted any number of
+  // times, so a fixed sequence of passes and copies is recorded once and replayed.
+  bool reusable = false;
 };
 struct CommandBufferDescriptor {
   std::string label;
