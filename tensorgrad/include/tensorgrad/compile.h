@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "tensorgrad/codegen.h"
 #include "tensorgrad/module.h"
 #include "tensorgrad/passes.h"
 
@@ -40,8 +41,10 @@ template <class M>
 struct ForwardSpec {
   const M& model;
   std::function<Tensor(const M&, const Inputs&)> forward;
-  InputDecls inputs;
+  InputDecls inputs;  // compileForward: tg::null (-1) dims are parametric
   std::optional<uint32_t> seed;
+  Dtype output = Dtype::F32;   // I32 for forwards ending in argmax/argmin/categorical
+  size_t maxCachedShapes = 8;  // compileForward: compiled shapes kept (least recently used out)
 };
 
 struct CompiledIR {
@@ -49,6 +52,7 @@ struct CompiledIR {
   ParamGrads paramGrads;  // empty for forward graphs
   int output = -1;        // the loss (training) or the forward's result
   BufferPlan plan;
+  std::vector<KernelSpec> kernels;  // one per op, as emitKernels gives them
   std::vector<std::shared_ptr<const ParamDecl>> params;  // declaration (= init) order
   std::optional<OptimizerConfig> optimizerConfig;
   OptimizerResult optimizer;
@@ -58,9 +62,10 @@ struct CompiledIR {
 namespace detail {
 using ErasedForward = std::function<Tensor(const Inputs&)>;
 CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
-                         const OptimizerConfig& optimizer, std::optional<uint32_t> seed);
+                         const OptimizerConfig& optimizer, std::optional<uint32_t> seed,
+                         const EmitOptions& emit = {});
 CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
-                        std::optional<uint32_t> seed);
+                        std::optional<uint32_t> seed, const EmitOptions& emit = {});
 }  // namespace detail
 
 template <class M>

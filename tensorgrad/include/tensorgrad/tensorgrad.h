@@ -14,3 +14,6 @@
 #include "tensorgrad/ops.h"
 #include "tensorgrad/optim.h"
 #include "tensorgrad/passes.h"
+#include "tensorgrad/runtime.h"
+#include "tensorgrad/safetensors.h"
+#include "tensorgrad/single_flight.h"

@@ -67,7 +67,8 @@ std::vector<ParamInfo> paramInfo(const Graph& g,
 }  // namespace
 
 CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
-                         const OptimizerConfig& optimizer, std::optional<uint32_t> seed) {
+                         const OptimizerConfig& optimizer, std::optional<uint32_t> seed,
+                         const EmitOptions& emit) {
   Traced t = traceModule(model, loss, inputs);
   CompiledIR ir;
   ir.params = t.params;
@@ -84,12 +85,13 @@ CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const I
   ir.output = t.graph.outputs.at(0);
   ir.paramGrads = grads.paramGrads;
   ir.plan = planBuffers(t.graph, ir.paramGrads, ir.optimizer.writebacks);
+  ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
   return ir;
 }
 
 CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
-                        std::optional<uint32_t> seed) {
+                        std::optional<uint32_t> seed, const EmitOptions& emit) {
   Traced t = traceModule(model, forward, inputs);
   eliminateDeadCode(t.graph);
   CompiledIR ir;
@@ -97,6 +99,7 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
   ir.seed = seed.value_or(randomSeed());
   ir.output = t.graph.outputs.at(0);
   ir.plan = planBuffers(t.graph, {});
+  ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
   return ir;
 }

@@ -1,0 +1,258 @@
+// The runtime: compile a traced model onto a WebGPU device (our shim over Vulkan) and run it.
+//
+//   auto train = tg::compile(spec);                       // const train = await compile(spec)
+//   tg::StepResult r = train.step({{"x", xs}, {"y", ys}}).get();
+//   if (r.kind == tg::ResultKind::Completed) use(r.loss);
+//
+// All GPU work runs on one GPU thread per compile (upstream's worker); every call returns a
+// std::future and calls from any thread serialize on that thread. step/run never throw: their
+// results say completed, aborted (the graph was replaced or destroyed first) or failed (bad
+// inputs, a non-finite loss, a device error). Shapes are static, so a step's GPU work is recorded
+// once at compile and replayed: per step the host copies inputs, submits and reads one buffer.
+#pragma once
+
+#include <filesystem>
+#include <future>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tensorgrad/codegen.h"
+#include "tensorgrad/compile.h"
+#include "tensorgrad/ops.h"
+
+namespace tg {
+
+// A flat host array of f32 or i32 values: what a JS TypedArray is to upstream.
+class Array {
+ public:
+  Array() = default;
+  Array(std::vector<float> values) : data_(std::move(values)) {}    // NOLINT: implicit on purpose
+  Array(std::vector<int32_t> values) : data_(std::move(values)) {}  // NOLINT
+  Dtype dtype() const { return data_.index() == 0 ? Dtype::F32 : Dtype::I32; }
+  size_t size() const;
+  const void* data() const;
+  // The values; throws std::logic_error naming both dtypes when the array holds the other one.
+  const std::vector<float>& f32() const;
+  const std::vector<int32_t>& i32() const;
+
+ private:
+  std::variant<std::vector<float>, std::vector<int32_t>> data_;
+};
+
+using Feed = std::map<std::string, Array>;                    // input name → values
+using ParamMap = std::map<std::string, std::vector<float>>;  // param name → values
+
+// Activation readbacks of one step/run, keyed by capture(name, t) names.
+class Captures {
+ public:
+  Captures() = default;
+  Captures(std::map<std::string, Shape> shapes, std::map<std::string, Array> data)
+      : shapes_(std::move(shapes)), data_(std::move(data)) {}
+  const Array& get(const std::string& name) const;  // throws naming the known captures
+  const Shape& shape(const std::string& name) const;
+  bool has(const std::string& name) const { return data_.count(name) != 0; }
+  std::vector<std::string> names() const;  // sorted
+  // One f32 slice per head: the leading axis (after a leading batch of 1) is the head axis.
+  std::vector<std::vector<float>> perHead(const std::string& name) const;
+
+ private:
+  std::map<std::string, Shape> shapes_;
+  std::map<std::string, Array> data_;
+};
+
+enum class ResultKind { Completed, Aborted, Failed };
+std::string_view resultKindName(ResultKind kind);
+
+struct StepResult {
+  ResultKind kind = ResultKind::Failed;
+  float loss = std::numeric_limits<float>::quiet_NaN();  // Completed
+  Captures captures;                                      // Completed
+  std::string error;                                      // Failed
+};
+
+struct RunResult {
+  ResultKind kind = ResultKind::Failed;
+  Array output;  // Completed: f32, or i32 for output = I32 forwards
+  Captures captures;
+  std::string error;
+};
+
+// Where and how a compile runs.
+struct RuntimeOptions {
+  // Adapter whose name contains this text (case-insensitive); empty: WEBGPU_ADAPTER, else the
+  // best adapter (discrete GPU, integrated, then lavapipe).
+  std::string device;
+  // Persistent WGSL→SPIR-V cache directory. Empty: $TENSORGRAD_CACHE_DIR, else
+  // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
+  std::filesystem::path cacheDir;
+  EmitOptions emit;  // e.g. element-wise fusion
+};
+
+// A compile-time failure on the GPU side: no device, a tensor over the binding limit, a kernel
+// the device rejects. The message names the tensor or kernel.
+class CompileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Marks a parametric input dim: {tg::null, 784} resolves the batch from each call's data.
+inline constexpr int64_t null = -1;
+
+struct ResetOptions {
+  bool params = true;     // re-initialize parameters from the compile seed
+  bool optimizer = true;  // zero optimizer state and restart the step counter
+};
+
+struct ReplaceOptions {
+  std::optional<uint32_t> seed;              // default: a fresh random seed
+  std::optional<OptimizerConfig> optimizer;  // default: keep the current one (same kind only)
+};
+
+inline constexpr size_t kDefaultMaxCachedShapes = 8;
+
+// A forward graph attached to a training compile: it reads the trainer's parameter buffers.
+template <class M>
+struct AttachSpec {
+  std::function<Tensor(const M&, const Inputs&)> forward;
+  InputDecls inputs;  // tg::null dims are parametric
+  Dtype output = Dtype::F32;
+  size_t maxCachedShapes = kDefaultMaxCachedShapes;
+};
+
+// ---- type-erased implementation (runtime/*.cpp) ----
+namespace detail {
+using ModuleFn = std::function<Tensor(const Module&, const Inputs&)>;
+class TrainingImpl;
+class ForwardImpl;
+
+std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
+                                              InputDecls inputs, OptimizerConfig optimizer,
+                                              std::optional<uint32_t> seed,
+                                              const RuntimeOptions& options);
+std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs);
+std::future<void> uploadParams(const std::shared_ptr<TrainingImpl>& t, ParamMap params);
+std::future<ParamMap> downloadParams(const std::shared_ptr<TrainingImpl>& t);
+std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions options);
+std::future<void> setLR(const std::shared_ptr<TrainingImpl>& t, LR lr);
+std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Module& model,
+                               ReplaceOptions options);
+std::shared_ptr<ForwardImpl> attach(const std::shared_ptr<TrainingImpl>& t, ModuleFn forward,
+                                    InputDecls inputs, Dtype output, size_t maxCachedShapes);
+void destroy(const std::shared_ptr<TrainingImpl>& t);
+std::shared_ptr<const CompiledIR> ir(const TrainingImpl& t);
+std::vector<std::string> paramNames(const TrainingImpl& t);
+
+std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forward,
+                                            InputDecls inputs, Dtype output,
+                                            size_t maxCachedShapes, std::optional<uint32_t> seed,
+                                            const RuntimeOptions& options);
+std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs);
+std::future<std::shared_ptr<const CompiledIR>> graphFor(const std::shared_ptr<ForwardImpl>& f,
+                                                        Feed inputs);
+std::future<void> uploadParams(const std::shared_ptr<ForwardImpl>& f, ParamMap params);
+std::future<ParamMap> downloadParams(const std::shared_ptr<ForwardImpl>& f);
+void destroy(const std::shared_ptr<ForwardImpl>& f);
+std::vector<std::string> paramNames(const ForwardImpl& f);
+size_t cachedShapes(const ForwardImpl& f);
+
+template <class M>
+ModuleFn erase(std::function<Tensor(const M&, const Inputs&)> fn) {
+  return [fn = std::move(fn)](const Module& m, const Inputs& in) {
+    return fn(static_cast<const M&>(m), in);
+  };
+}
+}  // namespace detail
+
+template <class M>
+class CompiledForward {
+ public:
+  explicit CompiledForward(std::shared_ptr<detail::ForwardImpl> impl) : impl_(std::move(impl)) {}
+  std::future<RunResult> run(Feed inputs) const { return detail::run(impl_, std::move(inputs)); }
+  // The IR compiled for these inputs' resolved shape (compiled and cached on first use).
+  std::future<std::shared_ptr<const CompiledIR>> graphFor(Feed inputs) const {
+    return detail::graphFor(impl_, std::move(inputs));
+  }
+  std::future<void> uploadParams(ParamMap params) const {
+    return detail::uploadParams(impl_, std::move(params));
+  }
+  std::future<ParamMap> downloadParams() const { return detail::downloadParams(impl_); }
+  void destroy() const { detail::destroy(impl_); }
+  std::vector<std::string> paramNames() const { return detail::paramNames(*impl_); }
+  size_t cachedShapes() const { return detail::cachedShapes(*impl_); }
+
+ private:
+  std::shared_ptr<detail::ForwardImpl> impl_;
+};
+
+// The model passed to compile() and replaceModel() must outlive the handle: attached forwards
+// trace it again whenever they meet a new input shape.
+template <class M>
+class CompiledTraining {
+ public:
+  explicit CompiledTraining(std::shared_ptr<detail::TrainingImpl> impl) : impl_(std::move(impl)) {}
+
+  // One forward + backward + optimizer step; the loss is the one computed before the update.
+  std::future<StepResult> step(Feed inputs) const { return detail::step(impl_, std::move(inputs)); }
+  // Strict: every parameter, no unknown names, exact sizes; on error nothing changes.
+  std::future<void> uploadParams(ParamMap params) const {
+    return detail::uploadParams(impl_, std::move(params));
+  }
+  std::future<ParamMap> downloadParams() const { return detail::downloadParams(impl_); }
+  std::future<void> reset(ResetOptions options = {}) const { return detail::reset(impl_, options); }
+  // A schedule without a startStep is rebased so that its step 1 is the next step.
+  std::future<void> setLR(LR lr) const { return detail::setLR(impl_, std::move(lr)); }
+  // Swaps in a new model (same loss and inputs): in-flight and queued calls become aborted,
+  // attached forwards stay attached and recompile on their next run.
+  std::future<void> replaceModel(const M& model, ReplaceOptions options = {}) const {
+    return detail::replaceModel(impl_, model, std::move(options));
+  }
+  CompiledForward<M> attach(AttachSpec<M> spec) const {
+    return CompiledForward<M>(detail::attach(impl_, detail::erase<M>(std::move(spec.forward)),
+                                             std::move(spec.inputs), spec.output,
+                                             spec.maxCachedShapes));
+  }
+  // Frees the GPU resources of this compile and every attached forward.
+  void destroy() const { detail::destroy(impl_); }
+
+  // The compiled IR (graph, buffer plan, kernels): a snapshot, which replaceModel replaces.
+  std::shared_ptr<const CompiledIR> ir() const { return detail::ir(*impl_); }
+  Graph graph() const { return ir()->graph; }
+  std::vector<KernelSpec> kernels() const { return ir()->kernels; }
+  Shape outputShape() const {
+    const auto snapshot = ir();
+    return snapshot->graph.tensors[static_cast<size_t>(snapshot->output)].shape;
+  }
+  std::vector<std::string> paramNames() const { return detail::paramNames(*impl_); }
+  uint32_t seed() const { return ir()->seed; }
+
+ private:
+  std::shared_ptr<detail::TrainingImpl> impl_;
+};
+
+template <class M>
+CompiledTraining<M> compile(const TrainingSpec<M>& spec, const RuntimeOptions& options = {}) {
+  return CompiledTraining<M>(detail::compileTraining(spec.model, detail::erase<M>(spec.loss),
+                                                     spec.inputs, spec.optimizer, spec.seed,
+                                                     options));
+}
+
+template <class M>
+CompiledForward<M> compileForward(const ForwardSpec<M>& spec, const RuntimeOptions& options = {}) {
+  return CompiledForward<M>(detail::compileForward(spec.model, detail::erase<M>(spec.forward),
+                                                   spec.inputs, spec.output,
+                                                   spec.maxCachedShapes, spec.seed, options));
+}
+
+// A WebGPU adapter probe: ok, or a message a user can act on.
+struct WebGPUSupport {
+  bool ok = false;
+  std::string message;  // empty when ok
+  std::string adapter;  // the adapter's name when ok
+};
+WebGPUSupport checkWebGPU(const RuntimeOptions& options = {});
+
+}  // namespace tg

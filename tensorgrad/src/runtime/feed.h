@@ -1,0 +1,25 @@
+// Checking a call's inputs against the declared ones, and resolving parametric (tg::null) dims.
+// Every message names the input and the shape it needs.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "tensorgrad/runtime.h"
+
+namespace tg::detail {
+
+// The declarations with every tg::null replaced by the size the feed implies; all wildcards of
+// one call must agree. Returns the error message instead when they cannot be resolved.
+std::variant<InputDecls, std::string> resolveShapes(const InputDecls& decls, const Feed& feed,
+                                                    std::string_view call);
+
+// Empty when `feed` has exactly the declared inputs with the declared dtypes and sizes.
+std::string checkFeed(const InputDecls& decls, const Feed& feed, std::string_view call);
+
+// A key naming resolved shapes, for the per-shape cache.
+std::string shapeKey(const InputDecls& resolved);
+
+bool isParametric(const InputDecls& decls);
+
+}  // namespace tg::detail

@@ -1,0 +1,112 @@
+#include "gpu_worker.h"
+
+namespace tg::detail {
+
+std::string GpuContext::takeErrors() {
+  std::string all;
+  for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
+  errors.clear();
+  return all;
+}
+
+std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
+  auto gpu = std::make_unique<GpuContext>();
+  gpu->instance = wgpu::CreateInstance();
+  wgpu::RequestAdapterOptions ao;
+  ao.adapterName = options.device;
+  wgpu::Adapter adapter;
+  std::string why;
+  gpu->wait(gpu->instance.RequestAdapter(
+      &ao, wgpu::CallbackMode::WaitAnyOnly,
+      [&](wgpu::RequestAdapterStatus, wgpu::Adapter a, std::string_view message) {
+        adapter = std::move(a);
+        why = message;
+      }));
+  if (!adapter) throw CompileError("tensorgrad: no WebGPU adapter. " + why);
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  gpu->adapterName = info.device;
+  adapter.GetLimits(&gpu->limits);
+  // The adapter's full limits, as upstream requests them.
+  wgpu::DeviceDescriptor dd;
+  dd.label = "tensorgrad";
+  dd.requiredLimits = &gpu->limits;
+  GpuContext* raw = gpu.get();
+  dd.SetUncapturedErrorCallback(
+      [raw](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { raw->errors.emplace_back(m); });
+  dd.SetDeviceLostCallback(wgpu::CallbackMode::AllowSpontaneous,
+                           [raw](const wgpu::Device&, wgpu::DeviceLostReason reason, std::string_view m) {
+                             if (reason != wgpu::DeviceLostReason::Destroyed)
+                               raw->errors.push_back("device lost: " + std::string(m));
+                           });
+  gpu->wait(adapter.RequestDevice(&dd, wgpu::CallbackMode::WaitAnyOnly,
+                                  [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view m) {
+                                    gpu->device = std::move(d);
+                                    why = m;
+                                  }));
+  if (!gpu->device) throw CompileError("tensorgrad: could not open " + gpu->adapterName + ": " + why);
+  gpu->queue = gpu->device.GetQueue();
+  gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device, options.cacheDir);
+  return gpu;
+}
+
+GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<State>()) {
+  std::promise<void> opened;
+  std::future<void> ready = opened.get_future();
+  thread_ = std::thread([state = state_, options, opened = std::move(opened)]() mutable {
+    try {
+      state->gpu = openGpu(options);
+      opened.set_value();
+    } catch (...) {
+      opened.set_exception(std::current_exception());
+      return;
+    }
+    loop(state);
+  });
+  try {
+    ready.get();
+  } catch (...) {
+    thread_.join();
+    throw;
+  }
+}
+
+GpuWorker::~GpuWorker() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stop = true;
+  }
+  state_->wake.notify_all();
+  // The last owner may be a job running on the GPU thread itself; the loop then ends on its own
+  // once that job returns (it holds its own reference to the state).
+  if (thread_.get_id() == std::this_thread::get_id()) {
+    thread_.detach();
+  } else {
+    thread_.join();
+  }
+}
+
+void GpuWorker::enqueue(std::function<void(GpuContext&)> job) {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->jobs.push_back(std::move(job));
+  }
+  state_->wake.notify_one();
+}
+
+void GpuWorker::loop(const std::shared_ptr<State>& state) {
+  for (;;) {
+    std::function<void(GpuContext&)> job;
+    {
+      std::unique_lock lock(state->mutex);
+      state->wake.wait(lock, [&] { return state->stop || !state->jobs.empty(); });
+      if (state->jobs.empty()) break;  // stopping, and nothing left to run
+      job = std::move(state->jobs.front());
+      state->jobs.pop_front();
+    }
+    job(*state->gpu);
+  }
+  state->gpu.reset();  // the device is released on the thread that used it
+}
+
+}  // namespace tg::detail

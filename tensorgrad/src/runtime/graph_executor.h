@@ -1,0 +1,49 @@
+// One compiled graph on the device: its buffers, pipelines and bind groups, created once, and
+// the whole step — every dispatch, the writebacks and the copy of the output and captures into
+// one readback buffer — recorded once into a reusable command buffer. Executing it writes the
+// inputs, submits that command buffer and maps the readback.
+#pragma once
+
+#include "gpu_worker.h"
+#include "param_store.h"
+
+namespace tg::detail {
+
+class GraphExecutor {
+ public:
+  // Throws CompileError naming a tensor over the binding limit or a kernel the device rejects.
+  GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> ir, const ParamStore& params);
+
+  struct Outcome {
+    std::string error;  // empty on success
+    Array output;       // the output tensor (the loss for training graphs)
+    std::map<std::string, Array> captures;
+  };
+  // `inputs` holds the bytes of every tensor_input of the plan, by name (sizes already checked).
+  Outcome execute(GpuContext& gpu, const std::map<std::string, const void*>& inputs);
+  // Refills state buffers (optimizer moments) with their initial values.
+  void resetState(GpuContext& gpu);
+
+  const CompiledIR& ir() const { return *ir_; }
+  const std::shared_ptr<const CompiledIR>& sharedIR() const { return ir_; }
+  bool usesPrng() const;
+  std::map<std::string, Shape> captureShapes() const;
+  size_t dispatchCount() const { return dispatches_; }
+
+ private:
+  struct Slice {
+    std::string name;  // empty for the output
+    Shape shape;
+    Dtype dtype;
+    uint64_t offset, bytes;
+  };
+
+  std::shared_ptr<const CompiledIR> ir_;
+  std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's
+  wgpu::Buffer readback_;
+  std::vector<Slice> slices_;  // the output first, then each capture
+  wgpu::CommandBuffer step_;
+  size_t dispatches_ = 0;
+};
+
+}  // namespace tg::detail

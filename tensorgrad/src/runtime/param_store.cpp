@@ -1,0 +1,115 @@
+#include "param_store.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace tg::detail {
+
+void checkBindable(const GpuContext& gpu, const std::string& tensor, const Shape& shape,
+                   int64_t bytes) {
+  const auto limit = std::min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize);
+  if (static_cast<uint64_t>(bytes) > limit) {
+    throw CompileError("tensorgrad: tensor '" + tensor + "' " + showShape(shape) + " needs " +
+                       std::to_string(bytes) + " bytes, over this device's " +
+                       (limit == gpu.limits.maxBufferSize ? "maxBufferSize"
+                                                          : "maxStorageBufferBindingSize") +
+                       " (" + std::to_string(limit) + " on " + gpu.adapterName +
+                       "). Shrink the batch or the model, or run on an adapter with higher limits.");
+  }
+}
+
+ParamStore::ParamStore(GpuContext& gpu,
+                       const std::vector<std::shared_ptr<const ParamDecl>>& params) {
+  for (const auto& p : params) {
+    const int64_t bytes = shapeSize(p->shape) * 4;
+    checkBindable(gpu, p->path, p->shape, bytes);
+  }
+  for (const auto& p : params) {
+    wgpu::BufferDescriptor bd;
+    bd.label = p->path;
+    bd.size = static_cast<uint64_t>(shapeSize(p->shape) * 4);
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    entries_.push_back({p->path, p->shape, gpu.device.CreateBuffer(&bd)});
+  }
+}
+
+const wgpu::Buffer* ParamStore::find(const std::string& name) const {
+  for (const Entry& e : entries_) {
+    if (e.name == name) return &e.buffer;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> ParamStore::names() const {
+  std::vector<std::string> out;
+  for (const Entry& e : entries_) out.push_back(e.name);
+  return out;
+}
+
+void ParamStore::upload(GpuContext& gpu, const ParamMap& values) const {
+  std::string known;
+  for (const Entry& e : entries_) known += (known.empty() ? "" : ", ") + e.name;
+  for (const auto& [name, data] : values) {
+    if (!find(name))
+      throw std::invalid_argument("uploadParams: unknown param '" + name + "'. Known: " + known);
+  }
+  std::string missing;
+  for (const Entry& e : entries_) {
+    if (!values.count(e.name)) missing += (missing.empty() ? "" : ", ") + e.name;
+  }
+  if (!missing.empty()) throw std::invalid_argument("uploadParams: missing param(s): " + missing);
+  for (const Entry& e : entries_) {
+    const size_t n = values.at(e.name).size();
+    if (n != static_cast<size_t>(shapeSize(e.shape))) {
+      throw std::invalid_argument("uploadParams: '" + e.name + "' has " + std::to_string(n) +
+                                  " elements, expected " + std::to_string(shapeSize(e.shape)) +
+                                  " (shape " + showShape(e.shape) + ")");
+    }
+  }
+  for (const Entry& e : entries_) {
+    const auto& data = values.at(e.name);
+    gpu.queue.WriteBuffer(e.buffer, 0, data.data(), data.size() * 4);
+  }
+}
+
+ParamMap ParamStore::download(GpuContext& gpu) const {
+  uint64_t total = 0;
+  for (const Entry& e : entries_) total += e.buffer.GetSize();
+  ParamMap out;
+  if (total == 0) {
+    for (const Entry& e : entries_) out[e.name] = {};
+    return out;
+  }
+  wgpu::BufferDescriptor sd;
+  sd.label = "downloadParams";
+  sd.size = total;
+  sd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
+  wgpu::Buffer staging = gpu.device.CreateBuffer(&sd);
+  wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
+  uint64_t offset = 0;
+  for (const Entry& e : entries_) {
+    encoder.CopyBufferToBuffer(e.buffer, 0, staging, offset, e.buffer.GetSize());
+    offset += e.buffer.GetSize();
+  }
+  wgpu::CommandBuffer commands = encoder.Finish();
+  gpu.queue.Submit(1, &commands);
+  bool mapped = false;
+  gpu.wait(staging.MapAsync(wgpu::MapMode::Read, 0, total, wgpu::CallbackMode::WaitAnyOnly,
+                            [&](wgpu::MapAsyncStatus s, std::string_view) {
+                              mapped = s == wgpu::MapAsyncStatus::Success;
+                            }));
+  if (const std::string errors = gpu.takeErrors(); !mapped || !errors.empty())
+    throw std::runtime_error("downloadParams: the readback failed: " + errors);
+  const auto* bytes = static_cast<const char*>(staging.GetConstMappedRange(0, total));
+  offset = 0;
+  for (const Entry& e : entries_) {
+    std::vector<float>& v = out[e.name];
+    v.resize(e.buffer.GetSize() / 4);
+    std::memcpy(v.data(), bytes + offset, e.buffer.GetSize());
+    offset += e.buffer.GetSize();
+  }
+  staging.Unmap();
+  return out;
+}
+
+}  // namespace tg::detail

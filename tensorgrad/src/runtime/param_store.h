@@ -1,0 +1,35 @@
+// Parameter buffers, owned apart from any one graph: a training step, its attached forwards and
+// every per-shape sibling bind the same buffers, so an update is visible to the next run.
+#pragma once
+
+#include "gpu_worker.h"
+
+namespace tg::detail {
+
+class ParamStore {
+ public:
+  // One storage buffer per parameter, in declaration order. Throws CompileError naming a
+  // parameter the device cannot bind.
+  ParamStore(GpuContext& gpu, const std::vector<std::shared_ptr<const ParamDecl>>& params);
+
+  const wgpu::Buffer* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+  // Strict: every parameter, no unknown names, exact element counts. Checked before anything
+  // is written; throws std::invalid_argument naming the offender.
+  void upload(GpuContext& gpu, const ParamMap& values) const;
+  ParamMap download(GpuContext& gpu) const;
+
+ private:
+  struct Entry {
+    std::string name;
+    Shape shape;
+    wgpu::Buffer buffer;
+  };
+  std::vector<Entry> entries_;
+};
+
+// Throws CompileError when a tensor of `bytes` cannot be bound as one storage buffer.
+void checkBindable(const GpuContext& gpu, const std::string& tensor, const Shape& shape,
+                   int64_t bytes);
+
+}  // namespace tg::detail

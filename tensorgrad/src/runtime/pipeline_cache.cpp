@@ -1,0 +1,150 @@
+#include "pipeline_cache.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+#include "tensorgrad/runtime.h"
+#include "wgsl_subset/wgsl_subset.h"
+
+namespace tg::detail {
+
+namespace {
+
+// Bump when the translator's output for the same WGSL may change: old entries stop matching.
+constexpr std::string_view kEntryMagic = "tensorgrad-spirv-v1\n";
+
+uint64_t fnv1a(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string kernelName(const KernelSpec& k) {
+  return std::string(opKindName(k.kind)) + " (op #" + std::to_string(k.opIndex) + ")";
+}
+
+// An entry is the magic, the WGSL it was made from (compared in full, so a hash collision
+// cannot return the wrong code), and the SPIR-V words.
+std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path,
+                                               const std::string& wgsl) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t head = kEntryMagic.size() + 8;
+  if (bytes.size() < head || bytes.compare(0, kEntryMagic.size(), kEntryMagic) != 0)
+    return std::nullopt;
+  uint64_t wgslSize = 0;
+  std::memcpy(&wgslSize, bytes.data() + kEntryMagic.size(), 8);
+  if (wgslSize != wgsl.size() || bytes.size() < head + wgslSize ||
+      bytes.compare(head, wgslSize, wgsl) != 0 || (bytes.size() - head - wgslSize) % 4 != 0)
+    return std::nullopt;
+  std::vector<uint32_t> words((bytes.size() - head - wgslSize) / 4);
+  std::memcpy(words.data(), bytes.data() + head + wgslSize, words.size() * 4);
+  if (words.empty() || words[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
+  return words;
+}
+
+void writeEntry(const std::filesystem::path& path, const std::string& wgsl,
+                const std::vector<uint32_t>& words) {
+  // Write to a unique temporary and rename, so concurrent processes never see half an entry.
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  const auto tmp = path.string() + ".tmp" + std::to_string(std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;  // a read-only cache directory only costs speed
+    const uint64_t size = wgsl.size();
+    out.write(kEntryMagic.data(), static_cast<std::streamsize>(kEntryMagic.size()));
+    out.write(reinterpret_cast<const char*>(&size), 8);
+    out.write(wgsl.data(), static_cast<std::streamsize>(wgsl.size()));
+    out.write(reinterpret_cast<const char*>(words.data()),
+              static_cast<std::streamsize>(words.size() * 4));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+}  // namespace
+
+std::filesystem::path resolveCacheDir(const std::filesystem::path& configured) {
+  if (configured == "none") return {};
+  if (!configured.empty()) return configured;
+  if (const char* dir = std::getenv("TENSORGRAD_CACHE_DIR")) {
+    return std::string_view(dir) == "none" ? std::filesystem::path() : std::filesystem::path(dir);
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "tensorgrad";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "tensorgrad";
+  return {};
+}
+
+PipelineCache::PipelineCache(wgpu::Instance instance, wgpu::Device device,
+                             const std::filesystem::path& dir)
+    : instance_(std::move(instance)), device_(std::move(device)), dir_(resolveCacheDir(dir)) {}
+
+std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.spv", static_cast<unsigned long long>(fnv1a(wgsl)));
+  return dir_ / name;
+}
+
+std::vector<uint32_t> PipelineCache::spirvFor(const KernelSpec& kernel) {
+  if (!dir_.empty()) {
+    if (auto words = readEntry(entryPath(kernel.wgsl), kernel.wgsl)) {
+      ++stats_.fromDisk;
+      return std::move(*words);
+    }
+  }
+  // spirv-val already ran on every translator output in the test suite; at run time the
+  // driver-facing checks are the shim's.
+  wgsl::Result r = wgsl::translate(kernel.wgsl, {.validate = false});
+  if (!r.ok()) {
+    throw CompileError("tensorgrad: kernel " + kernelName(kernel) + " does not translate:\n" +
+                       wgsl::formatDiagnostics(r.diagnostics) + "\n--- WGSL ---\n" + kernel.wgsl);
+  }
+  ++stats_.translated;
+  if (!dir_.empty()) writeEntry(entryPath(kernel.wgsl), kernel.wgsl, r.spirv);
+  return std::move(r.spirv);
+}
+
+wgpu::ComputePipeline PipelineCache::get(const KernelSpec& kernel) {
+  if (auto it = pipelines_.find(kernel.wgsl); it != pipelines_.end()) {
+    ++stats_.reused;
+    return it->second;
+  }
+  const std::vector<uint32_t> words = spirvFor(kernel);
+  wgpu::ShaderSourceSPIRV source;
+  source.codeSize = static_cast<uint32_t>(words.size());
+  source.code = words.data();
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &source;
+  md.label = std::string(opKindName(kernel.kind));
+  device_.PushErrorScope(wgpu::ErrorFilter::Validation);
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = md.label;
+  pd.compute.module = device_.CreateShaderModule(&md);
+  wgpu::ComputePipeline pipeline = device_.CreateComputePipeline(&pd);
+  std::string error;
+  instance_.WaitAny(device_.PopErrorScope(wgpu::CallbackMode::WaitAnyOnly,
+                                          [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType type,
+                                              std::string_view message) {
+                                            if (type != wgpu::ErrorType::NoError) error = message;
+                                          }),
+                    UINT64_MAX);
+  if (!error.empty()) {
+    throw CompileError("tensorgrad: the device rejected kernel " + kernelName(kernel) + ": " +
+                       error + "\n--- WGSL ---\n" + kernel.wgsl);
+  }
+  pipelines_.emplace(kernel.wgsl, pipeline);
+  return pipeline;
+}
+
+}  // namespace tg::detail

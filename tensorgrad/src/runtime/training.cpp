@@ -1,0 +1,237 @@
+// compile(): a training graph on its own GPU thread — step, params, reset, setLR, replaceModel,
+// destroy.
+#include <cmath>
+
+#include "feed.h"
+#include "session.h"
+
+namespace tg::detail {
+
+namespace {
+
+OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
+  std::visit([&](auto& c) { c.lr = lr; }, config);
+  return config;
+}
+LR lrOf(const OptimizerConfig& config) {
+  return std::visit([](const auto& c) { return c.lr; }, config);
+}
+
+CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
+                     const OptimizerConfig& optimizer, uint32_t seed, const EmitOptions& emit) {
+  return traceTraining(
+      model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed, emit);
+}
+
+// Builds the GPU side of a training IR (params initialized from its seed) without touching `t`
+// until everything succeeded.
+struct Built {
+  std::unique_ptr<ParamStore> params;
+  std::unique_ptr<GraphExecutor> executor;
+};
+Built build(GpuContext& gpu, const std::shared_ptr<const CompiledIR>& ir) {
+  Built b;
+  b.params = std::make_unique<ParamStore>(gpu, ir->params);
+  b.executor = std::make_unique<GraphExecutor>(gpu, ir, *b.params);
+  ParamMap init;
+  for (auto& [name, values] : initialParams(*ir, ir->seed)) init[name] = std::move(values);
+  b.params->upload(gpu, init);
+  return b;
+}
+
+void requireAlive(const TrainingImpl& t, const char* call) {
+  if (t.destroyed) throw std::logic_error(std::string(call) + ": this compile was destroyed");
+}
+
+}  // namespace
+
+std::map<std::string, const void*> feedBytes(const Feed& feed) {
+  std::map<std::string, const void*> bytes;
+  for (const auto& [name, value] : feed) bytes[name] = value.data();
+  return bytes;
+}
+
+std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
+                                              InputDecls inputs, OptimizerConfig optimizer,
+                                              std::optional<uint32_t> seed,
+                                              const RuntimeOptions& options) {
+  auto t = std::make_shared<TrainingImpl>();
+  t->loss = std::move(loss);
+  t->inputs = std::move(inputs);
+  t->options = options;
+  t->model = &model;
+  t->optimizer = optimizer;
+  auto ir = std::make_shared<const CompiledIR>(
+      traceWith(model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options.emit));
+  t->ir = ir;
+  t->worker = std::make_shared<GpuWorker>(options);
+  t->worker
+      ->post([t, ir](GpuContext& gpu) {
+        Built b = build(gpu, ir);
+        t->params = std::move(b.params);
+        t->executor = std::move(b.executor);
+        t->lr = lrOf(*ir->optimizerConfig);
+      })
+      .get();
+  return t;
+}
+
+std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
+  if (t->destroyed) return ready(failedStep("step: this compile was destroyed"));
+  const uint64_t generation = t->generation;
+  return t->worker->post([t, generation, feed = std::move(inputs)](GpuContext& gpu) {
+    StepResult r;
+    if (t->generation != generation || !t->executor) {
+      r.kind = ResultKind::Aborted;
+      return r;
+    }
+    try {
+      if (std::string e = checkFeed(t->inputs, feed, "step"); !e.empty()) return failedStep(e);
+      GraphExecutor& exec = *t->executor;
+      const CompiledIR& ir = exec.ir();
+      auto bytes = feedBytes(feed);
+      const int64_t n = t->stepCount + 1;
+      const StepScalars s = stepScalars(withLR(*ir.optimizerConfig, t->lr), n);
+      const float lrInput = static_cast<float>(s.lrInput);
+      const float decayShrink = static_cast<float>(s.decayShrink);
+      bytes[ir.optimizer.lrInputName] = &lrInput;
+      if (ir.optimizer.decayShrinkInputName) bytes[*ir.optimizer.decayShrinkInputName] = &decayShrink;
+      int32_t prngSeed = 0;
+      if (exec.usesPrng()) {
+        prngSeed = static_cast<int32_t>(++t->prngCounter);
+        bytes[kPrngSeedInput] = &prngSeed;
+      }
+      GraphExecutor::Outcome out = exec.execute(gpu, bytes);
+      t->stepCount = n;
+      if (t->generation != generation) {
+        r.kind = ResultKind::Aborted;
+        return r;
+      }
+      if (!out.error.empty()) return failedStep("step " + std::to_string(n) + ": " + out.error);
+      r.loss = out.output.f32().at(0);
+      if (!std::isfinite(r.loss)) {
+        return failedStep("step " + std::to_string(n) + ": the loss is " +
+                          (std::isnan(r.loss) ? "NaN" : "infinite") +
+                          " (diverged: lower the learning rate, or clip gradients)");
+      }
+      r.kind = ResultKind::Completed;
+      r.captures = Captures(exec.captureShapes(), std::move(out.captures));
+      return r;
+    } catch (const std::exception& e) {
+      return failedStep(std::string("step: ") + e.what());
+    }
+  });
+}
+
+std::future<void> uploadParams(const std::shared_ptr<TrainingImpl>& t, ParamMap params) {
+  return t->worker->post([t, values = std::move(params)](GpuContext& gpu) {
+    requireAlive(*t, "uploadParams");
+    t->params->upload(gpu, values);
+  });
+}
+
+std::future<ParamMap> downloadParams(const std::shared_ptr<TrainingImpl>& t) {
+  return t->worker->post([t](GpuContext& gpu) {
+    requireAlive(*t, "downloadParams");
+    return t->params->download(gpu);
+  });
+}
+
+std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions options) {
+  return t->worker->post([t, options](GpuContext& gpu) {
+    requireAlive(*t, "reset");
+    const CompiledIR& ir = t->executor->ir();
+    if (options.params) {
+      ParamMap init;
+      for (auto& [name, values] : initialParams(ir, ir.seed)) init[name] = std::move(values);
+      t->params->upload(gpu, init);
+    }
+    if (options.optimizer) {
+      t->executor->resetState(gpu);
+      t->stepCount = 0;
+    }
+  });
+}
+
+std::future<void> setLR(const std::shared_ptr<TrainingImpl>& t, LR lr) {
+  return t->worker->post([t, lr = std::move(lr)](GpuContext&) {
+    requireAlive(*t, "setLR");
+    t->lr = rebaseLR(lr, t->stepCount + 1);
+  });
+}
+
+std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Module& model,
+                               ReplaceOptions options) {
+  try {
+    requireAlive(*t, "replaceModel");
+    OptimizerConfig optimizer;
+    {
+      std::lock_guard lock(t->mutex);
+      optimizer = options.optimizer.value_or(t->optimizer);
+      if (optimizer.index() != t->optimizer.index()) {
+        throw std::invalid_argument(
+            "replaceModel: the optimizer kind cannot change (its state buffers differ); destroy "
+            "this compile and compile again to switch optimizers");
+      }
+    }
+    auto ir = std::make_shared<const CompiledIR>(traceWith(
+        model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()), t->options.emit));
+    ++t->generation;  // queued and in-flight calls now finish as aborted
+    return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
+      Built b = build(gpu, ir);
+      std::vector<std::shared_ptr<ForwardImpl>> children;
+      {
+        std::lock_guard lock(t->mutex);
+        for (const auto& w : t->children) {
+          if (auto c = w.lock()) children.push_back(std::move(c));
+        }
+      }
+      for (const auto& c : children) c->clearSiblings();  // they bound the old param buffers
+      t->executor = std::move(b.executor);
+      t->params = std::move(b.params);
+      t->stepCount = 0;
+      t->prngCounter = 0;
+      t->lr = lrOf(optimizer);
+      std::lock_guard lock(t->mutex);
+      t->model = &model;
+      t->optimizer = optimizer;
+      t->ir = ir;
+    });
+  } catch (...) {
+    return failedFuture<void>(std::current_exception());
+  }
+}
+
+void destroy(const std::shared_ptr<TrainingImpl>& t) {
+  if (t->destroyed.exchange(true)) return;
+  ++t->generation;
+  std::vector<std::shared_ptr<ForwardImpl>> children;
+  {
+    std::lock_guard lock(t->mutex);
+    for (const auto& w : t->children) {
+      if (auto c = w.lock()) children.push_back(std::move(c));
+    }
+    t->children.clear();
+  }
+  for (const auto& c : children) c->destroyed = true;
+  t->worker
+      ->post([t, children](GpuContext&) {
+        for (const auto& c : children) c->clearSiblings();  // before the params they bind
+        t->executor.reset();
+        t->params.reset();
+      })
+      .get();
+}
+
+std::shared_ptr<const CompiledIR> ir(const TrainingImpl& t) {
+  std::lock_guard lock(t.mutex);
+  return t.ir;
+}
+
+std::vector<std::string> paramNames(const TrainingImpl& t) {
+  std::vector<std::string> names;
+  for (const auto& p : ir(t)->params) names.push_back(p->path);
+  return names;
+}
+
+}  // namespace tg::detail

@@ -1,0 +1,309 @@
+// Forward graphs: attach (shared params, visibility, parametric shapes and their LRU),
+// compileForward with safetensors weights, i32 outputs, captures, replaceModel aborting queued
+// work, destroy cascading, the binding-limit error, singleFlight and the SPIR-V disk cache.
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "models.h"
+#include "runtime_test_util.h"
+
+namespace {
+
+using rt_test::await;
+using rt_test::completedRun;
+using rt_test::completedStep;
+
+tg::Tensor predict(const tg_models::MLP& m, const tg::Inputs& in) {
+  return tg_models::mlpForward(m, in["x"]);
+}
+
+// The CPU reference evaluator's output of `ir` for these params and inputs.
+std::vector<float> cpuOutput(const tg::CompiledIR& ir, const tg::ParamMap& params,
+                             const std::map<std::string, std::vector<float>>& inputs) {
+  tg::EvalInputs env;
+  for (const auto& p : ir.params) env.params[p->path] = tg::HostTensor::f32(p->shape, params.at(p->path));
+  for (const auto& [name, v] : inputs) {
+    for (const tg::Op& op : ir.graph.ops) {
+      if (op.kind == tg::OpKind::TensorInput && op.attrs.name == name)
+        env.inputs[name] = tg::HostTensor::f32(ir.graph.tensors[static_cast<size_t>(op.out)].shape, v);
+    }
+  }
+  return tg::evaluate(ir.graph, env)[static_cast<size_t>(ir.output)].f;
+}
+
+std::vector<float> linspace(size_t n) {
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = -3.f + 6.f * static_cast<float>(i) / static_cast<float>(n);
+  return x;
+}
+
+TEST(Forward, AttachedForwardSeesEveryStepWithoutCopies) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 16));
+  auto infer = train.attach({.forward = predict, .inputs = {{"x", {{tg::null, 1}}}}});
+  EXPECT_EQ(infer.paramNames(), train.paramNames());
+  const auto x = linspace(5);
+  const auto before = completedRun(infer.run({{"x", x}})).output.f32();
+  std::vector<float> xs(16, 1.f), ys(16, 0.5f);
+  completedStep(train.step({{"x", xs}, {"y", ys}}));
+  const auto after = completedRun(infer.run({{"x", x}})).output.f32();
+  EXPECT_NE(before, after);
+  const auto ir = await(infer.graphFor({{"x", x}}));
+  rt_test::expectClose(after, cpuOutput(*ir, await(train.downloadParams()), {{"x", x}}), 1e-5, 1e-6, "run");
+  // uploadParams through the forward writes the shared buffers.
+  tg::ParamMap zeros = await(infer.downloadParams());
+  for (auto& [name, v] : zeros) std::fill(v.begin(), v.end(), 0.f);
+  await(infer.uploadParams(zeros));
+  EXPECT_EQ(await(train.downloadParams()), zeros);
+}
+
+TEST(Forward, ParametricShapesCompileOncePerShapeWithLruEviction) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto infer = train.attach({.forward = predict, .inputs = {{"x", {{tg::null, 1}}}}, .maxCachedShapes = 2});
+  EXPECT_EQ(infer.cachedShapes(), 0u);
+  const tg::ParamMap params = await(train.downloadParams());
+  for (size_t n : {1u, 2u, 3u, 2u, 1u}) {
+    const auto x = linspace(n);
+    const auto out = completedRun(infer.run({{"x", x}})).output.f32();
+    const auto ir = await(infer.graphFor({{"x", x}}));
+    EXPECT_EQ(ir->graph.tensors[static_cast<size_t>(ir->output)].shape, (tg::Shape{static_cast<int64_t>(n), 1}));
+    rt_test::expectClose(out, cpuOutput(*ir, params, {{"x", x}}), 1e-5, 1e-6, "B=" + std::to_string(n));
+    EXPECT_LE(infer.cachedShapes(), 2u);
+  }
+  EXPECT_EQ(infer.cachedShapes(), 2u);
+}
+
+struct TwoInputs : tg::Module {
+  tg::Linear l{*this, "l", 2, 1};
+};
+
+TEST(Forward, WildcardsMustAgreeAndInputsAreChecked) {
+  TwoInputs model;
+  auto fwd = tg::compileForward(tg::ForwardSpec<TwoInputs>{
+      .model = model,
+      .forward = [](const TwoInputs& m, const tg::Inputs& in) { return tg::add(m.l.fwd(in["a"]), in["b"]); },
+      .inputs = {{"a", {{tg::null, 2}}}, {"b", {{tg::null, 1}}}}});
+  auto r = await(fwd.run({{"a", std::vector<float>(6)}, {"b", std::vector<float>(4)}}));
+  ASSERT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("'a' gives 3, input 'b' gives 4"), std::string::npos) << r.error;
+  r = await(fwd.run({{"a", std::vector<float>(5)}, {"b", std::vector<float>(4)}}));
+  ASSERT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("'a' (f32 [null, 2]) has 5 elements"), std::string::npos) << r.error;
+  r = await(fwd.run({{"a", std::vector<float>(4)}}));
+  ASSERT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("'b'"), std::string::npos) << r.error;
+  EXPECT_EQ(completedRun(fwd.run({{"a", std::vector<float>(4)}, {"b", std::vector<float>(2)}})).output.size(), 2u);
+}
+
+// Write a .safetensors file by hand (the format is a JSON header and raw little-endian bytes).
+std::vector<uint8_t> safetensorsBytes(const tg::ParamMap& params) {
+  nlohmann::json header = nlohmann::json::object();
+  std::vector<uint8_t> data;
+  for (const auto& [name, v] : params) {
+    header[name] = {{"dtype", "F32"}, {"shape", {v.size()}}, {"data_offsets", {data.size(), data.size() + v.size() * 4}}};
+    const auto* b = reinterpret_cast<const uint8_t*>(v.data());
+    data.insert(data.end(), b, b + v.size() * 4);
+  }
+  header["step"] = {{"dtype", "I64"}, {"shape", nlohmann::json::array()}, {"data_offsets", {data.size(), data.size() + 8}}};
+  data.resize(data.size() + 8);
+  const std::string h = header.dump();
+  const uint64_t len = h.size();
+  std::string file(reinterpret_cast<const char*>(&len), 8);
+  file += h;
+  file.append(data.begin(), data.end());
+  return std::vector<uint8_t>(file.begin(), file.end());
+}
+
+TEST(Forward, CompileForwardRunsImportedSafetensorsWeights) {
+  tg_models::MLP trained;
+  auto train = tg::compile(tg_models::mlpSpec(trained, 16));
+  std::vector<float> xs(16, 0.3f), ys(16, 0.2f);
+  for (int i = 0; i < 3; ++i) completedStep(train.step({{"x", xs}, {"y", ys}}));
+  const tg::ParamMap weights = await(train.downloadParams());
+  const auto file = std::filesystem::temp_directory_path() / "tg_runtime_test.safetensors";
+  {
+    const auto bytes = safetensorsBytes(weights);
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  const tg::SafetensorsData st = tg::loadSafetensors(file);
+  std::filesystem::remove(file);
+  EXPECT_EQ(st.skipped.at("step"), "I64");
+  EXPECT_EQ(st.tensors, weights);
+
+  tg_models::MLP fresh;
+  auto backbone = tg::compileForward(tg::ForwardSpec<tg_models::MLP>{
+      .model = fresh, .forward = predict, .inputs = {{"x", {{4, 1}}}}, .seed = 5});
+  EXPECT_NE(await(backbone.downloadParams()), weights);
+  await(backbone.uploadParams(st.tensors));
+  auto reference = train.attach({.forward = predict, .inputs = {{"x", {{4, 1}}}}});
+  const std::vector<float> x = {-1.f, 0.f, 0.5f, 2.f};
+  EXPECT_EQ(completedRun(backbone.run({{"x", x}})).output.f32(), completedRun(reference.run({{"x", x}})).output.f32());
+}
+
+TEST(Forward, SafetensorsErrorsNameTheProblem) {
+  EXPECT_THROW(tg::loadSafetensors(std::vector<uint8_t>{1, 2}), std::invalid_argument);
+  auto bad = safetensorsBytes({{"w", {1.f, 2.f}}});
+  bad[8] = '!';  // the header JSON no longer opens with {
+  EXPECT_THROW(tg::loadSafetensors(bad), std::invalid_argument);
+  nlohmann::json h = {{"w", {{"dtype", "F16"}, {"shape", {1}}, {"data_offsets", {0, 2}}}}};
+  const std::string s = h.dump();
+  const uint64_t len = s.size();
+  std::string file(reinterpret_cast<const char*>(&len), 8);
+  file += s + std::string(2, '\0');
+  const std::vector<uint8_t> f16(file.begin(), file.end());
+  try {
+    tg::loadSafetensors(f16);
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'w' has dtype F16"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Forward, IntegerOutputsAndDeclaredDtypeChecks) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto argmax = train.attach({.forward = [](const tg_models::MLP& m, const tg::Inputs& in) {
+                                return tg::argmax(tg::reshape(tg_models::mlpForward(m, in["x"]), {1, -1}), -1);
+                              },
+                              .inputs = {{"x", {{6, 1}}}},
+                              .output = tg::Dtype::I32});
+  const auto x = linspace(6);
+  const auto idx = completedRun(argmax.run({{"x", x}})).output.i32();
+  ASSERT_EQ(idx.size(), 1u);
+  auto values = train.attach({.forward = predict, .inputs = {{"x", {{6, 1}}}}});
+  const auto y = completedRun(values.run({{"x", x}})).output.f32();
+  EXPECT_EQ(idx[0], std::max_element(y.begin(), y.end()) - y.begin());
+  try {
+    train.attach({.forward = predict, .inputs = {{"x", {{6, 1}}}}, .output = tg::Dtype::I32});
+    ADD_FAILURE();
+  } catch (const tg::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("declares output i32 but its traced output is f32"), std::string::npos) << e.what();
+  }
+}
+
+struct Captured : tg::Module {
+  tg::Linear l{*this, "l", 3, 4};
+};
+
+TEST(Forward, CapturesComeBackWithTheOutput) {
+  Captured model;
+  auto fwd = tg::compileForward(tg::ForwardSpec<Captured>{
+      .model = model,
+      .forward = [](const Captured& m, const tg::Inputs& in) {
+        const tg::Tensor h = tg::capture("hidden", tg::relu(m.l.fwd(in["x"])));
+        tg::capture("heads", tg::reshape(h, {1, 2, 2, 2}));
+        return tg::sum(h);
+      },
+      .inputs = {{"x", {{2, 3}}}},
+      .seed = 9});
+  const std::vector<float> x = {1, -2, 3, 0.5f, 0.25f, -1};
+  const tg::RunResult r = completedRun(fwd.run({{"x", x}}));
+  EXPECT_EQ(r.captures.names(), (std::vector<std::string>{"heads", "hidden"}));
+  EXPECT_EQ(r.captures.shape("hidden"), (tg::Shape{2, 4}));
+  const auto& hidden = r.captures.get("hidden").f32();
+  float total = 0;
+  for (float v : hidden) total += v;
+  EXPECT_NEAR(r.output.f32()[0], total, 1e-5);
+  const auto heads = r.captures.perHead("heads");
+  ASSERT_EQ(heads.size(), 2u);
+  EXPECT_EQ(heads[1], std::vector<float>(hidden.begin() + 4, hidden.end()));
+  EXPECT_THROW(r.captures.get("nope"), std::out_of_range);
+  // A graph without capture sites reads back its output only.
+  auto plain = tg::compileForward(tg::ForwardSpec<Captured>{
+      .model = model, .forward = [](const Captured& m, const tg::Inputs& in) { return m.l.fwd(in["x"]); },
+      .inputs = {{"x", {{2, 3}}}}});
+  EXPECT_TRUE(completedRun(plain.run({{"x", x}})).captures.names().empty());
+}
+
+TEST(Forward, ReplaceModelAbortsQueuedWorkAndRecompilesAttachedForwards) {
+  tg_models::MLP first, second;
+  auto train = tg::compile(tg_models::mlpSpec(first, 256));
+  auto infer = train.attach({.forward = predict, .inputs = {{"x", {{tg::null, 1}}}}});
+  completedRun(infer.run({{"x", linspace(3)}}));
+  EXPECT_EQ(infer.cachedShapes(), 1u);
+  std::vector<float> xs(256, 0.1f), ys(256, 0.3f);
+  std::vector<std::future<tg::StepResult>> queued;
+  for (int i = 0; i < 30; ++i) queued.push_back(train.step({{"x", xs}, {"y", ys}}));
+  auto queuedRun = infer.run({{"x", linspace(3)}});
+  auto replaced = train.replaceModel(second, {.seed = 42});
+  int aborted = 0;
+  for (auto& f : queued) aborted += await(std::move(f)).kind == tg::ResultKind::Aborted;
+  EXPECT_GT(aborted, 0);
+  EXPECT_EQ(await(std::move(queuedRun)).kind, tg::ResultKind::Aborted);
+  await(std::move(replaced));
+  EXPECT_EQ(infer.cachedShapes(), 0u);
+  // Seed 42 again: the first step after the swap reproduces upstream's step-0 state.
+  const tg::ParamMap fresh = await(train.downloadParams());
+  EXPECT_EQ(fresh.at("l1.W")[0], -0.019123245030641556f);
+  completedStep(train.step({{"x", xs}, {"y", ys}}));
+  completedRun(infer.run({{"x", linspace(3)}}));
+  EXPECT_EQ(infer.cachedShapes(), 1u);
+  // The optimizer kind is fixed for a compile.
+  EXPECT_THROW(await(train.replaceModel(second, {.optimizer = tg::SGD{}})), std::invalid_argument);
+}
+
+TEST(Forward, DestroyCascadesToAttachedForwards) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto infer = train.attach({.forward = predict, .inputs = {{"x", {{2, 1}}}}});
+  completedRun(infer.run({{"x", std::vector<float>{1, 2}}}));
+  train.destroy();
+  const tg::RunResult r = await(infer.run({{"x", std::vector<float>{1, 2}}}));
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("destroyed"), std::string::npos) << r.error;
+  EXPECT_EQ(infer.cachedShapes(), 0u);
+}
+
+struct Huge : tg::Module {
+  tg::Tensor w = param("w", {1 << 16, 1 << 15});  // 8 GiB of f32: over any binding limit
+};
+
+TEST(Forward, TensorOverTheBindingLimitIsACompileErrorNamingIt) {
+  Huge model;
+  try {
+    tg::compileForward(tg::ForwardSpec<Huge>{
+        .model = model, .forward = [](const Huge& m, const tg::Inputs&) { return tg::sum(m.w); }, .inputs = {}});
+    ADD_FAILURE();
+  } catch (const tg::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor 'w' [65536, 32768] needs 8589934592 bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Forward, SingleFlightKeepsOneInFlightAndTheLatestQueued) {
+  tg_models::MLP model;
+  auto fwd = tg::compileForward(tg::ForwardSpec<tg_models::MLP>{
+      .model = model, .forward = predict, .inputs = {{"x", {{4096, 1}}}}});
+  auto predictOnce = tg::singleFlight<tg::Feed, tg::RunResult>([&](tg::Feed f) { return fwd.run(std::move(f)); });
+  std::vector<std::future<tg::SingleFlightResult<tg::RunResult>>> calls;
+  for (int i = 0; i < 5; ++i) calls.push_back(predictOnce({{"x", std::vector<float>(4096, static_cast<float>(i))}}));
+  std::vector<tg::ResultKind> kinds;
+  for (auto& c : calls) kinds.push_back(await(std::move(c)).kind);
+  EXPECT_EQ(kinds.front(), tg::ResultKind::Completed);
+  EXPECT_EQ(kinds.back(), tg::ResultKind::Completed);
+  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), tg::ResultKind::Aborted), 3);
+}
+
+TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tg_cache_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  tg_models::MLP model;
+  auto count = [&] {
+    return std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator());
+  };
+  tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
+  const auto entries = count();
+  EXPECT_GT(entries, 20);  // one per distinct kernel
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::ofstream(e.path(), std::ios::binary | std::ios::trunc) << "garbage";
+  }
+  auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
+  EXPECT_EQ(count(), entries);
+  std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
+  EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,240 @@
+// compile() end to end on the default device (lavapipe on a CPU machine): upstream's MLP
+// numbers, every CompiledTraining call and its error paths, concurrency and memory over a long run.
+#include <sys/resource.h>
+
+#include <fstream>
+#include <thread>
+
+#include "cpu_trainer.h"
+#include "models.h"
+#include "runtime_test_util.h"
+#include "sha256.h"
+
+namespace {
+
+using rt_test::await;
+using rt_test::completedStep;
+
+tg::Feed sineFeed(tg_test::SineBatches& data, int64_t batch = 256) {
+  return rt_test::toFeed(data.next(batch));
+}
+
+TEST(Training, ReadmeMlpMatchesUpstreamParamsAndLosses) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model));
+  EXPECT_EQ(train.seed(), 42u);
+  EXPECT_EQ(train.paramNames(), (std::vector<std::string>{"l1.W", "l1.b", "l2.W", "l2.b", "l3.W", "l3.b"}));
+  EXPECT_EQ(train.outputShape(), tg::Shape{});
+  const tg::ParamMap init = await(train.downloadParams());
+  EXPECT_EQ(tg_test::sha256Hex(init.at("l1.W")), "a29e13d672b868dd92bad11740b331d4a4236c8c14dca3b9daf7c5762128e88e");
+  EXPECT_EQ(tg_test::sha256Hex(init.at("l2.W")), "71f5d6846ff5d313223b2fd0171b5ac0613e1369aa106881cabc5719d8b051c5");
+  EXPECT_EQ(tg_test::sha256Hex(init.at("l3.W")), "c2d8393af08cb2445048a53cfb7959ff96fc7381349340ae6c84a281372a7da7");
+  tg_test::SineBatches data;
+  std::map<int, double> losses;
+  for (int step = 0; step <= 50; ++step) losses[step] = completedStep(train.step(sineFeed(data))).loss;
+  EXPECT_NEAR(losses[0], 0.4860408306121826, 0.4860408306121826 * 1e-5);
+  EXPECT_NEAR(losses[10], 0.2932558059692383, 0.2932558059692383 * 0.01);
+  EXPECT_NEAR(losses[50], 0.10499478876590729, 0.10499478876590729 * 0.01);
+}
+
+// The transformer sample (small): losses and every parameter after three AdamW steps with a
+// schedule and clipping match the CPU reference evaluator.
+TEST(Training, SmallTransformerMatchesCpuEvaluator) {
+  tg_models::TransformerConfig c;
+  c.d = 16, c.layers = 2, c.heads = 2, c.batch = 4;
+  tg_models::Transformer model(c);
+  const auto spec = tg_models::transformerSpec(model);
+  auto train = tg::compile(spec);
+  const tg::CompiledIR ir = tg::trace(spec);
+  tg_test::CpuTrainer cpu(ir, spec.seed.value());
+  tg::Mulberry32 rng(3);
+  for (int step = 0; step < 3; ++step) {
+    std::vector<int32_t> tokens, targets;
+    for (int64_t i = 0; i < c.batch * c.t(); ++i) {
+      tokens.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
+      targets.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
+    }
+    std::vector<float> mask(static_cast<size_t>(c.t()), 0.f);
+    for (int64_t i = c.t() - c.resultDigits; i < c.t(); ++i) mask[static_cast<size_t>(i)] = 1.f;
+    const double want = cpu.step({{"tokens", tg::HostTensor::i32({c.batch, c.t()}, tokens)},
+                                  {"targets", tg::HostTensor::i32({c.batch, c.t()}, targets)},
+                                  {"mask", tg::HostTensor::f32({c.t()}, mask)}});
+    const tg::StepResult r =
+        completedStep(train.step({{"tokens", tokens}, {"targets", targets}, {"mask", mask}}));
+    EXPECT_NEAR(r.loss, want, 1e-4 * std::abs(want)) << "step " << step;
+    EXPECT_EQ(r.captures.names().size(), 4u);  // attn.0, attn.1, residual.0, residual.1
+    EXPECT_EQ(r.captures.shape("attn.1"), (tg::Shape{c.batch, c.heads, c.t(), c.t()}));
+  }
+  for (const auto& [name, values] : await(train.downloadParams())) {
+    rt_test::expectClose(values, cpu.env().params.at(name).f, 1e-3, 1e-5, name);
+  }
+}
+
+TEST(Training, BadInputsFailNamingTheInputAndShape) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  const std::vector<float> ok(8, 0.5f);
+  struct Case {
+    tg::Feed feed;
+    std::vector<std::string> mentions;
+  };
+  const std::vector<Case> cases = {
+      {{{"x", ok}}, {"'y'", "missing", "f32 [8, 1]"}},
+      {{{"x", ok}, {"y", ok}, {"z", ok}}, {"unknown input 'z'", "x: f32 [8, 1]"}},
+      {{{"x", ok}, {"y", std::vector<int32_t>(8, 1)}}, {"'y'", "is i32", "expected f32 [8, 1]"}},
+      {{{"x", std::vector<float>(7, 0.f)}, {"y", ok}}, {"'x'", "7 elements", "expected 8"}},
+      {{{"x", ok}, {"y", std::vector<float>(8, NAN)}}, {"loss is NaN"}},
+  };
+  for (const Case& c : cases) {
+    const tg::StepResult r = await(train.step(c.feed));
+    ASSERT_EQ(r.kind, tg::ResultKind::Failed);
+    for (const auto& m : c.mentions) EXPECT_NE(r.error.find(m), std::string::npos) << r.error;
+  }
+  // Rejected inputs never reach the GPU; the NaN step did, and poisoned the parameters.
+  const auto params = await(train.downloadParams());
+  EXPECT_TRUE(std::isnan(params.at("l3.b")[0]));
+}
+
+TEST(Training, UploadParamsIsStrictAndAtomic) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  const tg::ParamMap before = await(train.downloadParams());
+  tg::ParamMap missing = before;
+  missing.erase("l2.b");
+  tg::ParamMap unknown = before;
+  unknown["l9.W"] = {1.f};
+  tg::ParamMap misSized = before;
+  misSized["l2.W"].pop_back();
+  misSized["l1.W"][0] = 7.f;  // valid on its own: must not be written either
+  for (const auto& [bad, mention] :
+       std::vector<std::pair<tg::ParamMap, std::string>>{{missing, "missing param(s): l2.b"},
+                                                         {unknown, "unknown param 'l9.W'"},
+                                                         {misSized, "'l2.W' has 4095 elements, expected 4096"}}) {
+    try {
+      await(train.uploadParams(bad));
+      ADD_FAILURE() << "accepted: " << mention;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(await(train.downloadParams()), before);  // nothing was written
+  tg::ParamMap changed = before;
+  for (auto& [name, v] : changed) {
+    for (float& x : v) x = x * 2 + 1;
+  }
+  await(train.uploadParams(changed));
+  EXPECT_EQ(await(train.downloadParams()), changed);  // round trip, bit for bit
+}
+
+TEST(Training, ResetRestoresInitialParamsAndOptimizerState) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 16));
+  tg_test::SineBatches data;
+  const tg::Feed feed = sineFeed(data, 16);
+  const tg::ParamMap init = await(train.downloadParams());
+  const float first = completedStep(train.step(feed)).loss;
+  const float second = completedStep(train.step(feed)).loss;
+  EXPECT_LT(second, first);
+  await(train.reset());
+  EXPECT_EQ(await(train.downloadParams()), init);
+  EXPECT_EQ(completedStep(train.step(feed)).loss, first);
+  EXPECT_EQ(completedStep(train.step(feed)).loss, second);  // m, v and t restarted too
+  await(train.reset({.params = false, .optimizer = true}));
+  EXPECT_NE(await(train.downloadParams()), init);
+}
+
+TEST(Training, SetLRTakesEffectOnTheNextStep) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 16));
+  tg_test::SineBatches data;
+  const tg::Feed feed = sineFeed(data, 16);
+  completedStep(train.step(feed));
+  await(train.setLR(0.0));
+  const tg::ParamMap frozen = await(train.downloadParams());
+  completedStep(train.step(feed));
+  completedStep(train.step(feed));
+  EXPECT_EQ(await(train.downloadParams()), frozen);
+  await(train.setLR(tg::lr::linear(0.01, 0.0, 10)));  // rebased: step 1 of the schedule is next
+  completedStep(train.step(feed));
+  EXPECT_NE(await(train.downloadParams()), frozen);
+}
+
+// Steps from several threads serialize on the GPU thread. With one batch every step is the
+// same function of the state, so the end state equals the CPU oracle's after as many steps.
+TEST(Training, ConcurrentStepsFromManyThreadsSerialize) {
+  tg_models::MLP model;
+  const auto spec = tg_models::mlpSpec(model, 32);
+  auto train = tg::compile(spec);
+  tg_test::SineBatches data;
+  const auto batch = data.next(32);
+  const tg::Feed feed = rt_test::toFeed(batch);
+  constexpr int kThreads = 4, kSteps = 10;
+  std::vector<std::thread> threads;
+  std::atomic<int> completed{0};
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&] {
+      std::vector<std::future<tg::StepResult>> futures;
+      for (int s = 0; s < kSteps; ++s) futures.push_back(train.step(feed));
+      for (auto& f : futures) completed += f.get().kind == tg::ResultKind::Completed;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(completed, kThreads * kSteps);
+  const tg::CompiledIR ir = tg::trace(spec);
+  tg_test::CpuTrainer cpu(ir, 42);
+  for (int s = 0; s < kThreads * kSteps; ++s) cpu.step(batch);
+  for (const auto& [name, values] : await(train.downloadParams()))
+    rt_test::expectClose(values, cpu.env().params.at(name).f, 1e-4, 1e-6, name);
+}
+
+// Host memory (which on lavapipe is also device memory) stays flat over a long run.
+long residentKiB() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+TEST(Training, TwoThousandStepsKeepMemoryFlat) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 64));
+  tg_test::SineBatches data;
+  const tg::Feed feed = sineFeed(data, 64);
+  for (int s = 0; s < 200; ++s) completedStep(train.step(feed));
+  const long warm = residentKiB();
+  float last = 0;
+  for (int s = 0; s < 2000; ++s) {
+    const tg::StepResult r = await(train.step(feed));
+    ASSERT_EQ(r.kind, tg::ResultKind::Completed) << r.error;
+    last = r.loss;
+  }
+  const long after = residentKiB();
+  EXPECT_LT(last, 0.01);
+  EXPECT_LT(after - warm, 2048) << "RSS grew from " << warm << " KiB to " << after << " KiB";
+}
+
+TEST(Training, DestroyFailsLaterCalls) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  train.destroy();
+  train.destroy();  // idempotent
+  const tg::StepResult r = await(train.step({}));
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("destroyed"), std::string::npos);
+  EXPECT_THROW(await(train.downloadParams()), std::logic_error);
+}
+
+TEST(Training, CheckWebGPUExplainsAMissingAdapter) {
+  const tg::WebGPUSupport ok = tg::checkWebGPU();
+  EXPECT_TRUE(ok.ok) << ok.message;
+  EXPECT_FALSE(ok.adapter.empty());
+  const tg::WebGPUSupport none = tg::checkWebGPU({.device = "no-such-gpu-xyz"});
+  EXPECT_FALSE(none.ok);
+  EXPECT_NE(none.message.find("no-such-gpu-xyz"), std::string::npos) << none.message;
+  EXPECT_NE(none.message.find("mesa-vulkan-drivers"), std::string::npos) << none.message;
+  tg_models::MLP model;
+  EXPECT_THROW(tg::compile(tg_models::mlpSpec(model), {.device = "no-such-gpu-xyz"}), tg::CompileError);
+}
+
+}  // namespace
