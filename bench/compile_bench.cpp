@@ -14,8 +14,8 @@ template <class M>
 void compileToWgsl(benchmark::State& state, const M& model, const tg::TrainingSpec<M>& spec) {
   size_t kernels = 0, ops = 0, bytes = 0;
   for (auto _ : state) {
-    const tg::CompiledIR ir = tg::trace(spec);
-    const auto k = tg::emitKernels(ir.graph, ir.plan);
+    const tg::CompiledIR ir = tg::trace(spec);  // includes codegen
+    const auto& k = ir.kernels;
     benchmark::DoNotOptimize(k.data());
     ops = ir.graph.ops.size();
     kernels = static_cast<size_t>(
@@ -47,7 +47,7 @@ template <class M>
 void translateKernels(benchmark::State& state, const tg::TrainingSpec<M>& spec) {
   const tg::CompiledIR ir = tg::trace(spec);
   std::set<std::string> distinct;
-  for (const auto& k : tg::emitKernels(ir.graph, ir.plan)) {
+  for (const auto& k : ir.kernels) {
     if (!k.wgsl.empty()) distinct.insert(k.wgsl);
   }
   size_t words = 0;

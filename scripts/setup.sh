@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev libcli11-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev libcli11-dev libpng-dev
   # The wgsl_subset fuzzer (libFuzzer with ASan and UBSan).
   clang libclang-rt-14-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).

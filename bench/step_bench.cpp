@@ -1,0 +1,100 @@
+// The runtime end to end on the default device: the time of one training step (inputs written,
+// the recorded step replayed, the loss read back) and of compile() cold and with the SPIR-V disk
+// cache warm, for the README MLP and upstream's transformer sample (D=64, 3 layers, 4 heads,
+// B=128, T=8, AdamW + linear LR + clip 1.0). Run with --benchmark_repetitions=N and quote medians.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "models.h"
+#include <tensorgrad/runtime.h>
+
+namespace {
+
+tg::Feed mlpFeed() {
+  tg::Mulberry32 rng(7);
+  std::vector<float> x(256), y(256);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = static_cast<float>((2 * rng.next() - 1) * 3.141592653589793);
+    y[i] = static_cast<float>(std::sin(static_cast<double>(x[i])));
+  }
+  return {{"x", x}, {"y", y}};
+}
+
+tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
+  tg::Mulberry32 rng(11);
+  std::vector<int32_t> tokens, targets;
+  for (int64_t i = 0; i < c.batch * c.t(); ++i) {
+    tokens.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
+    targets.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
+  }
+  std::vector<float> mask(static_cast<size_t>(c.t()), 0.f);
+  for (int64_t i = c.t() - c.resultDigits; i < c.t(); ++i) mask[static_cast<size_t>(i)] = 1.f;
+  return {{"tokens", tokens}, {"targets", targets}, {"mask", mask}};
+}
+
+template <class M>
+void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed) {
+  auto train = tg::compile(spec);
+  for (int i = 0; i < 20; ++i) train.step(feed).get();  // warm up
+  for (auto _ : state) {
+    const tg::StepResult r = train.step(feed).get();
+    if (r.kind != tg::ResultKind::Completed) state.SkipWithError(r.error.c_str());
+  }
+  const auto kernels = train.kernels();
+  state.counters["kernels"] = static_cast<double>(
+      std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }));
+}
+
+// compile() from the model to the first step ready: trace, codegen, SPIR-V (translated, or read
+// from the disk cache), pipelines, buffers, the recorded step. A fresh device each time.
+template <class M>
+void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, bool cached) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  if (cached) tg::compile(spec, {.cacheDir = dir});  // fill the cache
+  for (auto _ : state) {
+    if (!cached) {
+      state.PauseTiming();
+      std::filesystem::remove_all(dir);
+      state.ResumeTiming();
+    }
+    auto train = tg::compile(spec, {.cacheDir = dir});
+    benchmark::DoNotOptimize(train.seed());
+  }
+  std::filesystem::remove_all(dir);
+}
+
+const tg_models::MLP& mlp() {
+  static const tg_models::MLP m;
+  return m;
+}
+const tg_models::Transformer& transformer() {
+  static const tg_models::Transformer m;
+  return m;
+}
+
+void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed()); }
+void BM_StepTransformer(benchmark::State& s) {
+  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg));
+}
+void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), false); }
+void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), true); }
+void BM_CompileColdTransformer(benchmark::State& s) {
+  compiles(s, tg_models::transformerSpec(transformer()), false);
+}
+void BM_CompileCachedTransformer(benchmark::State& s) {
+  compiles(s, tg_models::transformerSpec(transformer()), true);
+}
+
+BENCHMARK(BM_StepMlp)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepTransformer)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_CompileCachedMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_CompileColdTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_CompileCachedTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+}  // namespace
+
+BENCHMARK_MAIN();
