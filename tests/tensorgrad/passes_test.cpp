@@ -164,3 +164,52 @@ TEST(Codegen, KernelsBindInputsFirstAndBakeShapes) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every pair of kernels that touch one buffer with at least one write keeps its order and lands
+// on different levels; each dispatching kernel appears once; exactly the last binding is written.
+void expectScheduleRespectsHazards(const tg::CompiledIR& ir, int maxLevels) {
+  const auto& kernels = ir.kernels;
+  const tg::DispatchSchedule s = tg::scheduleDispatches(kernels);
+  std::vector<int> position(kernels.size(), -1);
+  for (size_t p = 0; p < s.order.size(); ++p) position[s.order[p]] = static_cast<int>(p);
+  size_t dispatching = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].wgsl.empty()) continue;
+    ++dispatching;
+    const std::string& w = kernels[i].wgsl;
+    const size_t rw = w.find("read_write");
+    EXPECT_NE(rw, std::string::npos);
+    EXPECT_EQ(w.find("read_write", rw + 1), std::string::npos) << "kernel " << i << " writes twice";
+    EXPECT_NE(w.find("@binding(" + std::to_string(kernels[i].bindings.size() - 1) + ") var<storage, read_write>"),
+              std::string::npos) << w;
+  }
+  EXPECT_EQ(s.order.size(), dispatching);
+  auto writes = [&](size_t k, int b) { return kernels[k].bindings.back() == b; };
+  auto touches = [&](size_t k, int b) {
+    return std::find(kernels[k].bindings.begin(), kernels[k].bindings.end(), b) != kernels[k].bindings.end();
+  };
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (position[i] < 0) continue;
+    for (size_t j = i + 1; j < kernels.size(); ++j) {
+      if (position[j] < 0) continue;
+      const int wi = kernels[i].bindings.back(), wj = kernels[j].bindings.back();
+      if (touches(j, wi) || (touches(i, wj) && writes(j, wj))) {
+        ASSERT_LT(position[i], position[j]) << i << " vs " << j;
+        ASSERT_LT(s.level[i], s.level[j]) << i << " vs " << j;
+      }
+    }
+  }
+  EXPECT_LE(s.levels, maxLevels);
+  std::printf("  %zu dispatches in %d levels\n", dispatching, s.levels);
+}
+
+TEST(Schedule, LevelsRespectEveryBufferHazardAndCutBarriers) {
+  tg_models::MLP mlp;
+  expectScheduleRespectsHazards(tg::trace(tg_models::mlpSpec(mlp)), 50);
+  tg_models::Transformer transformer;
+  expectScheduleRespectsHazards(tg::trace(tg_models::transformerSpec(transformer)), 700);
+}
+
+}  // namespace

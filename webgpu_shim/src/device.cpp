@@ -1,6 +1,7 @@
 #include "device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "buffer.h"
@@ -10,6 +11,10 @@
 #include "vk_check.h"
 
 namespace wgpu::detail {
+
+namespace {
+constexpr uint64_t kSpinBeforeBlockNS = 200000;
+}  // namespace
 
 std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl>& adapter,
                                                const DeviceDescriptor& descriptor,
@@ -213,6 +218,17 @@ void DeviceImpl::Tick() {
 bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
   if (serial <= completed_) return true;
   if (serial > lastSubmitted_) return false;
+  // Poll briefly before blocking: a blocking wait wakes through the kernel tens of microseconds
+  // late on some drivers, which is most of a short submission's round trip.
+  const auto spinUntil = std::chrono::steady_clock::now() +
+                         std::chrono::nanoseconds(std::min<uint64_t>(timeoutNS, kSpinBeforeBlockNS));
+  for (uint64_t value = 0; std::chrono::steady_clock::now() < spinUntil;) {
+    if (vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) break;
+    if (value >= serial) {
+      Tick();
+      return true;
+    }
+  }
   VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wait.semaphoreCount = 1;
   wait.pSemaphores = &timeline_;

@@ -15,5 +15,6 @@
 #include "tensorgrad/optim.h"
 #include "tensorgrad/passes.h"
 #include "tensorgrad/runtime.h"
+#include "tensorgrad/schedule.h"
 #include "tensorgrad/safetensors.h"
 #include "tensorgrad/single_flight.h"

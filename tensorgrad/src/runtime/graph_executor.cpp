@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "tensorgrad/schedule.h"
+
 namespace tg::detail {
 
 namespace {
@@ -69,8 +71,11 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   ed.reusable = true;
   wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder(&ed);
   wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
-  for (const KernelSpec& k : ir_->kernels) {
-    if (k.wgsl.empty() || k.threads == 0) continue;
+  // Level by level: the shim's hazard tracking then needs one barrier per level.
+  const DispatchSchedule schedule = scheduleDispatches(ir_->kernels);
+  levels_ = static_cast<size_t>(schedule.levels);
+  for (size_t index : schedule.order) {
+    const KernelSpec& k = ir_->kernels[index];
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
     wgpu::BindGroupDescriptor bg;
     bg.layout = pipeline.GetBindGroupLayout(0);

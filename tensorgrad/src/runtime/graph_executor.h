@@ -29,6 +29,7 @@ class GraphExecutor {
   bool usesPrng() const;
   std::map<std::string, Shape> captureShapes() const;
   size_t dispatchCount() const { return dispatches_; }
+  size_t levelCount() const { return levels_; }
 
  private:
   struct Slice {
@@ -44,6 +45,7 @@ class GraphExecutor {
   std::vector<Slice> slices_;  // the output first, then each capture
   wgpu::CommandBuffer step_;
   size_t dispatches_ = 0;
+  size_t levels_ = 0;
 };
 
 }  // namespace tg::detail
