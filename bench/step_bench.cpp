@@ -88,6 +88,15 @@ void BM_CompileCachedTransformer(benchmark::State& s) {
   compiles(s, tg_models::transformerSpec(transformer()), true);
 }
 
+// The device bring-up every compile pays (instance shared, adapter, device, queue).
+void BM_OpenDevice(benchmark::State& s) {
+  for (auto _ : s) {
+    const tg::WebGPUSupport w = tg::checkWebGPU();
+    if (!w.ok) s.SkipWithError(w.message.c_str());
+  }
+}
+
+BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_StepMlp)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepTransformer)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

@@ -212,3 +212,61 @@ TEST(InstanceLifetime, FortyInstancesInOneProcessEachFindAnAdapter) {
     ASSERT_TRUE(found) << "instance " << i << ": " << message;
   }
 }
+
+namespace shim_test {
+namespace {
+
+// The blob-cache hooks: a device stores its pipeline cache when destroyed, a later device loads
+// it under the same key, and data the driver cannot use (garbage) is ignored, not fatal.
+TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
+  std::map<std::string, std::vector<uint8_t>> store;
+  std::vector<std::string> loads;
+  auto makeDevice = [&] {
+    wgpu::DeviceDescriptor desc;
+    desc.loadCacheData = [&](std::string_view key) {
+      loads.emplace_back(key);
+      auto it = store.find(std::string(key));
+      return it == store.end() ? std::vector<uint8_t>{} : it->second;
+    };
+    desc.storeCacheData = [&](std::string_view key, std::span<const uint8_t> data) {
+      store[std::string(key)].assign(data.begin(), data.end());
+    };
+    wgpu::Device d;
+    Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
+    return d;
+  };
+  auto compileOn = [&](wgpu::Device d) {
+    wgpu::ShaderSourceSPIRV src;
+    const auto words = CompileGlsl(Kernel("uint", "b[i] = a[i] + 7u;"));
+    src.codeSize = static_cast<uint32_t>(words.size());
+    src.code = words.data();
+    wgpu::ShaderModuleDescriptor md;
+    md.nextInChain = &src;
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = d.CreateShaderModule(&md);
+    return d.CreateComputePipeline(&pd);
+  };
+  {
+    wgpu::Device first = makeDevice();
+    ASSERT_TRUE(first);
+    compileOn(first);
+  }
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(loads[0].rfind("vkpipelinecache-", 0), 0u) << loads[0];
+  ASSERT_EQ(store.size(), 1u);
+  EXPECT_GE(store.begin()->second.size(), 32u);  // at least the Vulkan cache header
+  {
+    wgpu::Device second = makeDevice();
+    ASSERT_TRUE(second);
+    EXPECT_TRUE(compileOn(second));
+  }
+  EXPECT_EQ(loads.back(), loads.front());
+  store.begin()->second.assign(100, 0xAB);  // garbage
+  wgpu::Device third = makeDevice();
+  ASSERT_TRUE(third);
+  EXPECT_TRUE(compileOn(third));
+}
+
+}  // namespace
+}  // namespace shim_test

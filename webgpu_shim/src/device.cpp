@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "buffer.h"
@@ -34,6 +35,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   auto device = std::make_shared<DeviceImpl>(adapter, descriptor);
   device->limits_ = resolved;
   device->self_ = device;
+  device->storeCacheData_ = descriptor.storeCacheData;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -72,6 +74,23 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = q.queueFamilyIndex;
   VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  std::vector<uint8_t> cached;
+  if (descriptor.loadCacheData) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
+    char key[128];
+    std::snprintf(key, sizeof key, "vkpipelinecache-%04x-%04x-%08x-", props.vendorID,
+                  props.deviceID, props.driverVersion);
+    device->cacheKey_ = key;
+    for (uint8_t b : props.pipelineCacheUUID) {
+      std::snprintf(key, sizeof key, "%02x", b);
+      device->cacheKey_ += key;
+    }
+    cached = descriptor.loadCacheData(device->cacheKey_);
+    cache.initialDataSize = cached.size();
+    cache.pInitialData = cached.empty() ? nullptr : cached.data();
+    device->loadedCacheBytes_ = cached.size();
+  }
   if (VkResult r = vkCreateSemaphore(vk, &sem, nullptr, &device->timeline_); r != VK_SUCCESS) {
     *error = VkFailure("vkCreateSemaphore", r);
     return nullptr;
@@ -114,10 +133,22 @@ DeviceImpl::~DeviceImpl() {
   if (!freeCommandBuffers_.empty())
     vkFreeCommandBuffers(device_, commandPool_, static_cast<uint32_t>(freeCommandBuffers_.size()),
                          freeCommandBuffers_.data());
+  StorePipelineCache();
   vkDestroyPipelineCache(device_, pipelineCache_, nullptr);
   vkDestroyCommandPool(device_, commandPool_, nullptr);
   vkDestroySemaphore(device_, timeline_, nullptr);
   vkDestroyDevice(device_, nullptr);
+}
+
+void DeviceImpl::StorePipelineCache() {
+  if (!storeCacheData_ || cacheKey_.empty() || !pipelineCache_) return;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_, pipelineCache_, &size, nullptr) != VK_SUCCESS) return;
+  if (size == loadedCacheBytes_) return;  // nothing new was compiled
+  std::vector<uint8_t> data(size);
+  if (vkGetPipelineCacheData(device_, pipelineCache_, &size, data.data()) != VK_SUCCESS) return;
+  data.resize(size);
+  storeCacheData_(cacheKey_, data);
 }
 
 std::shared_ptr<QueueImpl> DeviceImpl::QueueHandle() {

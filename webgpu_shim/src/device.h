@@ -116,6 +116,11 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache_ = VK_NULL_HANDLE;
+  // DeviceDescriptor::loadCacheData / storeCacheData.
+  void StorePipelineCache();
+  std::string cacheKey_;
+  size_t loadedCacheBytes_ = 0;
+  std::function<void(std::string_view, std::span<const uint8_t>)> storeCacheData_;
   PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
   std::vector<VkCommandBuffer> freeCommandBuffers_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};

@@ -1,5 +1,7 @@
 #include "gpu_worker.h"
 
+#include "cache_files.h"
+
 namespace tg::detail {
 
 std::string GpuContext::takeErrors() {
@@ -32,6 +34,17 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   dd.label = "tensorgrad";
   dd.requiredLimits = &gpu->limits;
   GpuContext* raw = gpu.get();
+  // The driver's compiled pipelines persist next to the SPIR-V cache.
+  if (const auto dir = resolveCacheDir(options.cacheDir); !dir.empty()) {
+    dd.loadCacheData = [dir](std::string_view key) {
+      const auto bytes = readCacheFile(dir / (std::string(key) + ".bin"));
+      return bytes ? std::vector<uint8_t>(bytes->begin(), bytes->end()) : std::vector<uint8_t>{};
+    };
+    dd.storeCacheData = [dir](std::string_view key, std::span<const uint8_t> data) {
+      writeCacheFile(dir / (std::string(key) + ".bin"),
+                     std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+    };
+  }
   dd.SetUncapturedErrorCallback(
       [raw](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { raw->errors.emplace_back(m); });
   dd.SetDeviceLostCallback(wgpu::CallbackMode::AllowSpontaneous,

@@ -2,9 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <random>
 
+#include "cache_files.h"
 #include "tensorgrad/runtime.h"
 #include "wgsl_subset/wgsl_subset.h"
 
@@ -29,46 +28,30 @@ std::string kernelName(const KernelSpec& k) {
 // cannot return the wrong code), and the SPIR-V words.
 std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path,
                                                const std::string& wgsl) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::optional<std::string> bytes = readCacheFile(path);
+  if (!bytes) return std::nullopt;
   const size_t head = kEntryMagic.size() + 8;
-  if (bytes.size() < head || bytes.compare(0, kEntryMagic.size(), kEntryMagic) != 0)
+  if (bytes->size() < head || bytes->compare(0, kEntryMagic.size(), kEntryMagic) != 0)
     return std::nullopt;
   uint64_t wgslSize = 0;
-  std::memcpy(&wgslSize, bytes.data() + kEntryMagic.size(), 8);
-  if (wgslSize != wgsl.size() || bytes.size() < head + wgslSize ||
-      bytes.compare(head, wgslSize, wgsl) != 0 || (bytes.size() - head - wgslSize) % 4 != 0)
+  std::memcpy(&wgslSize, bytes->data() + kEntryMagic.size(), 8);
+  if (wgslSize != wgsl.size() || bytes->size() < head + wgslSize ||
+      bytes->compare(head, wgslSize, wgsl) != 0 || (bytes->size() - head - wgslSize) % 4 != 0)
     return std::nullopt;
-  std::vector<uint32_t> words((bytes.size() - head - wgslSize) / 4);
-  std::memcpy(words.data(), bytes.data() + head + wgslSize, words.size() * 4);
+  std::vector<uint32_t> words((bytes->size() - head - wgslSize) / 4);
+  std::memcpy(words.data(), bytes->data() + head + wgslSize, words.size() * 4);
   if (words.empty() || words[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
   return words;
 }
 
 void writeEntry(const std::filesystem::path& path, const std::string& wgsl,
                 const std::vector<uint32_t>& words) {
-  // Write to a unique temporary and rename, so concurrent processes never see half an entry.
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  const auto tmp = path.string() + ".tmp" + std::to_string(std::random_device{}());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;  // a read-only cache directory only costs speed
-    const uint64_t size = wgsl.size();
-    out.write(kEntryMagic.data(), static_cast<std::streamsize>(kEntryMagic.size()));
-    out.write(reinterpret_cast<const char*>(&size), 8);
-    out.write(wgsl.data(), static_cast<std::streamsize>(wgsl.size()));
-    out.write(reinterpret_cast<const char*>(words.data()),
-              static_cast<std::streamsize>(words.size() * 4));
-    if (!out) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  std::string bytes(kEntryMagic);
+  const uint64_t size = wgsl.size();
+  bytes.append(reinterpret_cast<const char*>(&size), 8);
+  bytes += wgsl;
+  bytes.append(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  writeCacheFile(path, bytes);
 }
 
 }  // namespace

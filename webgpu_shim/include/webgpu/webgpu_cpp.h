@@ -229,6 +229,13 @@ struct DeviceDescriptor {
   CallbackMode deviceLostCallbackMode = CallbackMode::AllowProcessEvents;
   DeviceLostCallback deviceLostCallback;
   UncapturedErrorCallback uncapturedErrorCallback;
+
+  // Blob-cache hooks, as Dawn's DawnCacheDeviceDescriptor load/store functions: the device reads
+  // its compiled-pipeline cache through `loadCacheData` when created (an empty result is a miss)
+  // and, if it grew, writes it back through `storeCacheData` when destroyed. Keys name the
+  // driver and device; the driver also checks the data's header and ignores what it cannot use.
+  std::function<std::vector<uint8_t>(std::string_view key)> loadCacheData;
+  std::function<void(std::string_view key, std::span<const uint8_t> data)> storeCacheData;
 };
 
 struct BufferDescriptor {

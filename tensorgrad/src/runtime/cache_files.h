@@ -1,0 +1,15 @@
+// Files of the persistent compile cache: whole-file reads, and writes that other processes never
+// see half done (a unique temporary, then rename). Failures only cost speed, so they are silent.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tg::detail {
+
+std::optional<std::string> readCacheFile(const std::filesystem::path& path);
+void writeCacheFile(const std::filesystem::path& path, std::string_view bytes);
+
+}  // namespace tg::detail
