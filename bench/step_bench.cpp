@@ -35,8 +35,9 @@ tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
 }
 
 template <class M>
-void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed) {
-  auto train = tg::compile(spec);
+void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed,
+           const tg::RuntimeOptions& options = {}) {
+  auto train = tg::compile(spec, options);
   for (int i = 0; i < 20; ++i) train.step(feed).get();  // warm up
   for (auto _ : state) {
     const tg::StepResult r = train.step(feed).get();
@@ -60,8 +61,11 @@ void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, bool cac
       std::filesystem::remove_all(dir);
       state.ResumeTiming();
     }
-    auto train = tg::compile(spec, {.cacheDir = dir});
-    benchmark::DoNotOptimize(train.seed());
+    std::optional<tg::CompiledTraining<M>> train = tg::compile(spec, {.cacheDir = dir});
+    benchmark::DoNotOptimize(train->seed());
+    state.PauseTiming();
+    train.reset();  // teardown (device idle, frees, the pipeline cache written) is not compile
+    state.ResumeTiming();
   }
   std::filesystem::remove_all(dir);
 }
@@ -78,6 +82,14 @@ const tg_models::Transformer& transformer() {
 void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed()); }
 void BM_StepTransformer(benchmark::State& s) {
   steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg));
+}
+// The transformer under the runtime's optional plans: fused element-wise chains, unpooled
+// intermediates (fewer false dependencies, so fewer barriers), both.
+void BM_StepTransformerOptions(benchmark::State& s) {
+  tg::RuntimeOptions o;
+  o.emit.fuseElementwise = s.range(0) != 0;
+  o.poolBuffers = s.range(1) == 0;
+  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), o);
 }
 void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), false); }
 void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), true); }
@@ -99,6 +111,13 @@ void BM_OpenDevice(benchmark::State& s) {
 BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_StepMlp)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepTransformer)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepTransformerOptions)
+    ->ArgNames({"fuse", "unpooled"})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileCachedMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileColdTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);

@@ -238,3 +238,44 @@ TEST(Training, CheckWebGPUExplainsAMissingAdapter) {
 }
 
 }  // namespace
+
+namespace {
+
+// The runtime's optional plans change how the step runs, not what it computes: fused element-wise
+// chains (each kernel within WebGPU's default 8 storage buffers) and unpooled intermediates give
+// the default plan's losses and parameters.
+TEST(Training, FusedAndUnpooledPlansMatchTheDefault) {
+  tg_models::TransformerConfig c;
+  c.batch = 8;  // upstream's model (all 40 parameters), a small batch
+  tg_models::Transformer model(c);
+  const auto spec = tg_models::transformerSpec(model);
+  tg::RuntimeOptions fused;
+  fused.emit.fuseElementwise = true;
+  fused.poolBuffers = false;
+  auto reference = tg::compile(spec);
+  auto variant = tg::compile(spec, fused);
+  const auto kernels = variant.kernels();
+  size_t dispatching = 0;
+  for (const auto& k : kernels) {
+    if (k.wgsl.empty()) continue;
+    ++dispatching;
+    EXPECT_LE(k.bindings.size(), tg::kMaxStorageBuffersPerKernel) << k.wgsl;
+  }
+  EXPECT_LT(dispatching, 933u);
+  std::vector<int32_t> tokens(static_cast<size_t>(c.batch * c.t())), targets(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    tokens[i] = static_cast<int32_t>(i * 7 % 12);
+    targets[i] = static_cast<int32_t>(i * 5 % 12);
+  }
+  const std::vector<float> mask = {0, 0, 0, 0, 0, 1, 1, 1};
+  for (int s = 0; s < 2; ++s) {
+    const tg::Feed feed = {{"tokens", tokens}, {"targets", targets}, {"mask", mask}};
+    const float want = completedStep(reference.step(feed)).loss;
+    EXPECT_NEAR(completedStep(variant.step(feed)).loss, want, 1e-5 * std::abs(want));
+  }
+  const tg::ParamMap want = await(reference.downloadParams());
+  for (const auto& [name, values] : await(variant.downloadParams()))
+    rt_test::expectClose(values, want.at(name), 1e-4, 1e-6, name);
+}
+
+}  // namespace

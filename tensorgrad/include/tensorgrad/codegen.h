@@ -11,6 +11,7 @@ namespace tg {
 
 inline constexpr int kWorkgroupSize = 256;
 inline constexpr uint32_t kMaxWorkgroupsPerDim = 65535;
+inline constexpr size_t kMaxStorageBuffersPerKernel = 8;  // WebGPU's default limit
 
 struct KernelSpec {
   int opIndex = -1;

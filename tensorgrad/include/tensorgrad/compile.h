@@ -63,9 +63,10 @@ namespace detail {
 using ErasedForward = std::function<Tensor(const Inputs&)>;
 CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
                          const OptimizerConfig& optimizer, std::optional<uint32_t> seed,
-                         const EmitOptions& emit = {});
+                         const EmitOptions& emit = {}, bool poolBuffers = true);
 CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
-                        std::optional<uint32_t> seed, const EmitOptions& emit = {});
+                        std::optional<uint32_t> seed, const EmitOptions& emit = {},
+                        bool poolBuffers = true);
 }  // namespace detail
 
 template <class M>

@@ -90,6 +90,10 @@ struct RuntimeOptions {
   // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
   std::filesystem::path cacheDir;
   EmitOptions emit;  // e.g. element-wise fusion
+  // Liveness pooling of intermediates (upstream's plan). Off, every intermediate gets its own
+  // buffer: more memory, but no false dependencies between kernels that would have shared one,
+  // so more kernels run between barriers.
+  bool poolBuffers = true;
 };
 
 // A compile-time failure on the GPU side: no device, a tensor over the binding limit, a kernel

@@ -57,6 +57,17 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
     return true;
   };
 
+  // Distinct values a kernel computing `ops` reads from buffers.
+  const auto externalInputs = [&](const std::vector<int>& ops) {
+    std::set<int> outside;
+    for (int m : ops) {
+      for (int t : graph.ops[static_cast<size_t>(m)].inputs) {
+        if (std::find(ops.begin(), ops.end(), *graph.tensor(t).source) == ops.end()) outside.insert(t);
+      }
+    }
+    return outside.size();
+  };
+
   std::vector<std::vector<int>> members(n);
   for (size_t i = 0; i < n; ++i) members[i] = {static_cast<int>(i)};
   for (size_t i = 0; i < n; ++i) {
@@ -80,10 +91,14 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
         }
       }
       if (!safe) continue;
-      auto& mine = members[i];
-      mine.insert(mine.end(), members[static_cast<size_t>(p)].begin(),
-                  members[static_cast<size_t>(p)].end());
-      std::sort(mine.begin(), mine.end());
+      std::vector<int> merged = members[i];
+      merged.insert(merged.end(), members[static_cast<size_t>(p)].begin(),
+                    members[static_cast<size_t>(p)].end());
+      std::sort(merged.begin(), merged.end());
+      // Stay within WebGPU's default maxStorageBuffersPerShaderStage (8, the output included),
+      // so fused kernels remain valid on every browser.
+      if (externalInputs(merged) + 1 > kMaxStorageBuffersPerKernel) continue;
+      members[i] = std::move(merged);
       members[static_cast<size_t>(p)].clear();
     }
   }
@@ -107,8 +122,8 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
         const std::string k = std::to_string(external.size());
         bindings += "@group(0) @binding(" + k + ") var<storage, read> in" + k + " : array<" +
                     detail::wgslType(graph.tensor(t).dtype) + ">;\n";
-        body += detail::broadcastIndex("i" + k, out.shape, graph.tensor(t).shape);
-        value[t] = "in" + k + "[i" + k + "]";
+        body += detail::broadcastIndex("ix" + k, out.shape, graph.tensor(t).shape);
+        value[t] = "in" + k + "[ix" + k + "]";
         external.push_back(t);
       }
       in.push_back(value[t]);

@@ -68,7 +68,7 @@ std::vector<ParamInfo> paramInfo(const Graph& g,
 
 CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
                          const OptimizerConfig& optimizer, std::optional<uint32_t> seed,
-                         const EmitOptions& emit) {
+                         const EmitOptions& emit, bool poolBuffers) {
   Traced t = traceModule(model, loss, inputs);
   CompiledIR ir;
   ir.params = t.params;
@@ -84,21 +84,21 @@ CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const I
   ir.optimizerConfig = optimizer;
   ir.output = t.graph.outputs.at(0);
   ir.paramGrads = grads.paramGrads;
-  ir.plan = planBuffers(t.graph, ir.paramGrads, ir.optimizer.writebacks);
+  ir.plan = planBuffers(t.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers);
   ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
   return ir;
 }
 
 CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
-                        std::optional<uint32_t> seed, const EmitOptions& emit) {
+                        std::optional<uint32_t> seed, const EmitOptions& emit, bool poolBuffers) {
   Traced t = traceModule(model, forward, inputs);
   eliminateDeadCode(t.graph);
   CompiledIR ir;
   ir.params = t.params;
   ir.seed = seed.value_or(randomSeed());
   ir.output = t.graph.outputs.at(0);
-  ir.plan = planBuffers(t.graph, {});
+  ir.plan = planBuffers(t.graph, {}, {}, poolBuffers);
   ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
   return ir;

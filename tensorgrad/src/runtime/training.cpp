@@ -18,9 +18,10 @@ LR lrOf(const OptimizerConfig& config) {
 }
 
 CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
-                     const OptimizerConfig& optimizer, uint32_t seed, const EmitOptions& emit) {
+                     const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options) {
   return traceTraining(
-      model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed, emit);
+      model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed,
+      options.emit, options.poolBuffers);
 }
 
 // Builds the GPU side of a training IR (params initialized from its seed) without touching `t`
@@ -62,7 +63,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   t->model = &model;
   t->optimizer = optimizer;
   auto ir = std::make_shared<const CompiledIR>(
-      traceWith(model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options.emit));
+      traceWith(model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options));
   t->ir = ir;
   t->worker = std::make_shared<GpuWorker>(options);
   t->worker
@@ -175,7 +176,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
       }
     }
     auto ir = std::make_shared<const CompiledIR>(traceWith(
-        model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()), t->options.emit));
+        model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()), t->options));
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
       Built b = build(gpu, ir);
