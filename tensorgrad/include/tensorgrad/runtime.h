@@ -4,8 +4,9 @@
 //   tg::StepResult r = train.step({{"x", xs}, {"y", ys}}).get();
 //   if (r.kind == tg::ResultKind::Completed) use(r.loss);
 //
-// All GPU work runs on one GPU thread per compile (upstream's worker); every call returns a
-// std::future and calls from any thread serialize on that thread. step/run never throw: their
+// All GPU work runs on one GPU thread (upstream's worker), shared by the compiles of a process
+// that use the same device; every call returns a std::future and calls from any thread
+// serialize on that thread. step/run never throw: their
 // results say completed, aborted (the graph was replaced or destroyed first) or failed (bad
 // inputs, a non-finite loss, a device error). Shapes are static, so a step's GPU work is recorded
 // once at compile and replayed: per step the host copies inputs, submits and reads one buffer.

@@ -111,7 +111,7 @@ std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forwar
   const bool concrete = !isParametric(f->inputs);
   auto meta = traceAt(*f, metaShapes(f->inputs));
   for (const auto& p : meta->params) f->paramNames.push_back(p->path);
-  f->worker = std::make_shared<GpuWorker>(options);
+  f->worker = sharedWorker(options);
   f->worker
       ->post([f, meta, concrete](GpuContext& gpu) {
         f->ownParams = std::make_unique<ParamStore>(gpu, meta->params);

@@ -2,6 +2,8 @@
 
 #include "cache_files.h"
 
+#include <map>
+
 namespace tg::detail {
 
 std::string GpuContext::takeErrors() {
@@ -61,6 +63,17 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   gpu->queue = gpu->device.GetQueue();
   gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device, options.cacheDir);
   return gpu;
+}
+
+std::shared_ptr<GpuWorker> sharedWorker(const RuntimeOptions& options) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<GpuWorker>> live;
+  const std::string key = options.device + '\n' + resolveCacheDir(options.cacheDir).string();
+  std::lock_guard lock(mutex);
+  if (auto w = live[key].lock()) return w;
+  auto w = std::make_shared<GpuWorker>(options);
+  live[key] = w;
+  return w;
 }
 
 GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<State>()) {

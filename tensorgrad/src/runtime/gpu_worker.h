@@ -10,6 +10,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "pipeline_cache.h"
@@ -48,9 +49,26 @@ class GpuWorker {
   template <class F>
   auto post(F fn) -> std::future<std::invoke_result_t<F&, GpuContext&>> {
     using R = std::invoke_result_t<F&, GpuContext&>;
-    auto task = std::make_shared<std::packaged_task<R(GpuContext&)>>(std::move(fn));
-    std::future<R> result = task->get_future();
-    enqueue([task](GpuContext& gpu) { (*task)(gpu); });
+    auto promise = std::make_shared<std::promise<R>>();
+    std::future<R> result = promise->get_future();
+    enqueue([promise, fn = std::make_shared<std::optional<F>>(std::move(fn))](GpuContext& gpu) {
+      // The job's captures are released before the caller wakes, so the caller — not this
+      // thread — drops the last reference to what they own (this worker included).
+      try {
+        if constexpr (std::is_void_v<R>) {
+          (**fn)(gpu);
+          fn->reset();
+          promise->set_value();
+        } else {
+          R value = (**fn)(gpu);
+          fn->reset();
+          promise->set_value(std::move(value));
+        }
+      } catch (...) {
+        fn->reset();
+        promise->set_exception(std::current_exception());
+      }
+    });
     return result;
   }
 
@@ -68,5 +86,9 @@ class GpuWorker {
   std::shared_ptr<State> state_;
   std::thread thread_;
 };
+
+// The GPU thread for `options`' device: a live one is shared (one device per adapter and cache
+// directory in a process, as a browser has one GPU process), else a new one is started.
+std::shared_ptr<GpuWorker> sharedWorker(const RuntimeOptions& options);
 
 }  // namespace tg::detail

@@ -65,7 +65,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   auto ir = std::make_shared<const CompiledIR>(
       traceWith(model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options));
   t->ir = ir;
-  t->worker = std::make_shared<GpuWorker>(options);
+  t->worker = sharedWorker(options);
   t->worker
       ->post([t, ir](GpuContext& gpu) {
         Built b = build(gpu, ir);
