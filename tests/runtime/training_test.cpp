@@ -273,9 +273,11 @@ TEST(Training, FusedAndUnpooledPlansMatchTheDefault) {
     const float want = completedStep(reference.step(feed)).loss;
     EXPECT_NEAR(completedStep(variant.step(feed)).loss, want, 1e-5 * std::abs(want));
   }
+  // Adam divides by √v, so where a gradient is near zero a rounding difference in it moves the
+  // update by a visible fraction of lr (0.005): compare within 1e-5 absolute, 0.2% of a step.
   const tg::ParamMap want = await(reference.downloadParams());
   for (const auto& [name, values] : await(variant.downloadParams()))
-    rt_test::expectClose(values, want.at(name), 1e-4, 1e-6, name);
+    rt_test::expectClose(values, want.at(name), 1e-4, 1e-5, name);
 }
 
 }  // namespace

@@ -228,6 +228,30 @@ TEST_F(RoundTrip, ReusableCommandBufferReplaysWithFreshInputsAndReadbacks) {
   readback.Unmap();
 }
 
+// A copy after the pass reads what the first dispatch wrote, though a barrier for the second
+// dispatch came in between: that barrier must make the write visible to copies too (synchronization
+// validation flags the hazard otherwise).
+TEST_F(RoundTrip, CopyAfterALaterBarrierSeesEarlierDispatchWrites) {
+  auto fill = Pipeline(Kernel("uint", "b[i] = a[i] + 1u;"), "fill");
+  std::vector<uint32_t> x(64, 41u);
+  auto src = Upload(x, BufferUsage::Storage, "src");
+  auto first = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "first");
+  auto second = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "second");
+  auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst, "out");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(fill);
+  pass.SetBindGroup(0, Group(fill, 0, {src, first}));
+  pass.DispatchWorkgroups(1);
+  pass.SetBindGroup(0, Group(fill, 0, {first, second}));  // reads `first`: a barrier
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  encoder.CopyBufferToBuffer(first, 0, out, 0, 256);
+  Submit(encoder);
+  for (uint32_t v : Read<uint32_t>(out, 64)) ASSERT_EQ(v, 42u);
+  for (uint32_t v : Read<uint32_t>(second, 64)) ASSERT_EQ(v, 43u);
+}
+
 TEST_F(RoundTrip, ClearAndPartialCopies) {
   std::vector<uint32_t> data(64);
   std::iota(data.begin(), data.end(), 100u);
