@@ -252,6 +252,31 @@ TEST_F(RoundTrip, CopyAfterALaterBarrierSeesEarlierDispatchWrites) {
   for (uint32_t v : Read<uint32_t>(second, 64)) ASSERT_EQ(v, 43u);
 }
 
+// Indirect arguments written by a dispatch, then a barrier for an unrelated dependency, then the
+// indirect dispatch (whose validation pass reads the arguments): the written counts are used.
+TEST_F(RoundTrip, IndirectArgumentsWrittenBeforeALaterBarrierAreVisible) {
+  auto writeArgs = Pipeline(Kernel("uint", "b[i] = a[i];"), "write args");
+  auto inc = Pipeline(Kernel("uint", "b[i] = b[i] + a[i];"), "inc");
+  auto argValues = Upload(std::vector<uint32_t>{2, 1, 1, 0}, BufferUsage::Storage, "arg values");
+  auto args = MakeBuffer(16, BufferUsage::Storage | BufferUsage::Indirect, "args");
+  auto ones = Upload(std::vector<uint32_t>(256, 1u), BufferUsage::Storage, "ones");
+  auto acc = MakeBuffer(1024, BufferUsage::Storage | BufferUsage::CopySrc, "acc");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(writeArgs);
+  pass.SetBindGroup(0, Group(writeArgs, 0, {argValues, args}));
+  pass.DispatchWorkgroups(1);
+  pass.SetPipeline(inc);
+  pass.SetBindGroup(0, Group(inc, 0, {ones, acc}));
+  pass.DispatchWorkgroups(1);
+  pass.DispatchWorkgroups(1);  // a barrier (acc after acc) that does not involve `args`
+  pass.DispatchWorkgroupsIndirect(args, 0);
+  pass.End();
+  Submit(encoder);
+  auto v = Read<uint32_t>(acc, 256);
+  for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(v[i], i < 64 ? 3u : i < 128 ? 1u : 0u) << i;
+}
+
 TEST_F(RoundTrip, ClearAndPartialCopies) {
   std::vector<uint32_t> data(64);
   std::iota(data.begin(), data.end(), 100u);

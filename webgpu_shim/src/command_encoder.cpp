@@ -85,7 +85,16 @@ void CommandEncoderImpl::UseOwned(BufferImpl* buffer) {
 
 void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
   bool hazard = externalPending_;
+  // Every barrier makes earlier writes visible to compute and transfer, so a later epoch needs no
+  // further barrier for dispatches or copies. The indirect-argument stage (a front-end stall on
+  // some GPUs) is added only for the access that needs it: indirect dispatches read arguments
+  // the validation dispatch just wrote, in the same epoch.
+  VkPipelineStageFlags dstStages = kComputeStage | kTransferStage;
+  VkAccessFlags dstAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   for (const Access& a : accesses) {
+    dstStages |= a.stage;
+    dstAccess |= a.access;
     BufferImpl* b = a.buffer;
     // Read-after-write, write-after-read and write-after-write all need a barrier.
     if (b->trackEpoch == epoch_ && (b->pendingWrite || a.write)) hazard = true;
@@ -98,15 +107,8 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
       srcStages |= kComputeStage | kTransferStage;
       barrier.srcAccessMask |= VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     }
-    // The barrier starts a new epoch in which every earlier write counts as visible, so its
-    // destination scope covers every stage a later command may use, not just the next one's
-    // (a copy after a later dispatch's barrier still reads what the first dispatch wrote).
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                            VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
-    vkCmdPipelineBarrier(cmd_, srcStages,
-                         kComputeStage | kTransferStage | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1,
-                         &barrier, 0, nullptr, 0, nullptr);
+    barrier.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd_, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
     ++barrierCount_;
     epoch_ = NewStamp();
     pendingStages_ = 0;
