@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fresh machine → dependencies, a Release build, and the main program on the default device.
+# Fresh machine → dependencies, a Release build, and the main sample on the default device:
+# training the README's sine MLP (samples/mlp_sin). Arguments go to the sample (--help lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build --parallel --target shim_demo
-build/samples/shim_demo/shim_demo "$@"
+cmake --build build --parallel --target mlp_sin
+build/samples/mlp_sin/mlp_sin "$@"
