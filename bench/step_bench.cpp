@@ -24,14 +24,8 @@ tg::Feed mlpFeed() {
 
 tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
   tg::Mulberry32 rng(11);
-  std::vector<int32_t> tokens, targets;
-  for (int64_t i = 0; i < c.batch * c.t(); ++i) {
-    tokens.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
-    targets.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
-  }
-  std::vector<float> mask(static_cast<size_t>(c.t()), 0.f);
-  for (int64_t i = c.t() - c.resultDigits; i < c.t(); ++i) mask[static_cast<size_t>(i)] = 1.f;
-  return {{"tokens", tokens}, {"targets", targets}, {"mask", mask}};
+  auto b = tg_models::randomTransformerBatch(c, rng);
+  return {{"tokens", b.tokens}, {"targets", b.targets}, {"mask", b.mask}};
 }
 
 template <class M>

@@ -49,13 +49,7 @@ TEST(Training, SmallTransformerMatchesCpuEvaluator) {
   tg_test::CpuTrainer cpu(ir, spec.seed.value());
   tg::Mulberry32 rng(3);
   for (int step = 0; step < 3; ++step) {
-    std::vector<int32_t> tokens, targets;
-    for (int64_t i = 0; i < c.batch * c.t(); ++i) {
-      tokens.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
-      targets.push_back(static_cast<int32_t>(rng.next() * 12) % 12);
-    }
-    std::vector<float> mask(static_cast<size_t>(c.t()), 0.f);
-    for (int64_t i = c.t() - c.resultDigits; i < c.t(); ++i) mask[static_cast<size_t>(i)] = 1.f;
+    const auto [tokens, targets, mask] = tg_models::randomTransformerBatch(c, rng);
     const double want = cpu.step({{"tokens", tg::HostTensor::i32({c.batch, c.t()}, tokens)},
                                   {"targets", tg::HostTensor::i32({c.batch, c.t()}, targets)},
                                   {"mask", tg::HostTensor::f32({c.t()}, mask)}});

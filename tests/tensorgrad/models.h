@@ -120,6 +120,22 @@ inline tg::Tensor transformerLoss(const Transformer& p, const tg::Inputs& in) {
                  1.0 / static_cast<double>(p.cfg.batch * p.cfg.resultDigits));
 }
 
+// A batch of random tokens and targets, with the mask on the result digits.
+struct TransformerBatch {
+  std::vector<int32_t> tokens, targets;
+  std::vector<float> mask;
+};
+inline TransformerBatch randomTransformerBatch(const TransformerConfig& c, tg::Mulberry32& rng) {
+  TransformerBatch b;
+  for (int64_t i = 0; i < c.batch * c.t(); ++i) {
+    b.tokens.push_back(static_cast<int32_t>(rng.next() * static_cast<double>(c.vocab)));
+    b.targets.push_back(static_cast<int32_t>(rng.next() * static_cast<double>(c.vocab)));
+  }
+  b.mask.assign(static_cast<size_t>(c.t()), 0.f);
+  for (int64_t i = c.t() - c.resultDigits; i < c.t(); ++i) b.mask[static_cast<size_t>(i)] = 1.f;
+  return b;
+}
+
 inline tg::TrainingSpec<Transformer> transformerSpec(const Transformer& model) {
   tg::AdamW opt;
   opt.lr = tg::lr::linear(0.005, 0.0005, 1500);
