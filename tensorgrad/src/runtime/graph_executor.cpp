@@ -71,6 +71,7 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   ed.reusable = true;
   wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder(&ed);
   wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+  gpu.pipelines->prepare(ir_->kernels);
   // Level by level: the shim's hazard tracking then needs one barrier per level.
   const DispatchSchedule schedule = scheduleDispatches(ir_->kernels);
   levels_ = static_cast<size_t>(schedule.levels);

@@ -1,7 +1,10 @@
 #include "pipeline_cache.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <thread>
 
 #include "cache_files.h"
 #include "tensorgrad/runtime.h"
@@ -79,7 +82,50 @@ std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
   return dir_ / name;
 }
 
+void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
+  std::vector<const KernelSpec*> todo;
+  std::set<std::string_view> seen;
+  for (const KernelSpec& k : kernels) {
+    if (k.wgsl.empty() || pipelines_.count(k.wgsl) || prepared_.count(k.wgsl) ||
+        !seen.insert(k.wgsl).second)
+      continue;
+    if (!dir_.empty()) {
+      if (auto words = readEntry(entryPath(k.wgsl), k.wgsl)) {
+        ++stats_.fromDisk;
+        prepared_.emplace(k.wgsl, std::move(*words));
+        continue;
+      }
+    }
+    todo.push_back(&k);
+  }
+  if (todo.size() < 2) return;  // get() translates a lone kernel itself
+  // Each worker takes the next kernel; wgsl::translate is reentrant (glslang keeps per-thread
+  // state). Failures are left for get(), which reports them with the kernel's name.
+  std::vector<wgsl::Result> results(todo.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < todo.size();)
+      results[i] = wgsl::translate(todo[i]->wgsl, {.validate = false});
+  };
+  const size_t threads = std::min<size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < todo.size(); ++i) {
+    if (!results[i].ok()) continue;
+    ++stats_.translated;
+    if (!dir_.empty()) writeEntry(entryPath(todo[i]->wgsl), todo[i]->wgsl, results[i].spirv);
+    prepared_.emplace(todo[i]->wgsl, std::move(results[i].spirv));
+  }
+}
+
 std::vector<uint32_t> PipelineCache::spirvFor(const KernelSpec& kernel) {
+  if (auto it = prepared_.find(kernel.wgsl); it != prepared_.end()) {
+    std::vector<uint32_t> words = std::move(it->second);
+    prepared_.erase(it);
+    return words;
+  }
   if (!dir_.empty()) {
     if (auto words = readEntry(entryPath(kernel.wgsl), kernel.wgsl)) {
       ++stats_.fromDisk;

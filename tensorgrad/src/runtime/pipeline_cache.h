@@ -21,6 +21,9 @@ class PipelineCache {
   // The pipeline for `kernel`. Throws CompileError naming the kernel, with the WGSL line:col
   // diagnostics, when the WGSL does not translate or the device rejects it.
   wgpu::ComputePipeline get(const KernelSpec& kernel);
+  // Translates, on all cores, the kernels' WGSL that neither this device nor the disk cache has
+  // yet, so that the get() calls that follow only create pipelines.
+  void prepare(const std::vector<KernelSpec>& kernels);
 
   struct Stats {
     size_t reused = 0;      // WGSL seen before on this device
@@ -38,6 +41,7 @@ class PipelineCache {
   wgpu::Device device_;
   std::filesystem::path dir_;
   std::unordered_map<std::string, wgpu::ComputePipeline> pipelines_;  // by WGSL text
+  std::unordered_map<std::string, std::vector<uint32_t>> prepared_;   // SPIR-V by WGSL text
   Stats stats_;
 };
 
