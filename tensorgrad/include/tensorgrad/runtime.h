@@ -47,11 +47,14 @@ class Array {
 using Feed = std::map<std::string, Array>;                    // input name → values
 using ParamMap = std::map<std::string, std::vector<float>>;  // param name → values
 
+using CaptureShapes = std::map<std::string, Shape>;
+
 // Activation readbacks of one step/run, keyed by capture(name, t) names.
 class Captures {
  public:
-  Captures() = default;
-  Captures(std::map<std::string, Shape> shapes, std::map<std::string, Array> data)
+  Captures() : shapes_(std::make_shared<const CaptureShapes>()) {}
+  // `shapes` is the compiled graph's, shared by every result it returns.
+  Captures(std::shared_ptr<const CaptureShapes> shapes, std::map<std::string, Array> data)
       : shapes_(std::move(shapes)), data_(std::move(data)) {}
   const Array& get(const std::string& name) const;  // throws naming the known captures
   const Shape& shape(const std::string& name) const;
@@ -61,7 +64,7 @@ class Captures {
   std::vector<std::vector<float>> perHead(const std::string& name) const;
 
  private:
-  std::map<std::string, Shape> shapes_;
+  std::shared_ptr<const CaptureShapes> shapes_;
   std::map<std::string, Array> data_;
 };
 

@@ -54,10 +54,10 @@ const Array& Captures::get(const std::string& name) const {
 }
 
 const Shape& Captures::shape(const std::string& name) const {
-  auto it = shapes_.find(name);
-  if (it == shapes_.end()) {
+  auto it = shapes_->find(name);
+  if (it == shapes_->end()) {
     std::vector<std::string> all;
-    for (const auto& [n, s] : shapes_) all.push_back(n);
+    for (const auto& [n, s] : *shapes_) all.push_back(n);
     throw std::out_of_range("Captures::shape: '" + name + "' not registered. Known: " + known(all));
   }
   return it->second;

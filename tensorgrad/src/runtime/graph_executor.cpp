@@ -26,6 +26,7 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     : ir_(std::move(ir)) {
   const BufferPlan& plan = ir_->plan;
   for (const BufferSpec& b : plan.buffers) {
+    if (b.kind == BufferSpec::Kind::Param) continue;  // the ParamStore checked these
     checkBindable(gpu, b.name.empty() ? "t" + std::to_string(b.id) : b.name, b.shape, b.byteSize);
   }
   // Buffers: parameters come from the store; states start at their initial value.
@@ -64,6 +65,12 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   rd.size = std::max<uint64_t>(total, 4);
   rd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
   readback_ = gpu.device.CreateBuffer(&rd);
+  auto shapes = std::make_shared<CaptureShapes>();
+  for (const Slice& slice : slices_) {
+    if (!slice.name.empty()) shapes->emplace(slice.name, slice.shape);
+  }
+  captureShapes_ = std::move(shapes);
+  for (const auto& [name, id] : plan.inputsByName) usesPrng_ = usesPrng_ || name == kPrngSeedInput;
 
   // Record the step once.
   wgpu::CommandEncoderDescriptor ed;
@@ -74,7 +81,6 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   gpu.pipelines->prepare(ir_->kernels);
   // Level by level: the shim's hazard tracking then needs one barrier per level.
   const DispatchSchedule schedule = scheduleDispatches(ir_->kernels);
-  levels_ = static_cast<size_t>(schedule.levels);
   for (size_t index : schedule.order) {
     const KernelSpec& k = ir_->kernels[index];
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
@@ -88,7 +94,6 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     pass.SetBindGroup(0, gpu.device.CreateBindGroup(&bg));
     const auto d = k.dispatch();
     pass.DispatchWorkgroups(d[0], d[1]);
-    ++dispatches_;
   }
   pass.End();
   for (const Writeback& w : plan.writebacks) {
@@ -104,21 +109,6 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   step_ = encoder.Finish();
   if (const std::string errors = gpu.takeErrors(); !errors.empty())
     throw CompileError("tensorgrad: recording the step failed: " + errors);
-}
-
-bool GraphExecutor::usesPrng() const {
-  for (const auto& [name, id] : ir_->plan.inputsByName) {
-    if (name == kPrngSeedInput) return true;
-  }
-  return false;
-}
-
-std::map<std::string, Shape> GraphExecutor::captureShapes() const {
-  std::map<std::string, Shape> shapes;
-  for (const Slice& s : slices_) {
-    if (!s.name.empty()) shapes.emplace(s.name, s.shape);
-  }
-  return shapes;
 }
 
 void GraphExecutor::resetState(GpuContext& gpu) {

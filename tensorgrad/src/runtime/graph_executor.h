@@ -26,10 +26,9 @@ class GraphExecutor {
 
   const CompiledIR& ir() const { return *ir_; }
   const std::shared_ptr<const CompiledIR>& sharedIR() const { return ir_; }
-  bool usesPrng() const;
-  std::map<std::string, Shape> captureShapes() const;
-  size_t dispatchCount() const { return dispatches_; }
-  size_t levelCount() const { return levels_; }
+  // Whether the graph takes the per-step seed of in-kernel randomness.
+  bool usesPrng() const { return usesPrng_; }
+  const std::shared_ptr<const CaptureShapes>& captureShapes() const { return captureShapes_; }
 
  private:
   struct Slice {
@@ -44,8 +43,8 @@ class GraphExecutor {
   wgpu::Buffer readback_;
   std::vector<Slice> slices_;  // the output first, then each capture
   wgpu::CommandBuffer step_;
-  size_t dispatches_ = 0;
-  size_t levels_ = 0;
+  bool usesPrng_ = false;
+  std::shared_ptr<const CaptureShapes> captureShapes_;
 };
 
 }  // namespace tg::detail

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 #include <thread>
 
 #include "cache_files.h"
@@ -83,73 +82,52 @@ std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
 }
 
 void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
-  std::vector<const KernelSpec*> todo;
-  std::set<std::string_view> seen;
+  std::vector<const std::string*> todo;
   for (const KernelSpec& k : kernels) {
-    if (k.wgsl.empty() || pipelines_.count(k.wgsl) || prepared_.count(k.wgsl) ||
-        !seen.insert(k.wgsl).second)
-      continue;
+    if (k.wgsl.empty() || pipelines_.count(k.wgsl) || prepared_.count(k.wgsl)) continue;
+    Prepared& entry = prepared_[k.wgsl];
     if (!dir_.empty()) {
       if (auto words = readEntry(entryPath(k.wgsl), k.wgsl)) {
-        ++stats_.fromDisk;
-        prepared_.emplace(k.wgsl, std::move(*words));
+        entry.spirv = std::move(*words);
         continue;
       }
     }
-    todo.push_back(&k);
+    todo.push_back(&k.wgsl);
   }
-  if (todo.size() < 2) return;  // get() translates a lone kernel itself
-  // Each worker takes the next kernel; wgsl::translate is reentrant (glslang keeps per-thread
-  // state). Failures are left for get(), which reports them with the kernel's name.
+  // Each thread takes the next kernel; wgsl::translate is reentrant (glslang keeps per-thread
+  // state). spirv-val already ran on every translator output in the test suite; at run time the
+  // driver-facing checks are the shim's.
   std::vector<wgsl::Result> results(todo.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < todo.size();)
-      results[i] = wgsl::translate(todo[i]->wgsl, {.validate = false});
+      results[i] = wgsl::translate(*todo[i], {.validate = false});
   };
-  const size_t threads = std::min<size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
+  const size_t threads = std::min<size_t>(todo.size(), std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
   for (size_t i = 0; i < todo.size(); ++i) {
-    if (!results[i].ok()) continue;
-    ++stats_.translated;
-    if (!dir_.empty()) writeEntry(entryPath(todo[i]->wgsl), todo[i]->wgsl, results[i].spirv);
-    prepared_.emplace(todo[i]->wgsl, std::move(results[i].spirv));
-  }
-}
-
-std::vector<uint32_t> PipelineCache::spirvFor(const KernelSpec& kernel) {
-  if (auto it = prepared_.find(kernel.wgsl); it != prepared_.end()) {
-    std::vector<uint32_t> words = std::move(it->second);
-    prepared_.erase(it);
-    return words;
-  }
-  if (!dir_.empty()) {
-    if (auto words = readEntry(entryPath(kernel.wgsl), kernel.wgsl)) {
-      ++stats_.fromDisk;
-      return std::move(*words);
+    Prepared& entry = prepared_[*todo[i]];
+    if (!results[i].ok()) {
+      entry.diagnostics = wgsl::formatDiagnostics(results[i].diagnostics);
+      continue;
     }
+    if (!dir_.empty()) writeEntry(entryPath(*todo[i]), *todo[i], results[i].spirv);
+    entry.spirv = std::move(results[i].spirv);
   }
-  // spirv-val already ran on every translator output in the test suite; at run time the
-  // driver-facing checks are the shim's.
-  wgsl::Result r = wgsl::translate(kernel.wgsl, {.validate = false});
-  if (!r.ok()) {
-    throw CompileError("tensorgrad: kernel " + kernelName(kernel) + " does not translate:\n" +
-                       wgsl::formatDiagnostics(r.diagnostics) + "\n--- WGSL ---\n" + kernel.wgsl);
-  }
-  ++stats_.translated;
-  if (!dir_.empty()) writeEntry(entryPath(kernel.wgsl), kernel.wgsl, r.spirv);
-  return std::move(r.spirv);
 }
 
 wgpu::ComputePipeline PipelineCache::get(const KernelSpec& kernel) {
-  if (auto it = pipelines_.find(kernel.wgsl); it != pipelines_.end()) {
-    ++stats_.reused;
-    return it->second;
+  if (auto it = pipelines_.find(kernel.wgsl); it != pipelines_.end()) return it->second;
+  if (!prepared_.count(kernel.wgsl)) prepare({kernel});
+  auto node = prepared_.extract(kernel.wgsl);
+  if (!node.mapped().diagnostics.empty()) {
+    throw CompileError("tensorgrad: kernel " + kernelName(kernel) + " does not translate:\n" +
+                       node.mapped().diagnostics + "\n--- WGSL ---\n" + kernel.wgsl);
   }
-  const std::vector<uint32_t> words = spirvFor(kernel);
+  const std::vector<uint32_t>& words = node.mapped().spirv;
   wgpu::ShaderSourceSPIRV source;
   source.codeSize = static_cast<uint32_t>(words.size());
   source.code = words.data();

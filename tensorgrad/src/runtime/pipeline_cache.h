@@ -21,28 +21,23 @@ class PipelineCache {
   // The pipeline for `kernel`. Throws CompileError naming the kernel, with the WGSL line:col
   // diagnostics, when the WGSL does not translate or the device rejects it.
   wgpu::ComputePipeline get(const KernelSpec& kernel);
-  // Translates, on all cores, the kernels' WGSL that neither this device nor the disk cache has
-  // yet, so that the get() calls that follow only create pipelines.
+  // SPIR-V for the kernels this device has no pipeline for yet: from the disk cache, or
+  // translated on all cores (and stored), so that the get() calls that follow only create
+  // pipelines. get() prepares a kernel it meets unprepared itself.
   void prepare(const std::vector<KernelSpec>& kernels);
 
-  struct Stats {
-    size_t reused = 0;      // WGSL seen before on this device
-    size_t fromDisk = 0;    // SPIR-V read from the disk cache
-    size_t translated = 0;  // WGSL translated (and stored)
-  };
-  const Stats& stats() const { return stats_; }
-  const std::filesystem::path& directory() const { return dir_; }  // empty when off
-
  private:
-  std::vector<uint32_t> spirvFor(const KernelSpec& kernel);
   std::filesystem::path entryPath(const std::string& wgsl) const;
 
   wgpu::Instance instance_;
   wgpu::Device device_;
   std::filesystem::path dir_;
   std::unordered_map<std::string, wgpu::ComputePipeline> pipelines_;  // by WGSL text
-  std::unordered_map<std::string, std::vector<uint32_t>> prepared_;   // SPIR-V by WGSL text
-  Stats stats_;
+  struct Prepared {
+    std::vector<uint32_t> spirv;
+    std::string diagnostics;  // set instead when the WGSL does not translate
+  };
+  std::unordered_map<std::string, Prepared> prepared_;  // by WGSL text, until get() takes it
 };
 
 // The directory RuntimeOptions::cacheDir resolves to (empty: disabled).

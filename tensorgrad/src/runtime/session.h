@@ -35,7 +35,7 @@ class TrainingImpl {
   std::unique_ptr<ParamStore> params;
   std::unique_ptr<GraphExecutor> executor;
   int64_t stepCount = 0;     // optimizer steps taken (t of the last step)
-  LR lr = 0.0;               // the schedule in force (setLR rebases it)
+  OptimizerConfig stepConfig;  // the optimizer with the LR schedule in force (setLR rebases it)
   uint32_t prngCounter = 0;  // the per-step seed of in-kernel randomness
 };
 

@@ -13,9 +13,6 @@ OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
   std::visit([&](auto& c) { c.lr = lr; }, config);
   return config;
 }
-LR lrOf(const OptimizerConfig& config) {
-  return std::visit([](const auto& c) { return c.lr; }, config);
-}
 
 CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
                      const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options) {
@@ -71,7 +68,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
         Built b = build(gpu, ir);
         t->params = std::move(b.params);
         t->executor = std::move(b.executor);
-        t->lr = lrOf(*ir->optimizerConfig);
+        t->stepConfig = *ir->optimizerConfig;
       })
       .get();
   return t;
@@ -92,7 +89,7 @@ std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs
       const CompiledIR& ir = exec.ir();
       auto bytes = feedBytes(feed);
       const int64_t n = t->stepCount + 1;
-      const StepScalars s = stepScalars(withLR(*ir.optimizerConfig, t->lr), n);
+      const StepScalars s = stepScalars(t->stepConfig, n);
       const float lrInput = static_cast<float>(s.lrInput);
       const float decayShrink = static_cast<float>(s.decayShrink);
       bytes[ir.optimizer.lrInputName] = &lrInput;
@@ -157,7 +154,7 @@ std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions opt
 std::future<void> setLR(const std::shared_ptr<TrainingImpl>& t, LR lr) {
   return t->worker->post([t, lr = std::move(lr)](GpuContext&) {
     requireAlive(*t, "setLR");
-    t->lr = rebaseLR(lr, t->stepCount + 1);
+    t->stepConfig = withLR(t->stepConfig, rebaseLR(lr, t->stepCount + 1));
   });
 }
 
@@ -192,7 +189,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
       t->params = std::move(b.params);
       t->stepCount = 0;
       t->prngCounter = 0;
-      t->lr = lrOf(optimizer);
+      t->stepConfig = optimizer;
       std::lock_guard lock(t->mutex);
       t->model = &model;
       t->optimizer = optimizer;
