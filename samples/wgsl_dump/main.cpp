@@ -25,7 +25,7 @@ tg::Tensor mlpLoss(const MLP& p, const tg::Inputs& in) {
 
 void dump(const tg::CompiledIR& ir, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir / "kernels");
-  const auto kernels = tg::emitKernels(ir.graph, ir.plan);
+  const auto& kernels = ir.kernels;
   size_t written = 0;
   for (const tg::KernelSpec& k : kernels) {
     if (k.wgsl.empty()) continue;

@@ -112,11 +112,11 @@ GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
                  const tg::EvalInputs& env) {
   GpuRun run;
-  auto [instance, device] = test_support::openDefaultDevice(run.errors);
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(run.errors);
+  const wgpu::Device& device = gpu.device;
   if (!device) return run;
   wgpu::Queue queue = device.GetQueue();
   std::vector<wgpu::Buffer> buffers;
-  uint64_t total = 0;
   for (const tg::BufferSpec& b : plan.buffers) {
     wgpu::BufferDescriptor bd;
     bd.label = "buffer " + std::to_string(b.id);
@@ -125,7 +125,6 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
     buffers.push_back(device.CreateBuffer(&bd));
     if (const auto data = leafWords(b, env))
       queue.WriteBuffer(buffers.back(), 0, data->data(), data->size() * 4);
-    total += bd.size;
   }
   std::map<std::string, wgpu::ComputePipeline> pipelines;  // identical WGSL → one pipeline
   wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
@@ -156,29 +155,8 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
     pass.DispatchWorkgroups(d[0], d[1]);
   }
   pass.End();
-  wgpu::BufferDescriptor sd;
-  sd.size = total;
-  sd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
-  wgpu::Buffer staging = device.CreateBuffer(&sd);
-  uint64_t offset = 0;
-  for (size_t b = 0; b < buffers.size(); ++b) {
-    encoder.CopyBufferToBuffer(buffers[b], 0, staging, offset, buffers[b].GetSize());
-    offset += buffers[b].GetSize();
-  }
-  wgpu::CommandBuffer commands = encoder.Finish();
-  queue.Submit(1, &commands);
-  instance.WaitAny(staging.MapAsync(wgpu::MapMode::Read, 0, total, wgpu::CallbackMode::WaitAnyOnly,
-                                    [](wgpu::MapAsyncStatus, std::string_view) {}),
-                   UINT64_MAX);
-  if (!run.errors.empty()) return run;
-  const auto* words = static_cast<const uint32_t*>(staging.GetConstMappedRange(0, total));
-  offset = 0;
-  for (const tg::BufferSpec& b : plan.buffers) {
-    run.buffers.emplace_back(words + offset / 4,
-                             words + (offset + static_cast<uint64_t>(b.byteSize)) / 4);
-    offset += static_cast<uint64_t>(b.byteSize);
-  }
-  staging.Unmap();
+  run.buffers = test_support::submitAndReadBack(gpu, encoder, buffers);
+  if (run.buffers.empty()) run.errors.push_back("shim: the readback failed");
   return run;
 }
 

@@ -140,7 +140,7 @@ TEST(Codegen, DispatchSplitsPast65535WorkgroupsIntoTwoDimensions) {
 TEST(Codegen, KernelsBindInputsFirstAndBakeShapes) {
   tg_models::MLP model;
   const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
-  const auto kernels = tg::emitKernels(ir.graph, ir.plan);
+  const auto& kernels = ir.kernels;
   ASSERT_EQ(kernels.size(), ir.graph.ops.size());
   for (const tg::KernelSpec& k : kernels) {
     const tg::Op& op = ir.graph.ops[static_cast<size_t>(k.opIndex)];

@@ -98,7 +98,8 @@ std::vector<fs::path> corpus() {
 
 std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   std::vector<std::string> errors;
-  auto [instance, device] = test_support::openDefaultDevice(errors);
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  const wgpu::Device& device = gpu.device;
   if (!device) {
     ADD_FAILURE() << errors.front();
     return {};
@@ -114,7 +115,6 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   std::vector<wgpu::Buffer> buffers;
   wgpu::BindGroupDescriptor bg;
   bg.layout = pipeline.GetBindGroupLayout(0);
-  uint64_t total = 0;
   for (size_t i = 0; i < k.buffers.size(); ++i) {
     wgpu::BufferDescriptor bd;
     bd.size = k.buffers[i].count * 4;
@@ -123,7 +123,6 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
     buffers.push_back(device.CreateBuffer(&bd));
     device.GetQueue().WriteBuffer(buffers.back(), 0, k.buffers[i].words.data(), bd.size);
     bg.entries.push_back({.binding = static_cast<uint32_t>(i), .buffer = buffers.back()});
-    total += bd.size;
   }
   wgpu::CommandEncoder enc = device.CreateCommandEncoder();
   wgpu::ComputePassEncoder pass = enc.BeginComputePass();
@@ -131,29 +130,10 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   pass.SetBindGroup(0, device.CreateBindGroup(&bg));
   pass.DispatchWorkgroups(k.dispatch[0], k.dispatch[1]);
   pass.End();
-  wgpu::BufferDescriptor sd;
-  sd.size = total;
-  sd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
-  wgpu::Buffer staging = device.CreateBuffer(&sd);
-  uint64_t offset = 0;
-  for (auto& b : buffers) {
-    enc.CopyBufferToBuffer(b, 0, staging, offset, b.GetSize());
-    offset += b.GetSize();
-  }
-  wgpu::CommandBuffer cb = enc.Finish();
-  device.GetQueue().Submit(1, &cb);
-  instance.WaitAny(staging.MapAsync(wgpu::MapMode::Read, 0, total, wgpu::CallbackMode::WaitAnyOnly,
-                                    [](wgpu::MapAsyncStatus, std::string_view) {}),
-                   UINT64_MAX);
+  auto out = test_support::submitAndReadBack(gpu, enc, buffers);
   for (const auto& e : errors) ADD_FAILURE() << "shim: " << e;
-  std::vector<std::vector<uint32_t>> out;
-  if (!errors.empty()) return out;
-  const auto* words = static_cast<const uint32_t*>(staging.GetConstMappedRange(0, total));
-  offset = 0;
-  for (const auto& b : k.buffers) {
-    out.emplace_back(words + offset / 4, words + offset / 4 + b.count);
-    offset += b.count * 4;
-  }
+  if (!errors.empty()) return {};
+  EXPECT_EQ(out.size(), buffers.size()) << "the readback failed";
   return out;
 }
 
