@@ -93,6 +93,12 @@ std::string checkFeed(const InputDecls& decls, const Feed& feed, std::string_vie
   return {};
 }
 
+std::map<std::string, const void*> feedBytes(const Feed& feed) {
+  std::map<std::string, const void*> bytes;
+  for (const auto& [name, value] : feed) bytes[name] = value.data();
+  return bytes;
+}
+
 std::string shapeKey(const InputDecls& resolved) {
   std::string key;
   for (const auto& [name, d] : resolved) key += name + showShape(d.shape) + ";";

@@ -17,6 +17,9 @@ std::variant<InputDecls, std::string> resolveShapes(const InputDecls& decls, con
 // Empty when `feed` has exactly the declared inputs with the declared dtypes and sizes.
 std::string checkFeed(const InputDecls& decls, const Feed& feed, std::string_view call);
 
+// Each input's bytes by name, for GraphExecutor::execute (the caller adds runtime scalars).
+std::map<std::string, const void*> feedBytes(const Feed& feed);
+
 // A key naming resolved shapes, for the per-shape cache.
 std::string shapeKey(const InputDecls& resolved);
 

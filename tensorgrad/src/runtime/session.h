@@ -105,7 +105,4 @@ inline RunResult failedRun(std::string error) {
   return r;
 }
 
-// The bytes the executor needs for a feed (plus runtime scalars added by the caller).
-std::map<std::string, const void*> feedBytes(const Feed& feed);
-
 }  // namespace tg::detail

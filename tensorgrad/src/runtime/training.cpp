@@ -43,12 +43,6 @@ void requireAlive(const TrainingImpl& t, const char* call) {
 
 }  // namespace
 
-std::map<std::string, const void*> feedBytes(const Feed& feed) {
-  std::map<std::string, const void*> bytes;
-  for (const auto& [name, value] : feed) bytes[name] = value.data();
-  return bytes;
-}
-
 std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
                                               InputDecls inputs, OptimizerConfig optimizer,
                                               std::optional<uint32_t> seed,
