@@ -212,4 +212,23 @@ TEST(Schedule, LevelsRespectEveryBufferHazardAndCutBarriers) {
   expectScheduleRespectsHazards(tg::trace(tg_models::transformerSpec(transformer)), 700);
 }
 
+// The transformer's weight and bias gradients (matmuls over the 1024 rows of the batch, sums
+// over them) only feed the optimizer, so they can wait: the schedule gathers them into a few
+// shared levels instead of one level each (a level lasts as long as its slowest kernel).
+TEST(Schedule, GathersSlowKernelsIntoSharedLevels) {
+  tg_models::Transformer transformer;
+  const tg::CompiledIR ir = tg::trace(tg_models::transformerSpec(transformer));
+  const tg::DispatchSchedule s = tg::scheduleDispatches(ir.kernels);
+  std::set<int> slowLevels;
+  int slow = 0;
+  for (size_t k = 0; k < ir.kernels.size(); ++k) {
+    if (ir.kernels[k].wgsl.empty() || ir.kernels[k].loopLength < 1024) continue;
+    ++slow;
+    slowLevels.insert(s.level[k]);
+  }
+  std::printf("  %d kernels loop over 1024 values, in %zu levels of %d\n", slow, slowLevels.size(), s.levels);
+  EXPECT_EQ(slow, 40);
+  EXPECT_LE(slowLevels.size(), 19u);  // 35 when every kernel runs as early as it can
+}
+
 }  // namespace

@@ -21,6 +21,9 @@ struct KernelSpec {
   int64_t threads = 0;
   int workgroupSize = kWorkgroupSize;
   std::vector<int> fusedOps;  // with fusion: every op this kernel computes, in order (else empty)
+  // The longest loop one thread runs (a matmul's inner dimension, a reduction's length; 1 for
+  // element-wise kernels): what the dispatch scheduler uses to find the slow kernels.
+  int64_t loopLength = 1;
   // Workgroups to dispatch: x up to 65535, the rest in y.
   std::array<uint32_t, 2> dispatch() const;
 };

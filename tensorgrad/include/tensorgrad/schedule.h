@@ -3,6 +3,10 @@
 // between. Grouping kernels into levels — each level's kernels touch no buffer another kernel of
 // the level writes — and dispatching level by level leaves one barrier per level instead of
 // nearly one per kernel. Hazards are computed on buffer ids, so pooled buffers are respected.
+// The number of levels is the minimum (the longest dependency chain); within that, kernels with
+// long per-thread loops (KernelSpec::loopLength) that have slack are gathered into shared
+// levels, since a level lasts as long as its slowest kernel. Reordering independent kernels
+// changes no result: every kernel computes the same values in any order.
 #pragma once
 
 #include "tensorgrad/codegen.h"

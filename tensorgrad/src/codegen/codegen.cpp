@@ -153,6 +153,15 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
   return k;
 }
 
+int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
+  if (op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBatched)
+    return graph.tensor(op.inputs[0]).shape.back();
+  // Otherwise a thread reads about (input elements / threads) values of its largest input.
+  int64_t most = 1;
+  for (int in : op.inputs) most = std::max(most, shapeSize(graph.tensor(in).shape) / std::max<int64_t>(threads, 1));
+  return most;
+}
+
 }  // namespace
 
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
@@ -175,6 +184,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       k.wgsl = std::move(src.wgsl);
       k.threads = src.threads;
       k.workgroupSize = src.workgroupSize;
+      k.loopLength = loopLength(graph, op, k.threads);
       for (int in : op.inputs) k.bindings.push_back(bufferOf(plan, in));
       k.bindings.push_back(bufferOf(plan, op.out));
     }

@@ -5,28 +5,81 @@
 
 namespace tg {
 
+namespace {
+
+// A kernel whose threads loop this long is slow next to the ~2 µs an element-wise dispatch and
+// its barrier cost on a discrete GPU, and it leaves most of the GPU idle: worth bunching.
+constexpr int64_t kLongLoop = 128;
+
+bool dispatches(const KernelSpec& k) { return !k.wgsl.empty() && k.threads > 0 && !k.bindings.empty(); }
+
+}  // namespace
+
 DispatchSchedule scheduleDispatches(const std::vector<KernelSpec>& kernels) {
-  DispatchSchedule s;
-  s.level.assign(kernels.size(), 0);
-  std::map<int, int> lastWrite;  // buffer → level of its latest writer
-  std::map<int, int> lastRead;   // buffer → highest level reading it since that write
-  for (size_t k = 0; k < kernels.size(); ++k) {
+  const size_t n = kernels.size();
+  // Dependencies from buffer hazards, in op order: read-after-write, write-after-write and
+  // write-after-read (pooled buffers are reused, so the last one matters).
+  std::vector<std::vector<size_t>> preds(n), succs(n);
+  std::map<int, size_t> lastWriter;
+  std::map<int, std::vector<size_t>> readersSinceWrite;
+  auto depend = [&](size_t before, size_t after) {
+    preds[after].push_back(before);
+    succs[before].push_back(after);
+  };
+  for (size_t k = 0; k < n; ++k) {
     const KernelSpec& spec = kernels[k];
-    if (spec.wgsl.empty() || spec.threads == 0 || spec.bindings.empty()) continue;
+    if (!dispatches(spec)) continue;
     const int out = spec.bindings.back();
-    int level = std::max(lastWrite[out], lastRead[out]);  // write-after-write, write-after-read
-    for (size_t i = 0; i + 1 < spec.bindings.size(); ++i)
-      level = std::max(level, lastWrite[spec.bindings[i]]);  // read-after-write
-    ++level;
     for (size_t i = 0; i + 1 < spec.bindings.size(); ++i) {
-      int& r = lastRead[spec.bindings[i]];
-      r = std::max(r, level);
+      if (auto w = lastWriter.find(spec.bindings[i]); w != lastWriter.end()) depend(w->second, k);
     }
-    lastWrite[out] = level;
-    lastRead[out] = level;  // a later writer must also follow this one's own reads
-    s.level[k] = level;
+    if (auto w = lastWriter.find(out); w != lastWriter.end()) depend(w->second, k);
+    for (size_t r : readersSinceWrite[out]) depend(r, k);
+    for (size_t i = 0; i + 1 < spec.bindings.size(); ++i) readersSinceWrite[spec.bindings[i]].push_back(k);
+    lastWriter[out] = k;
+    readersSinceWrite[out].clear();
+  }
+
+  // Earliest and latest level of each kernel for the minimum number of levels.
+  std::vector<int> earliest(n, 0), latest(n, 0);
+  int depth = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (!dispatches(kernels[k])) continue;
+    for (size_t p : preds[k]) earliest[k] = std::max(earliest[k], earliest[p]);
+    depth = std::max(depth, ++earliest[k]);
+  }
+  for (size_t k = n; k-- > 0;) {
+    if (!dispatches(kernels[k])) continue;
+    latest[k] = depth;
+    for (size_t s : succs[k]) latest[k] = std::min(latest[k], latest[s] - 1);
+  }
+
+  // A level lasts as long as its slowest kernel, so slow kernels that may move (weight and bias
+  // gradients, which only the optimizer reads) are gathered into as few levels as possible:
+  // the classic interval stabbing, each stab at the latest level its first interval allows.
+  std::vector<size_t> movable;
+  for (size_t k = 0; k < n; ++k) {
+    if (dispatches(kernels[k]) && kernels[k].loopLength >= kLongLoop && latest[k] > earliest[k])
+      movable.push_back(k);
+  }
+  std::stable_sort(movable.begin(), movable.end(), [&](size_t a, size_t b) { return latest[a] < latest[b]; });
+  std::vector<int> target(n, 0);
+  int stab = 0;
+  for (size_t k : movable) {
+    if (stab == 0 || earliest[k] > stab) stab = latest[k];
+    target[k] = stab;
+  }
+
+  // Final levels in op order. A kernel never lands after its latest level, so the depth holds.
+  DispatchSchedule s;
+  s.level.assign(n, 0);
+  for (size_t k = 0; k < n; ++k) {
+    if (!dispatches(kernels[k])) continue;
+    int level = target[k];
+    for (size_t p : preds[k]) level = std::max(level, s.level[p] + 1);
+    s.level[k] = std::max(level, 1);
     s.order.push_back(k);
-    s.levels = std::max(s.levels, level);
+    s.levels = std::max(s.levels, s.level[k]);
   }
   std::stable_sort(s.order.begin(), s.order.end(),
                    [&](size_t a, size_t b) { return s.level[a] < s.level[b]; });
