@@ -1,5 +1,7 @@
 // Adapters, device requests and limits, device loss and out-of-memory.
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "shim_test.h"
 
@@ -266,6 +268,40 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
   wgpu::Device third = makeDevice();
   ASSERT_TRUE(third);
   EXPECT_TRUE(compileOn(third));
+}
+
+// A device that lives on (a runtime's, for the whole process) still persists its pipeline cache:
+// the store runs once its async builds have drained, not only when it is destroyed.
+TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
+  std::mutex mutex;
+  int stores = 0;
+  wgpu::DeviceDescriptor desc;
+  desc.loadCacheData = [](std::string_view) { return std::vector<uint8_t>{}; };
+  desc.storeCacheData = [&](std::string_view, std::span<const uint8_t> data) {
+    std::lock_guard lock(mutex);  // stores come from build threads
+    EXPECT_GE(data.size(), 32u);
+    ++stores;
+  };
+  wgpu::Device d;
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
+  ASSERT_TRUE(d);
+  const auto words = CompileGlsl(Kernel("uint", "b[i] = a[i] * 3u;"));
+  wgpu::ShaderSourceSPIRV src;
+  src.codeSize = static_cast<uint32_t>(words.size());
+  src.code = words.data();
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &src;
+  wgpu::ComputePipelineDescriptor pd;
+  pd.compute.module = d.CreateShaderModule(&md);
+  wgpu::ComputePipeline pipeline;
+  Wait(d.CreateComputePipelineAsync(&pd, wgpu::CallbackMode::WaitAnyOnly,
+                                    [&](wgpu::CreatePipelineAsyncStatus, wgpu::ComputePipeline p, std::string_view) {
+                                      pipeline = std::move(p);
+                                    }));
+  EXPECT_TRUE(pipeline);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(stores, 1);
 }
 
 }  // namespace

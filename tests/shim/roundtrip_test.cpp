@@ -63,6 +63,44 @@ TEST_F(RoundTrip, NewBuffersAreZeroed) {
   for (uint8_t byte : ReadBytes(buffer, 0, 4096)) ASSERT_EQ(byte, 0);
 }
 
+// Small buffers share device memory blocks. Buffers of odd sizes are created, some destroyed
+// and their space reused, every one filled by WriteBuffer and doubled by a dispatch; each must
+// read back its own values — no two share bytes, and reused space starts zeroed.
+TEST_F(RoundTrip, SmallBuffersInSharedMemoryNeverOverlap) {
+  auto pipeline = Pipeline(Kernel("uint", "b[i] = a[i] * 2u;"), "double");
+  std::mt19937 rng(5);
+  struct Pair {
+    wgpu::Buffer in, out;
+    uint32_t count, seed;
+  };
+  std::vector<Pair> live;
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  for (uint32_t n = 0; n < 240; ++n) {
+    const uint32_t count = 1 + rng() % 3000;
+    std::vector<uint32_t> data(count);
+    std::iota(data.begin(), data.end(), n << 16);
+    Pair p{Upload(data, BufferUsage::Storage, "in"),
+           MakeBuffer(count * 4, BufferUsage::Storage | BufferUsage::CopySrc, "out"), count, n << 16};
+    pass.SetBindGroup(0, Group(pipeline, 0, {p.in, p.out}));
+    pass.DispatchWorkgroups((count + 63) / 64);
+    live.push_back(std::move(p));
+    if (n % 3 == 2) live.erase(live.begin() + static_cast<long>(rng() % live.size()));  // frees a range
+  }
+  pass.End();
+  Submit(encoder);
+  for (const Pair& p : live) {
+    const auto out = Read<uint32_t>(p.out, p.count);
+    for (uint32_t i = 0; i < p.count; ++i) ASSERT_EQ(out[i], (p.seed + i) * 2u) << "buffer " << p.seed;
+  }
+  // Space freed above is handed out again zeroed.
+  for (int n = 0; n < 20; ++n) {
+    auto fresh = MakeBuffer(4 + 4 * (rng() % 3000), BufferUsage::Storage | BufferUsage::CopySrc, "fresh");
+    for (uint8_t byte : ReadBytes(fresh, 0, fresh.GetSize())) ASSERT_EQ(byte, 0);
+  }
+}
+
 // 256 MiB through WriteBuffer, two 128 MiB storage bindings with a 2-D dispatch, and readback.
 TEST_F(RoundTrip, LargeBuffer256MiB) {
   constexpr uint64_t kBytes = 256ull << 20;
@@ -431,6 +469,38 @@ TEST_F(RoundTrip, AsyncPipelineCreation) {
         EXPECT_FALSE(p);
         EXPECT_NE(m.find("missing"), std::string_view::npos) << m;
       }));
+}
+
+// Many builds in flight at once (they run on the device's background threads), each waited for
+// in turn; every pipeline computes its own constant.
+TEST_F(RoundTrip, AsyncPipelinesBuiltConcurrently) {
+  constexpr uint32_t kCount = 24;
+  std::vector<wgpu::ComputePipeline> pipelines(kCount);
+  std::vector<wgpu::Future> futures;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    wgpu::ComputePipelineDescriptor d;
+    d.compute.module = Module(Kernel("uint", "b[i] = a[i] + " + std::to_string(k) + "u;"));
+    futures.push_back(device.CreateComputePipelineAsync(
+        &d, wgpu::CallbackMode::WaitAnyOnly,
+        [&pipelines, k](wgpu::CreatePipelineAsyncStatus s, wgpu::ComputePipeline p, std::string_view m) {
+          EXPECT_EQ(s, wgpu::CreatePipelineAsyncStatus::Success) << m;
+          pipelines[k] = std::move(p);
+        }));
+  }
+  for (auto& f : futures) Wait(f);
+  auto in = Upload(std::vector<uint32_t>(64, 100u), BufferUsage::Storage, "in");
+  for (uint32_t k = 0; k < kCount; ++k) {
+    ASSERT_TRUE(pipelines[k]) << k;
+    auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipelines[k]);
+    pass.SetBindGroup(0, Group(pipelines[k], 0, {in, out}));
+    pass.DispatchWorkgroups(1);
+    pass.End();
+    Submit(encoder);
+    for (uint32_t v : Read<uint32_t>(out, 64)) ASSERT_EQ(v, 100u + k);
+  }
 }
 
 }  // namespace

@@ -166,25 +166,35 @@ ComputePipeline Device::CreateComputePipeline(const ComputePipelineDescriptor* d
 Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, CallbackMode mode,
                                           CreateComputePipelineAsyncCallback callback) const {
   auto& impl = Checked("Device");
-  // Validation errors go to the callback, not to the error scopes, as WebGPU specifies.
+  // Validation runs now; its errors go to the callback, not to the error scopes, as WebGPU
+  // specifies. The driver's compile runs on the device's background threads.
   impl.PushErrorScope(ErrorFilter::Validation);
-  impl.PushErrorScope(ErrorFilter::Internal);
-  ComputePipeline pipeline(ComputePipelineImpl::Create(impl_, *d));
+  std::shared_ptr<ComputePipelineImpl> pipeline;
+  std::shared_ptr<PipelineBuild> build = ComputePipelineImpl::Validate(impl_, *d, &pipeline);
   std::string message;
-  CreatePipelineAsyncStatus status = CreatePipelineAsyncStatus::Success;
-  for (auto expected : {CreatePipelineAsyncStatus::InternalError, CreatePipelineAsyncStatus::ValidationError}) {
-    impl.PopErrorScope(CallbackMode::AllowSpontaneous,
-                       [&](PopErrorScopeStatus, ErrorType type, std::string_view m) {
-                         if (type != ErrorType::NoError && status == CreatePipelineAsyncStatus::Success) {
-                           status = expected;
-                           message = m;
-                         }
-                       });
+  impl.PopErrorScope(CallbackMode::AllowSpontaneous,
+                     [&](PopErrorScopeStatus, ErrorType type, std::string_view m) {
+                       if (type != ErrorType::NoError) message = m;
+                     });
+  auto& events = impl.Instance().Events();
+  if (!build) {
+    return events.Track(mode, impl_, 0, [callback, message] {
+      callback(CreatePipelineAsyncStatus::ValidationError, ComputePipeline(), message);
+    });
   }
-  if (status != CreatePipelineAsyncStatus::Success) pipeline = ComputePipeline();
-  return impl.Instance().Events().Track(mode, impl_, 0, [callback, status, pipeline, message] {
-    callback(status, pipeline, message);
+  // The event owns the build until its callback runs, and the callback cannot run before the
+  // build is done; the background job only borrows it, so it never drops the last reference to
+  // a pipeline (and with it, perhaps, the device whose threads it runs on).
+  const Future future = events.TrackPending(mode, impl_, [callback, build] {
+    if (build->result == VK_SUCCESS) {
+      callback(CreatePipelineAsyncStatus::Success, ComputePipeline(build->pipeline), "");
+    } else {
+      callback(CreatePipelineAsyncStatus::InternalError, ComputePipeline(), build->Failure());
+    }
   });
+  impl.RunPipelineBuild([job = build.get()] { job->Build(); },
+                        [&events, id = future.id] { events.MakeReady(id); });
+  return future;
 }
 
 CommandEncoder Device::CreateCommandEncoder(const CommandEncoderDescriptor* d) const {

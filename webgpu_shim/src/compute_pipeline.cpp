@@ -56,13 +56,28 @@ ComputePipelineImpl::~ComputePipelineImpl() {
 
 std::shared_ptr<ComputePipelineImpl> ComputePipelineImpl::Create(
     const std::shared_ptr<DeviceImpl>& device, const ComputePipelineDescriptor& desc) {
+  std::shared_ptr<ComputePipelineImpl> pipeline;
+  std::unique_ptr<PipelineBuild> build = Validate(device, desc, &pipeline);
+  if (!build) return pipeline;
+  build->Build();
+  if (build->result != VK_SUCCESS) {
+    device->HandleError(IsOutOfMemory(build->result) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                        build->Failure());
+  }
+  return pipeline;
+}
+
+std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
+    const std::shared_ptr<DeviceImpl>& device, const ComputePipelineDescriptor& desc,
+    std::shared_ptr<ComputePipelineImpl>* out) {
   auto pipeline = std::make_shared<ComputePipelineImpl>(device, desc.label);
+  *out = pipeline;
   const Limits& limits = device->GetLimits();
-  auto fail = [&](const std::string& message) {
+  auto fail = [&](const std::string& message) -> std::unique_ptr<PipelineBuild> {
     pipeline->MarkInvalid();
     device->HandleError(ErrorType::Validation, pipeline->Name() + " " + message +
                                                    "\n - While calling [Device].CreateComputePipeline.");
-    return pipeline;
+    return nullptr;
   };
   auto module = desc.compute.module.Get();
   if (!module) return fail("has no compute.module.");
@@ -131,6 +146,17 @@ std::shared_ptr<ComputePipelineImpl> ComputePipelineImpl::Create(
                   BindingTypeName(e->buffer.type) + " in " + group->Name() + ".");
   }
 
+  auto build = std::make_unique<PipelineBuild>();
+  build->pipeline = pipeline;
+  build->module = module;
+  build->layout = std::move(layout);
+  build->entryPoint = ep->name;
+  build->specEntries = std::move(specEntries);
+  build->specData = std::move(specData);
+  return build;
+}
+
+void PipelineBuild::Build() {
   VkSpecializationInfo spec{};
   spec.mapEntryCount = static_cast<uint32_t>(specEntries.size());
   spec.pMapEntries = specEntries.data();
@@ -140,20 +166,23 @@ std::shared_ptr<ComputePipelineImpl> ComputePipelineImpl::Create(
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module->Vk();
-  info.stage.pName = ep->name.c_str();
+  info.stage.pName = entryPoint.c_str();
   info.stage.pSpecializationInfo = specEntries.empty() ? nullptr : &spec;
   info.layout = layout->Vk();
-  if (VkResult r = vkCreateComputePipelines(device->Vk(), device->PipelineCache(), 1, &info, nullptr,
-                                            &pipeline->pipeline_);
-      r != VK_SUCCESS) {
+  DeviceImpl& device = pipeline->Device();
+  // The pipeline cache is internally synchronized, so builds may run on several threads.
+  result = vkCreateComputePipelines(device.Vk(), device.PipelineCache(), 1, &info, nullptr,
+                                    &pipeline->pipeline_);
+  if (result != VK_SUCCESS) {
     pipeline->pipeline_ = VK_NULL_HANDLE;
     pipeline->MarkInvalid();
-    device->HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
-                        pipeline->Name() + " " + VkFailure("vkCreateComputePipelines", r));
-    return pipeline;
+    return;
   }
-  pipeline->layout_ = std::move(layout);
-  return pipeline;
+  pipeline->layout_ = layout;
+}
+
+std::string PipelineBuild::Failure() const {
+  return pipeline->Name() + " " + VkFailure("vkCreateComputePipelines", result);
 }
 
 std::shared_ptr<BindGroupLayoutImpl> ComputePipelineImpl::GetBindGroupLayout(uint32_t index) {

@@ -5,16 +5,43 @@
 #include <vulkan/vulkan.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "binding.h"
 #include "object.h"
 
 namespace wgpu::detail {
 
+class ShaderModuleImpl;
+class ComputePipelineImpl;
+
+// A validated pipeline waiting for the driver: everything vkCreateComputePipelines needs.
+// Build() touches no shim state but the pipeline it fills, so it may run on any thread.
+struct PipelineBuild {
+  std::shared_ptr<ComputePipelineImpl> pipeline;
+  std::shared_ptr<ShaderModuleImpl> module;
+  std::shared_ptr<PipelineLayoutImpl> layout;
+  std::string entryPoint;
+  std::vector<VkSpecializationMapEntry> specEntries;
+  std::vector<uint32_t> specData;
+  VkResult result = VK_NOT_READY;
+
+  void Build();
+  // The Vulkan failure as a message, after Build failed.
+  std::string Failure() const;
+};
+
 class ComputePipelineImpl : public ObjectBase {
  public:
+  // Validates and builds at once; errors go to the device's error scopes.
   static std::shared_ptr<ComputePipelineImpl> Create(const std::shared_ptr<DeviceImpl>& device,
                                                      const ComputePipelineDescriptor& desc);
+  // Validates only (errors go to the device's error scopes, the pipeline is then invalid and
+  // the result null); the caller runs Build(), on any thread.
+  static std::unique_ptr<PipelineBuild> Validate(const std::shared_ptr<DeviceImpl>& device,
+                                                 const ComputePipelineDescriptor& desc,
+                                                 std::shared_ptr<ComputePipelineImpl>* pipeline);
   ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
   ~ComputePipelineImpl() override;
 
@@ -23,6 +50,7 @@ class ComputePipelineImpl : public ObjectBase {
   VkPipeline Vk() const { return pipeline_; }
 
  private:
+  friend struct PipelineBuild;
   std::shared_ptr<PipelineLayoutImpl> layout_;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
 };

@@ -89,7 +89,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     cached = descriptor.loadCacheData(device->cacheKey_);
     cache.initialDataSize = cached.size();
     cache.pInitialData = cached.empty() ? nullptr : cached.data();
-    device->loadedCacheBytes_ = cached.size();
+    device->storedCacheBytes_ = cached.size();
   }
   if (VkResult r = vkCreateSemaphore(vk, &sem, nullptr, &device->timeline_); r != VK_SUCCESS) {
     *error = VkFailure("vkCreateSemaphore", r);
@@ -105,9 +105,8 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     return nullptr;
   }
   vkGetPhysicalDeviceMemoryProperties(adapter->Physical(), &device->memoryProperties_);
-  device->heapUsed_.assign(device->memoryProperties_.memoryHeapCount, 0);
+  device->memory_ = std::make_unique<MemoryAllocator>(vk, device->memoryProperties_);
   device->queue_ = std::make_shared<QueueImpl>(device.get(), descriptor.defaultQueue.label);
-  device->indirect_ = std::make_unique<IndirectValidator>(*device);
   return device;
 }
 
@@ -137,18 +136,35 @@ DeviceImpl::~DeviceImpl() {
   vkDestroyPipelineCache(device_, pipelineCache_, nullptr);
   vkDestroyCommandPool(device_, commandPool_, nullptr);
   vkDestroySemaphore(device_, timeline_, nullptr);
+  memory_.reset();  // every buffer is gone: the deferred destructions above ran
   vkDestroyDevice(device_, nullptr);
+}
+
+IndirectValidator& DeviceImpl::Indirect() {
+  if (!indirect_) indirect_ = std::make_unique<IndirectValidator>(*this);
+  return *indirect_;
+}
+
+void DeviceImpl::RunPipelineBuild(std::function<void()> build, std::function<void()> done) {
+  ++buildsInFlight_;
+  background_.Run([this, build = std::move(build), done = std::move(done)] {
+    build();
+    if (--buildsInFlight_ == 0) StorePipelineCache();
+    done();
+  });
 }
 
 void DeviceImpl::StorePipelineCache() {
   if (!storeCacheData_ || cacheKey_.empty() || !pipelineCache_) return;
+  std::lock_guard lock(storeMutex_);  // reading the cache needs no lock; the stores do
   size_t size = 0;
   if (vkGetPipelineCacheData(device_, pipelineCache_, &size, nullptr) != VK_SUCCESS) return;
-  if (size == loadedCacheBytes_) return;  // nothing new was compiled
+  if (size == storedCacheBytes_) return;  // nothing new was compiled
   std::vector<uint8_t> data(size);
   if (vkGetPipelineCacheData(device_, pipelineCache_, &size, data.data()) != VK_SUCCESS) return;
   data.resize(size);
   storeCacheData_(cacheKey_, data);
+  storedCacheBytes_ = size;
 }
 
 std::shared_ptr<QueueImpl> DeviceImpl::QueueHandle() {
@@ -323,31 +339,12 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, out->buffer, &req);
   const uint32_t type = FindMemoryType(req.memoryTypeBits, kind);
-  VkResult result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-  if (type != UINT32_MAX) {
-    const uint32_t heap = memoryProperties_.memoryTypes[type].heapIndex;
-    // Never over-commit a heap: the driver may crash or thrash rather than fail cleanly.
-    if (heapUsed_[heap] + req.size <= memoryProperties_.memoryHeaps[heap].size) {
-      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-      alloc.allocationSize = req.size;
-      alloc.memoryTypeIndex = type;
-      result = vkAllocateMemory(device_, &alloc, nullptr, &out->allocation.memory);
-      if (result == VK_SUCCESS) {
-        out->allocation.heap = heap;
-        out->allocation.size = req.size;
-        heapUsed_[heap] += req.size;
-        result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, 0);
-        const bool mappable = memoryProperties_.memoryTypes[type].propertyFlags &
-                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
-        if (result == VK_SUCCESS && mappable) {
-          void* p = nullptr;
-          result = vkMapMemory(device_, out->allocation.memory, 0, VK_WHOLE_SIZE, 0, &p);
-          out->allocation.mapped = static_cast<uint8_t*>(p);
-        }
-      } else {
-        out->allocation.memory = VK_NULL_HANDLE;
-      }
-    }
+  VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+                                        : memory_->Allocate(req, type, &out->allocation);
+  if (result == VK_SUCCESS) {
+    result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
+  } else {
+    out->allocation = Allocation{};
   }
   if (result != VK_SUCCESS) DestroyRawBuffer(*out);
   return result;
@@ -355,10 +352,7 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
 
 void DeviceImpl::DestroyRawBuffer(RawBuffer& buffer) {
   if (buffer.buffer) vkDestroyBuffer(device_, buffer.buffer, nullptr);
-  if (buffer.allocation.memory) {
-    vkFreeMemory(device_, buffer.allocation.memory, nullptr);
-    heapUsed_[buffer.allocation.heap] -= buffer.allocation.size;
-  }
+  if (buffer.allocation.memory) memory_->Free(buffer.allocation);
   buffer = RawBuffer{};
 }
 

@@ -5,13 +5,17 @@
 #include <webgpu/webgpu_cpp.h>
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <deque>
+#include <mutex>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "instance.h"
+#include "memory_allocator.h"
+#include "worker_pool.h"
 
 namespace wgpu::detail {
 
@@ -21,14 +25,7 @@ class BufferImpl;
 // What a buffer's memory is for: GPU-only work, host writes (upload), or host reads (readback).
 enum class MemoryKind { DeviceLocal, Upload, Readback };
 
-struct Allocation {
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  uint32_t heap = 0;
-  uint64_t size = 0;
-  uint8_t* mapped = nullptr;  // persistently mapped when the memory is host-visible
-};
-
-// A Vulkan buffer with its own memory; used for staging and internal scratch.
+// A Vulkan buffer and its memory.
 struct RawBuffer {
   VkBuffer buffer = VK_NULL_HANDLE;
   Allocation allocation;
@@ -96,8 +93,13 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   const std::string& Label() const { return label_; }
   void SetLabel(std::string_view label) { label_ = label; }
   void SetHandleForCallbacks(const wgpu::Device& self);
-  // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp).
-  class IndirectValidator& Indirect() const { return *indirect_; }
+  // Runs a pipeline build on the device's threads (CreateComputePipelineAsync); once no build is
+  // left in flight, the pipeline cache is handed to storeCacheData (as Dawn's blob cache stores
+  // as it goes), then `done` runs. The device must outlive the build.
+  void RunPipelineBuild(std::function<void()> build, std::function<void()> done);
+  // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp),
+  // created on first use: most devices never dispatch indirectly.
+  class IndirectValidator& Indirect();
   PFN_vkCmdPushDescriptorSetKHR PushDescriptorSet() const { return pushDescriptorSet_; }
 
  private:
@@ -116,15 +118,18 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache_ = VK_NULL_HANDLE;
-  // DeviceDescriptor::loadCacheData / storeCacheData.
+  // DeviceDescriptor::loadCacheData / storeCacheData. Stores may come from build threads.
   void StorePipelineCache();
   std::string cacheKey_;
-  size_t loadedCacheBytes_ = 0;
+  std::mutex storeMutex_;
+  size_t storedCacheBytes_ = 0;  // the size last loaded or stored
+  std::atomic<int> buildsInFlight_{0};
   std::function<void(std::string_view, std::span<const uint8_t>)> storeCacheData_;
   PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
   std::vector<VkCommandBuffer> freeCommandBuffers_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
-  std::vector<uint64_t> heapUsed_;
+  std::unique_ptr<MemoryAllocator> memory_;
+  WorkerPool background_;  // last: its threads stop before anything they use is destroyed
   uint64_t lastSubmitted_ = 0;
   uint64_t completed_ = 0;
   std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;

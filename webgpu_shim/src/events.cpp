@@ -25,12 +25,28 @@ Future EventManager::Track(CallbackMode mode, const std::shared_ptr<DeviceImpl>&
   return Future{id};
 }
 
-void EventManager::MakeReady(uint64_t id) {
+Future EventManager::TrackPending(CallbackMode mode, const std::shared_ptr<DeviceImpl>& device,
+                                  std::function<void()> complete) {
   std::lock_guard lock(mutex_);
-  if (auto it = events_.find(id); it != events_.end()) it->second.serial = 0;
+  uint64_t id = nextId_++;
+  events_.emplace(id, Event{mode, device, 0, std::move(complete), true});
+  return Future{id};
+}
+
+void EventManager::MakeReady(uint64_t id) {
+  {
+    std::lock_guard lock(mutex_);
+    ++readyCount_;
+    if (auto it = events_.find(id); it != events_.end()) {
+      it->second.serial = 0;
+      it->second.pending = false;
+    }
+  }
+  madeReady_.notify_all();
 }
 
 bool EventManager::IsReady(const Event& event) {
+  if (event.pending) return false;
   if (event.serial == 0) return true;
   auto device = event.device.lock();
   return !device || device->IsLost() || device->CompletedSerial() >= event.serial;
@@ -73,8 +89,10 @@ WaitStatus EventManager::WaitAny(std::span<FutureWaitInfo> futures, uint64_t tim
     bool anyCompleted = false;
     std::shared_ptr<DeviceImpl> waitDevice;
     uint64_t waitSerial = 0;
+    uint64_t readyCount;
     {
       std::lock_guard lock(mutex_);
+      readyCount = readyCount_;
       for (auto& info : futures) {
         auto it = events_.find(info.future.id);
         if (it == events_.end()) {
@@ -105,7 +123,9 @@ WaitStatus EventManager::WaitAny(std::span<FutureWaitInfo> futures, uint64_t tim
     if (waitDevice) {
       waitDevice->WaitForSerial(waitSerial, remaining);
     } else {
-      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(remaining, 100000)));
+      std::unique_lock lock(mutex_);
+      madeReady_.wait_for(lock, std::chrono::nanoseconds(std::min<uint64_t>(remaining, 100000)),
+                          [&] { return readyCount_ != readyCount; });
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,7 +22,11 @@ class EventManager {
   // AllowSpontaneous events that are ready now complete before Track returns.
   Future Track(CallbackMode mode, const std::shared_ptr<DeviceImpl>& device, uint64_t serial,
                std::function<void()> complete);
-  // Makes an event ready now (a map request aborted by Unmap, a lost device, ...).
+  // An event that becomes ready only through MakeReady (work finishing on another thread),
+  // whatever happens to the device meanwhile.
+  Future TrackPending(CallbackMode mode, const std::shared_ptr<DeviceImpl>& device,
+                      std::function<void()> complete);
+  // Makes an event ready now (a map request aborted by Unmap, a lost device, finished work...).
   void MakeReady(uint64_t id);
   void ProcessEvents();
   WaitStatus WaitAny(std::span<FutureWaitInfo> futures, uint64_t timeoutNS);
@@ -32,12 +37,15 @@ class EventManager {
     std::weak_ptr<DeviceImpl> device;
     uint64_t serial;
     std::function<void()> complete;
+    bool pending = false;  // waits for MakeReady
   };
   static bool IsReady(const Event& event);
   // Removes and returns the callbacks of the ready events `select` accepts.
   std::vector<std::function<void()>> TakeReady(const std::function<bool(uint64_t, const Event&)>& select);
 
   std::mutex mutex_;
+  std::condition_variable madeReady_;  // wakes WaitAny when MakeReady runs
+  uint64_t readyCount_ = 0;            // MakeReady calls so far
   std::map<uint64_t, Event> events_;
   uint64_t nextId_ = 1;
 };

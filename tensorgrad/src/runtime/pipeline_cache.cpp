@@ -75,6 +75,12 @@ PipelineCache::PipelineCache(wgpu::Instance instance, wgpu::Device device,
                              const std::filesystem::path& dir)
     : instance_(std::move(instance)), device_(std::move(device)), dir_(resolveCacheDir(dir)) {}
 
+PipelineCache::~PipelineCache() {
+  for (auto& [wgsl, entry] : prepared_) {
+    if (entry.build.id != 0) instance_.WaitAny(entry.build, UINT64_MAX);
+  }
+}
+
 std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
   char name[32];
   std::snprintf(name, sizeof name, "%016llx.spv", static_cast<unsigned long long>(fnv1a(wgsl)));
@@ -82,17 +88,17 @@ std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
 }
 
 void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
-  std::vector<const std::string*> todo;
+  std::vector<const KernelSpec*> todo;
   for (const KernelSpec& k : kernels) {
     if (k.wgsl.empty() || pipelines_.count(k.wgsl) || prepared_.count(k.wgsl)) continue;
     Prepared& entry = prepared_[k.wgsl];
     if (!dir_.empty()) {
       if (auto words = readEntry(entryPath(k.wgsl), k.wgsl)) {
-        entry.spirv = std::move(*words);
+        startBuild(k, *words, entry);
         continue;
       }
     }
-    todo.push_back(&k.wgsl);
+    todo.push_back(&k);
   }
   // Each thread takes the next kernel; wgsl::translate is reentrant (glslang keeps per-thread
   // state). spirv-val already ran on every translator output in the test suite; at run time the
@@ -101,7 +107,7 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < todo.size();)
-      results[i] = wgsl::translate(*todo[i], {.validate = false});
+      results[i] = wgsl::translate(todo[i]->wgsl, {.validate = false});
   };
   const size_t threads = std::min<size_t>(todo.size(), std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
@@ -109,28 +115,22 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
   work();
   for (auto& t : pool) t.join();
   for (size_t i = 0; i < todo.size(); ++i) {
-    Prepared& entry = prepared_[*todo[i]];
+    const std::string& wgsl = todo[i]->wgsl;
+    Prepared& entry = prepared_[wgsl];
     if (!results[i].ok()) {
       entry.diagnostics = wgsl::formatDiagnostics(results[i].diagnostics);
       continue;
     }
-    if (!dir_.empty()) writeEntry(entryPath(*todo[i]), *todo[i], results[i].spirv);
-    entry.spirv = std::move(results[i].spirv);
+    if (!dir_.empty()) writeEntry(entryPath(wgsl), wgsl, results[i].spirv);
+    startBuild(*todo[i], results[i].spirv, entry);
   }
 }
 
-wgpu::ComputePipeline PipelineCache::get(const KernelSpec& kernel) {
-  if (auto it = pipelines_.find(kernel.wgsl); it != pipelines_.end()) return it->second;
-  if (!prepared_.count(kernel.wgsl)) prepare({kernel});
-  auto node = prepared_.extract(kernel.wgsl);
-  if (!node.mapped().diagnostics.empty()) {
-    throw CompileError("tensorgrad: kernel " + kernelName(kernel) + " does not translate:\n" +
-                       node.mapped().diagnostics + "\n--- WGSL ---\n" + kernel.wgsl);
-  }
-  const std::vector<uint32_t>& words = node.mapped().spirv;
+void PipelineCache::startBuild(const KernelSpec& kernel, const std::vector<uint32_t>& spirv,
+                               Prepared& entry) {
   wgpu::ShaderSourceSPIRV source;
-  source.codeSize = static_cast<uint32_t>(words.size());
-  source.code = words.data();
+  source.codeSize = static_cast<uint32_t>(spirv.size());
+  source.code = spirv.data();
   wgpu::ShaderModuleDescriptor md;
   md.nextInChain = &source;
   md.label = std::string(opKindName(kernel.kind));
@@ -138,20 +138,43 @@ wgpu::ComputePipeline PipelineCache::get(const KernelSpec& kernel) {
   wgpu::ComputePipelineDescriptor pd;
   pd.label = md.label;
   pd.compute.module = device_.CreateShaderModule(&md);
-  wgpu::ComputePipeline pipeline = device_.CreateComputePipeline(&pd);
-  std::string error;
   instance_.WaitAny(device_.PopErrorScope(wgpu::CallbackMode::WaitAnyOnly,
                                           [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType type,
                                               std::string_view message) {
-                                            if (type != wgpu::ErrorType::NoError) error = message;
+                                            if (type != wgpu::ErrorType::NoError) entry.error = message;
                                           }),
                     UINT64_MAX);
-  if (!error.empty()) {
-    throw CompileError("tensorgrad: the device rejected kernel " + kernelName(kernel) + ": " +
-                       error + "\n--- WGSL ---\n" + kernel.wgsl);
+  if (!entry.error.empty()) return;
+  // The entry stays put until get() has waited for this callback (map nodes do not move).
+  entry.build = device_.CreateComputePipelineAsync(
+      &pd, wgpu::CallbackMode::WaitAnyOnly,
+      [&entry](wgpu::CreatePipelineAsyncStatus status, wgpu::ComputePipeline pipeline,
+               std::string_view message) {
+        if (status == wgpu::CreatePipelineAsyncStatus::Success) {
+          entry.pipeline = std::move(pipeline);
+        } else {
+          entry.error = message;
+        }
+      });
+}
+
+wgpu::ComputePipeline PipelineCache::get(const KernelSpec& kernel) {
+  if (auto it = pipelines_.find(kernel.wgsl); it != pipelines_.end()) return it->second;
+  if (!prepared_.count(kernel.wgsl)) prepare({kernel});
+  Prepared& entry = prepared_.at(kernel.wgsl);
+  if (entry.build.id != 0) instance_.WaitAny(entry.build, UINT64_MAX);
+  auto node = prepared_.extract(kernel.wgsl);
+  const Prepared& done = node.mapped();
+  if (!done.diagnostics.empty()) {
+    throw CompileError("tensorgrad: kernel " + kernelName(kernel) + " does not translate:\n" +
+                       done.diagnostics + "\n--- WGSL ---\n" + kernel.wgsl);
   }
-  pipelines_.emplace(kernel.wgsl, pipeline);
-  return pipeline;
+  if (!done.error.empty() || !done.pipeline) {
+    throw CompileError("tensorgrad: the device rejected kernel " + kernelName(kernel) + ": " +
+                       done.error + "\n--- WGSL ---\n" + kernel.wgsl);
+  }
+  pipelines_.emplace(kernel.wgsl, done.pipeline);
+  return done.pipeline;
 }
 
 }  // namespace tg::detail

@@ -232,8 +232,10 @@ struct DeviceDescriptor {
 
   // Blob-cache hooks, as Dawn's DawnCacheDeviceDescriptor load/store functions: the device reads
   // its compiled-pipeline cache through `loadCacheData` when created (an empty result is a miss)
-  // and, if it grew, writes it back through `storeCacheData` when destroyed. Keys name the
-  // driver and device; the driver also checks the data's header and ignores what it cannot use.
+  // and, if it grew, writes it back through `storeCacheData` when destroyed and whenever the
+  // last CreateComputePipelineAsync build in flight finishes (then on a background thread: the
+  // hook must be thread-safe). Keys name the driver and device; the driver also checks the
+  // data's header and ignores what it cannot use.
   std::function<std::vector<uint8_t>(std::string_view key)> loadCacheData;
   std::function<void(std::string_view key, std::span<const uint8_t> data)> storeCacheData;
 };
