@@ -43,29 +43,46 @@ void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::F
 }
 
 // compile() from the model to the first step ready: trace, codegen, SPIR-V (translated, or read
-// from the disk cache), pipelines, buffers, the recorded step. A fresh device each time.
-// `warmDevice`: another compile holds the device, as in an app that trains and then compiles an
-// inference graph; otherwise every iteration also brings the device up.
+// from the disk cache), pipelines, buffers, the recorded step.
+enum class CompileCase {
+  Cold,             // a new device, empty disk cache: a first run
+  CachedNewDevice,  // a new device, the disk cache full: a later run of the same program
+  Cached,           // the device already open (another model compiled on it), the disk cache full
+  Again,            // the same model compiled again in the process: its pipelines are in memory
+};
+
+const tg_models::MLP& mlp();
+const tg_models::Transformer& transformer();
+
+// Opens the device for CompileCase::Cached with a model that shares no kernel with `M`.
 template <class M>
-void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, bool cached,
-              bool warmDevice = false) {
+void compileOtherModel(const tg::RuntimeOptions& options) {
+  if constexpr (std::is_same_v<M, tg_models::MLP>) {
+    tg::compile(tg_models::transformerSpec(transformer()), options);
+  } else {
+    tg::compile(tg_models::mlpSpec(mlp()), options);
+  }
+}
+
+template <class M>
+void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, CompileCase c) {
   const auto dir = std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  if (cached) tg::compile(spec, {.cacheDir = dir});  // fill the cache
-  std::optional<tg::CompiledTraining<M>> holder;
-  if (warmDevice) holder = tg::compile(spec, {.cacheDir = dir});
+  const tg::RuntimeOptions options{.cacheDir = dir};
+  if (c != CompileCase::Cold) tg::compile(spec, options);  // fills the disk cache
   for (auto _ : state) {
-    if (!cached) {
-      state.PauseTiming();
-      std::filesystem::remove_all(dir);
-      state.ResumeTiming();
-    }
-    std::optional<tg::CompiledTraining<M>> train = tg::compile(spec, {.cacheDir = dir});
+    state.PauseTiming();
+    if (c == CompileCase::Cold) std::filesystem::remove_all(dir);
+    if (c != CompileCase::Again) tg::releaseDevices();
+    if (c == CompileCase::Cached) compileOtherModel<M>(options);
+    state.ResumeTiming();
+    std::optional<tg::CompiledTraining<M>> train = tg::compile(spec, options);
     benchmark::DoNotOptimize(train->seed());
     state.PauseTiming();
-    train.reset();  // teardown (device idle, frees, the pipeline cache written) is not compile
+    train.reset();  // teardown is not compile
     state.ResumeTiming();
   }
+  tg::releaseDevices();
   std::filesystem::remove_all(dir);
 }
 
@@ -90,19 +107,23 @@ void BM_StepTransformerOptions(benchmark::State& s) {
   o.poolBuffers = s.range(1) == 0;
   steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), o);
 }
-void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), false); }
-void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), true); }
-void BM_CompileCachedMlpWarmDevice(benchmark::State& s) {
-  compiles(s, tg_models::mlpSpec(mlp()), true, true);
+void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cold); }
+void BM_CompileCachedNewDeviceMlp(benchmark::State& s) {
+  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::CachedNewDevice);
 }
-void BM_CompileCachedTransformerWarmDevice(benchmark::State& s) {
-  compiles(s, tg_models::transformerSpec(transformer()), true, true);
-}
+void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cached); }
+void BM_CompileAgainMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Again); }
 void BM_CompileColdTransformer(benchmark::State& s) {
-  compiles(s, tg_models::transformerSpec(transformer()), false);
+  compiles(s, tg_models::transformerSpec(transformer()), CompileCase::Cold);
+}
+void BM_CompileCachedNewDeviceTransformer(benchmark::State& s) {
+  compiles(s, tg_models::transformerSpec(transformer()), CompileCase::CachedNewDevice);
 }
 void BM_CompileCachedTransformer(benchmark::State& s) {
-  compiles(s, tg_models::transformerSpec(transformer()), true);
+  compiles(s, tg_models::transformerSpec(transformer()), CompileCase::Cached);
+}
+void BM_CompileAgainTransformer(benchmark::State& s) {
+  compiles(s, tg_models::transformerSpec(transformer()), CompileCase::Again);
 }
 
 // The device bring-up every compile pays (instance shared, adapter, device, queue).
@@ -124,11 +145,13 @@ BENCHMARK(BM_StepTransformerOptions)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_CompileCachedNewDeviceMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileCachedMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_CompileCachedMlpWarmDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_CompileCachedTransformerWarmDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_CompileAgainMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileColdTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_CompileCachedNewDeviceTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_CompileCachedTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_CompileAgainTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
 }  // namespace
 

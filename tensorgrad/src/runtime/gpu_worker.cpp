@@ -65,16 +65,47 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   return gpu;
 }
 
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<GpuWorker>> workers;
+};
+// Never destroyed: a device torn down from a static destructor could outlive its driver's own
+// exit handlers.
+Registry& registry() {
+  static Registry* r = new Registry;
+  return *r;
+}
+
+}  // namespace
+
 std::shared_ptr<GpuWorker> sharedWorker(const RuntimeOptions& options) {
-  static std::mutex mutex;
-  static std::map<std::string, std::weak_ptr<GpuWorker>> live;
   const std::string key = options.device + '\n' + resolveCacheDir(options.cacheDir).string();
-  std::lock_guard lock(mutex);
-  if (auto w = live[key].lock()) return w;
-  auto w = std::make_shared<GpuWorker>(options);
-  live[key] = w;
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  std::shared_ptr<GpuWorker>& w = r.workers[key];
+  if (!w) w = std::make_shared<GpuWorker>(options);
   return w;
 }
+
+}  // namespace tg::detail
+
+namespace tg {
+
+void releaseDevices() {
+  std::map<std::string, std::shared_ptr<detail::GpuWorker>> released;
+  {
+    detail::Registry& r = detail::registry();
+    std::lock_guard lock(r.mutex);
+    released.swap(r.workers);
+  }
+  // Idle workers stop here, outside the lock (joining their threads).
+}
+
+}  // namespace tg
+
+namespace tg::detail {
 
 GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<State>()) {
   std::promise<void> opened;

@@ -87,8 +87,8 @@ class GpuWorker {
   std::thread thread_;
 };
 
-// The GPU thread for `options`' device: a live one is shared (one device per adapter and cache
-// directory in a process, as a browser has one GPU process), else a new one is started.
+// The GPU thread for `options`' device: one per adapter and cache directory, started on first
+// use and kept until releaseDevices() (as a browser keeps one GPU process).
 std::shared_ptr<GpuWorker> sharedWorker(const RuntimeOptions& options);
 
 }  // namespace tg::detail
