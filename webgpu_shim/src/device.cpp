@@ -339,8 +339,11 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, out->buffer, &req);
   const uint32_t type = FindMemoryType(req.memoryTypeBits, kind);
+  // Only GPU-side buffers share blocks: host-visible memory is pinned when allocated (a 64 MiB
+  // block costs ~20 ms on an H100), and staging and map buffers are few and reused.
   VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-                                        : memory_->Allocate(req, type, &out->allocation);
+                                        : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal,
+                                                            &out->allocation);
   if (result == VK_SUCCESS) {
     result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
   } else {

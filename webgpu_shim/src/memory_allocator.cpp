@@ -50,9 +50,9 @@ void MemoryAllocator::FreeMemory(const Allocation& allocation) {
 }
 
 VkResult MemoryAllocator::Allocate(const VkMemoryRequirements& requirements, uint32_t memoryType,
-                                   Allocation* out) {
+                                   bool shared, Allocation* out) {
   const uint64_t size = requirements.size;
-  if (size > kMaxSharedSize) return AllocateMemory(size, memoryType, out);
+  if (!shared || size > kMaxSharedSize) return AllocateMemory(size, memoryType, out);
   const uint64_t alignment = std::max<uint64_t>(requirements.alignment, 1);
   auto place = [&](MemoryBlock& block) {
     for (auto it = block.free.begin(); it != block.free.end(); ++it) {

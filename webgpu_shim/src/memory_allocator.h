@@ -1,6 +1,6 @@
-// Device memory for buffers. Small buffers share large blocks — one vkAllocateMemory per 64 MiB
-// instead of one per buffer: allocations are slow on discrete drivers (about 0.1 ms each on an
-// H100) and every one is a separate GPU mapping. Large buffers keep memory of their own.
+// Device memory for buffers. Small GPU-side buffers share large blocks — one vkAllocateMemory
+// per 64 MiB instead of one per buffer: allocations are slow on discrete drivers (about 0.1 ms
+// each on an H100). Large buffers, and host-visible ones, keep memory of their own.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -36,7 +36,9 @@ class MemoryAllocator {
 
   // VK_ERROR_OUT_OF_DEVICE_MEMORY when the memory type's heap would be over-committed: the
   // driver may crash or thrash rather than fail cleanly.
-  VkResult Allocate(const VkMemoryRequirements& requirements, uint32_t memoryType, Allocation* out);
+  // `shared`: the buffer may live in a shared block (when small enough).
+  VkResult Allocate(const VkMemoryRequirements& requirements, uint32_t memoryType, bool shared,
+                    Allocation* out);
   void Free(const Allocation& allocation);
 
   uint64_t HeapUsed(uint32_t heap) const { return heapUsed_[heap]; }
