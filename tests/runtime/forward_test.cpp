@@ -1,6 +1,7 @@
 // Forward graphs: attach (shared params, visibility, parametric shapes and their LRU),
 // compileForward with safetensors weights, i32 outputs, captures, replaceModel aborting queued
 // work, destroy cascading, the binding-limit error, singleFlight and the SPIR-V disk cache.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -324,6 +325,29 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v1") << name;
   std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
   EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
+  // An entry whose WGSL matches but whose SPIR-V is not valid (it starts with the SPIR-V magic;
+  // the rest is junk) fails the runtime's spirv-val and is translated again, never handed to
+  // the driver.
+  for (const auto& [name, time] : first) {
+    std::string bytes;
+    {
+      std::ifstream in(dir / name, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    uint64_t wgslSize = 0;
+    std::memcpy(&wgslSize, bytes.data() + 20, 8);
+    const std::string good = bytes;
+    bytes.resize(28 + wgslSize);
+    const uint32_t junk[] = {0x07230203u, 0x00010300u, 0u, 99u, 0u, 0xdeadbeefu};
+    bytes.append(reinterpret_cast<const char*>(junk), sizeof junk);
+    std::ofstream(dir / name, std::ios::binary | std::ios::trunc) << bytes;
+    tg::releaseDevices();
+    auto again = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
+    EXPECT_TRUE(std::isfinite(completedStep(again.step({{"x", xs}, {"y", ys}})).loss));
+    std::ifstream in(dir / name, std::ios::binary);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), good) << "not repaired: " << name;
+    break;  // one entry is enough
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -46,26 +46,10 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
   } else {
     spirv_.assign(source->code, source->code + source->codeSize);
   }
-
-  // WebGPU-grade validation first: a module the driver would reject never reaches it.
-  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-  std::vector<CompilationMessage> messages;
-  tools.SetMessageConsumer(
-      [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* message) {
-        CompilationMessage m;
-        m.message = message;
-        m.offset = pos.index;
-        messages.push_back(std::move(m));
-      });
-  if (!tools.Validate(spirv_)) {
-    info_.messages = messages;
-    if (info_.messages.empty()) info_.messages.push_back({"SPIR-V failed validation."});
-    MarkInvalid();
-    Device().HandleError(ErrorType::Validation,
-                         Name() + " is not valid SPIR-V: " + info_.messages.front().message +
-                             "\n - While calling [Device].CreateShaderModule.");
-    return;
-  }
+  // WebGPU-grade validation first: a module the driver would reject never reaches it. WGSL's
+  // output was validated by the translator.
+  if (source && !source->prevalidated) Validate();
+  if (!IsValid()) return;
   Reflect();
   if (!IsValid()) return;
   // Pipeline constants name WGSL overrides as the source spells them.
@@ -101,6 +85,25 @@ void ShaderModuleImpl::Fail(std::string message, uint64_t offset) {
   MarkInvalid();
   Device().HandleError(ErrorType::Validation,
                        Name() + " " + message + "\n - While calling [Device].CreateShaderModule.");
+}
+
+void ShaderModuleImpl::Validate() {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+  std::vector<CompilationMessage> messages;
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* message) {
+        CompilationMessage m;
+        m.message = message;
+        m.offset = pos.index;
+        messages.push_back(std::move(m));
+      });
+  if (tools.Validate(spirv_)) return;
+  info_.messages = messages;
+  if (info_.messages.empty()) info_.messages.push_back({"SPIR-V failed validation."});
+  MarkInvalid();
+  Device().HandleError(ErrorType::Validation, Name() + " is not valid SPIR-V: " +
+                                                  info_.messages.front().message +
+                                                  "\n - While calling [Device].CreateShaderModule.");
 }
 
 void ShaderModuleImpl::Reflect() {

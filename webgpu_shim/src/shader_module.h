@@ -46,6 +46,7 @@ class ShaderModuleImpl : public ObjectBase {
   VkShaderModule Vk() const { return module_; }
 
  private:
+  void Validate();  // spirv-val; reports and marks the module invalid on failure
   void Reflect();
   void Fail(std::string message, uint64_t offset = 0);
 

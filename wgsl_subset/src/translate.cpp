@@ -89,18 +89,20 @@ Result translate(std::string_view source, const Options& options) {
         source, {1, 1}, "internal error: the lowered GLSL did not compile: " + error));
     return r;
   }
-  if (options.validate) {
-    spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-    std::string messages;
-    tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&,
-                                 const char* m) { messages += m; });
-    if (!tools.Validate(r.spirv)) {
-      r.diagnostics.push_back(detail::makeDiagnostic(
-          source, {1, 1}, "internal error: output failed spirv-val: " + messages));
-      r.spirv.clear();
-    }
+  if (std::string messages; options.validate && !validateSpirv(r.spirv, &messages)) {
+    r.diagnostics.push_back(detail::makeDiagnostic(
+        source, {1, 1}, "internal error: output failed spirv-val: " + messages));
+    r.spirv.clear();
   }
   return r;
+}
+
+bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
+    if (messages) *messages += m;
+  });
+  return tools.Validate(spirv);
 }
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {

@@ -88,41 +88,55 @@ std::filesystem::path PipelineCache::entryPath(const std::string& wgsl) const {
 }
 
 void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
-  std::vector<const KernelSpec*> todo;
+  struct Job {
+    const KernelSpec* kernel;
+    std::vector<uint32_t> spirv;  // from the disk cache, else translated
+    bool fromDisk = false;
+    std::string diagnostics;
+  };
+  std::vector<Job> jobs;
   for (const KernelSpec& k : kernels) {
     if (k.wgsl.empty() || pipelines_.count(k.wgsl) || prepared_.count(k.wgsl)) continue;
-    Prepared& entry = prepared_[k.wgsl];
+    prepared_[k.wgsl];
+    Job& job = jobs.emplace_back(Job{&k});
     if (!dir_.empty()) {
       if (auto words = readEntry(entryPath(k.wgsl), k.wgsl)) {
-        startBuild(k, *words, entry);
-        continue;
+        job.spirv = std::move(*words);
+        job.fromDisk = true;
       }
     }
-    todo.push_back(&k);
   }
-  // Each thread takes the next kernel; wgsl::translate is reentrant (glslang keeps per-thread
-  // state). spirv-val already ran on every translator output in the test suite; at run time the
-  // driver-facing checks are the shim's.
-  std::vector<wgsl::Result> results(todo.size());
+  // On all cores, each thread taking the next kernel: spirv-val on every module, so the shim
+  // need not run it again one module at a time (a cached entry that fails it is translated
+  // anew), and translation of the kernels the disk cache lacks. wgsl::translate is reentrant.
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < todo.size();)
-      results[i] = wgsl::translate(todo[i]->wgsl, {.validate = false});
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      Job& job = jobs[i];
+      if (job.fromDisk && wgsl::validateSpirv(job.spirv)) continue;
+      job.fromDisk = false;
+      wgsl::Result r = wgsl::translate(job.kernel->wgsl);
+      if (r.ok()) {
+        job.spirv = std::move(r.spirv);
+      } else {
+        job.diagnostics = wgsl::formatDiagnostics(r.diagnostics);
+      }
+    }
   };
-  const size_t threads = std::min<size_t>(todo.size(), std::thread::hardware_concurrency());
+  const size_t threads = std::min<size_t>(jobs.size(), std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  for (size_t i = 0; i < todo.size(); ++i) {
-    const std::string& wgsl = todo[i]->wgsl;
+  for (Job& job : jobs) {
+    const std::string& wgsl = job.kernel->wgsl;
     Prepared& entry = prepared_[wgsl];
-    if (!results[i].ok()) {
-      entry.diagnostics = wgsl::formatDiagnostics(results[i].diagnostics);
+    if (!job.diagnostics.empty()) {
+      entry.diagnostics = std::move(job.diagnostics);
       continue;
     }
-    if (!dir_.empty()) writeEntry(entryPath(wgsl), wgsl, results[i].spirv);
-    startBuild(*todo[i], results[i].spirv, entry);
+    if (!dir_.empty() && !job.fromDisk) writeEntry(entryPath(wgsl), wgsl, job.spirv);
+    startBuild(*job.kernel, job.spirv, entry);
   }
 }
 
@@ -131,6 +145,7 @@ void PipelineCache::startBuild(const KernelSpec& kernel, const std::vector<uint3
   wgpu::ShaderSourceSPIRV source;
   source.codeSize = static_cast<uint32_t>(spirv.size());
   source.code = spirv.data();
+  source.prevalidated = true;  // prepare() ran spirv-val
   wgpu::ShaderModuleDescriptor md;
   md.nextInChain = &source;
   md.label = std::string(opKindName(kernel.kind));

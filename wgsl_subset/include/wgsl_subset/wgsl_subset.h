@@ -56,6 +56,10 @@ struct Options {
 // Never throws and never aborts on any input: problems come back as diagnostics.
 Result translate(std::string_view source, const Options& options = {});
 
+// spirv-val for the Vulkan 1.1 environment, as translate() runs it: true when `spirv` passes;
+// otherwise the validator's messages go to `messages` (when given).
+bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages = nullptr);
+
 // "error: 3:7: ..." lines joined by newlines.
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
