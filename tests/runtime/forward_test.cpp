@@ -99,6 +99,38 @@ TEST(Forward, WildcardsMustAgreeAndInputsAreChecked) {
   EXPECT_EQ(completedRun(fwd.run({{"a", std::vector<float>(4)}, {"b", std::vector<float>(2)}})).output.size(), 2u);
 }
 
+// By default the runtime gives every intermediate its own buffer, unless that plan would need
+// more than kUnpooledBudgetBytes: then it pools them as upstream does. A chain of element-wise
+// ops on a 1 MiB vector needs a buffer per op unpooled, two or three pooled.
+struct Chain : tg::Module {};
+TEST(Forward, IntermediatesGetTheirOwnBuffersWithinTheBudgetAndArePooledBeyondIt) {
+  Chain model;
+  auto chainOf = [&](int ops) {
+    return tg::compileForward(tg::ForwardSpec<Chain>{
+        .model = model,
+        .forward = [ops](const Chain&, const tg::Inputs& in) {
+          tg::Tensor y = in["x"];
+          for (int i = 0; i < ops; ++i) y = tg::addScalar(tg::mulScalar(y, 0.5), 1.0);
+          return y;
+        },
+        .inputs = {{"x", {{262144}}}}});
+  };
+  auto bytes = [](const tg::CompiledIR& ir) {
+    int64_t total = 0;
+    for (const auto& b : ir.plan.buffers) total += b.byteSize;
+    return total;
+  };
+  const std::vector<float> x(262144, 2.0f);
+  auto shortChain = chainOf(20);  // 40 MiB unpooled
+  const auto shortIr = await(shortChain.graphFor({{"x", x}}));
+  EXPECT_EQ(shortIr->plan.buffers.size(), 41u);  // the input and one per op
+  EXPECT_EQ(completedRun(shortChain.run({{"x", x}})).output.f32()[7], 2.0f);  // 2 is the fixed point
+  auto longChain = chainOf(140);  // 280 MiB unpooled
+  const auto longIr = await(longChain.graphFor({{"x", x}}));
+  EXPECT_LE(bytes(*longIr), 4 << 20);
+  EXPECT_EQ(completedRun(longChain.run({{"x", x}})).output.f32()[7], 2.0f);
+}
+
 // Write a .safetensors file by hand (the format is a JSON header and raw little-endian bytes).
 std::vector<uint8_t> safetensorsBytes(const tg::ParamMap& params) {
   nlohmann::json header = nlohmann::json::object();

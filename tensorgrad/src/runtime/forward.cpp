@@ -17,9 +17,11 @@ std::string callName(const ForwardImpl& f) { return f.parent ? "attach" : "compi
 
 std::shared_ptr<const CompiledIR> traceAt(const ForwardImpl& f, const InputDecls& resolved) {
   const Module& model = modelOf(f);
-  auto ir = std::make_shared<const CompiledIR>(traceForward(
-      model, [&](const Inputs& in) { return f.forward(model, in); }, resolved, f.seed,
-      f.options.emit, f.options.poolBuffers));
+  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(f.options, [&](bool pool) {
+    return traceForward(
+        model, [&](const Inputs& in) { return f.forward(model, in); }, resolved, f.seed,
+        f.options.emit, pool);
+  }));
   const Dtype actual = ir->graph.tensors[static_cast<size_t>(ir->output)].dtype;
   const Dtype declared = f.output;
   const bool matches = actual == declared || (declared == Dtype::I32 && actual == Dtype::Bool);

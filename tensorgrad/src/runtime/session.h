@@ -15,6 +15,17 @@ namespace tg::detail {
 
 class ForwardImpl;
 
+// Traces with `options`' buffer pooling; unset, unpooled unless that plan's buffers total more
+// than kUnpooledBudgetBytes (then traced again, pooled).
+template <class TraceFn>
+CompiledIR traceWithPooling(const RuntimeOptions& options, const TraceFn& trace) {
+  if (options.poolBuffers) return trace(*options.poolBuffers);
+  CompiledIR ir = trace(false);
+  int64_t bytes = 0;
+  for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;
+  return bytes <= kUnpooledBudgetBytes ? std::move(ir) : trace(true);
+}
+
 class TrainingImpl {
  public:
   std::shared_ptr<GpuWorker> worker;

@@ -16,9 +16,11 @@ OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
 
 CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
                      const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options) {
-  return traceTraining(
-      model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed,
-      options.emit, options.poolBuffers);
+  return traceWithPooling(options, [&](bool pool) {
+    return traceTraining(
+        model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed,
+        options.emit, pool);
+  });
 }
 
 // Builds the GPU side of a training IR (params initialized from its seed) without touching `t`
