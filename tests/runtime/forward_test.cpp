@@ -99,13 +99,14 @@ TEST(Forward, WildcardsMustAgreeAndInputsAreChecked) {
   EXPECT_EQ(completedRun(fwd.run({{"a", std::vector<float>(4)}, {"b", std::vector<float>(2)}})).output.size(), 2u);
 }
 
-// By default the runtime gives every intermediate its own buffer, unless that plan would need
-// more than kUnpooledBudgetBytes: then it pools them as upstream does. A chain of element-wise
-// ops on a 1 MiB vector needs a buffer per op unpooled, two or three pooled.
+// By default the runtime gives every intermediate its own buffer on a GPU, unless that plan
+// would need more than kUnpooledBudgetBytes: then, and on CPU devices, it pools them as upstream
+// does. A chain of element-wise ops on a 1 MiB vector needs a buffer per op unpooled, two or
+// three pooled.
 struct Chain : tg::Module {};
-TEST(Forward, IntermediatesGetTheirOwnBuffersWithinTheBudgetAndArePooledBeyondIt) {
+TEST(Forward, IntermediatesGetTheirOwnBuffersOnGpusWithinTheBudget) {
   Chain model;
-  auto chainOf = [&](int ops) {
+  auto chainOf = [&](int ops, std::optional<bool> pool = std::nullopt) {
     return tg::compileForward(tg::ForwardSpec<Chain>{
         .model = model,
         .forward = [ops](const Chain&, const tg::Inputs& in) {
@@ -113,7 +114,7 @@ TEST(Forward, IntermediatesGetTheirOwnBuffersWithinTheBudgetAndArePooledBeyondIt
           for (int i = 0; i < ops; ++i) y = tg::addScalar(tg::mulScalar(y, 0.5), 1.0);
           return y;
         },
-        .inputs = {{"x", {{262144}}}}});
+        .inputs = {{"x", {{262144}}}}}, {.poolBuffers = pool});
   };
   auto bytes = [](const tg::CompiledIR& ir) {
     int64_t total = 0;
@@ -121,14 +122,22 @@ TEST(Forward, IntermediatesGetTheirOwnBuffersWithinTheBudgetAndArePooledBeyondIt
     return total;
   };
   const std::vector<float> x(262144, 2.0f);
+  const bool gpu = !tg::checkWebGPU().cpu;
   auto shortChain = chainOf(20);  // 40 MiB unpooled
   const auto shortIr = await(shortChain.graphFor({{"x", x}}));
-  EXPECT_EQ(shortIr->plan.buffers.size(), 41u);  // the input and one per op
+  if (gpu) {
+    EXPECT_EQ(shortIr->plan.buffers.size(), 41u);  // the input and one per op
+  } else {
+    EXPECT_LE(bytes(*shortIr), 4 << 20);
+  }
   EXPECT_EQ(completedRun(shortChain.run({{"x", x}})).output.f32()[7], 2.0f);  // 2 is the fixed point
   auto longChain = chainOf(140);  // 280 MiB unpooled
   const auto longIr = await(longChain.graphFor({{"x", x}}));
   EXPECT_LE(bytes(*longIr), 4 << 20);
   EXPECT_EQ(completedRun(longChain.run({{"x", x}})).output.f32()[7], 2.0f);
+  // Asked for, the unpooled plan is used on any device.
+  auto unpooled = chainOf(20, false);
+  EXPECT_EQ(await(unpooled.graphFor({{"x", x}}))->plan.buffers.size(), 41u);
 }
 
 // Write a .safetensors file by hand (the format is a JSON header and raw little-endian bytes).

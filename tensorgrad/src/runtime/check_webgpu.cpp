@@ -9,6 +9,7 @@ WebGPUSupport checkWebGPU(const RuntimeOptions& options) {
     auto gpu = detail::openGpu(options);
     s.ok = true;
     s.adapter = gpu->adapterName;
+    s.cpu = gpu->cpuAdapter;
   } catch (const std::exception& e) {
     s.message = e.what();
   }

@@ -17,7 +17,7 @@ std::string callName(const ForwardImpl& f) { return f.parent ? "attach" : "compi
 
 std::shared_ptr<const CompiledIR> traceAt(const ForwardImpl& f, const InputDecls& resolved) {
   const Module& model = modelOf(f);
-  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(f.options, [&](bool pool) {
+  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(f.options, *f.worker, [&](bool pool) {
     return traceForward(
         model, [&](const Inputs& in) { return f.forward(model, in); }, resolved, f.seed,
         f.options.emit, pool);
@@ -111,9 +111,9 @@ std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forwar
   f->options = options;
   f->seed = seed.value_or(randomSeed());
   const bool concrete = !isParametric(f->inputs);
+  f->worker = sharedWorker(options);  // first: the plan depends on the device
   auto meta = traceAt(*f, metaShapes(f->inputs));
   for (const auto& p : meta->params) f->paramNames.push_back(p->path);
-  f->worker = sharedWorker(options);
   f->worker
       ->post([f, meta, concrete](GpuContext& gpu) {
         f->ownParams = std::make_unique<ParamStore>(gpu, meta->params);

@@ -30,6 +30,7 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
   gpu->adapterName = info.device;
+  gpu->cpuAdapter = info.adapterType == wgpu::AdapterType::CPU;
   adapter.GetLimits(&gpu->limits);
   // The adapter's full limits, as upstream requests them.
   wgpu::DeviceDescriptor dd;
@@ -126,6 +127,7 @@ GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<St
     thread_.join();
     throw;
   }
+  onCpu_ = state_->gpu->cpuAdapter;  // written before `opened` was set, never after
 }
 
 GpuWorker::~GpuWorker() {

@@ -25,6 +25,7 @@ struct GpuContext {
   wgpu::Queue queue;
   wgpu::Limits limits;
   std::string adapterName;
+  bool cpuAdapter = false;  // a software device (lavapipe, SwiftShader)
   std::unique_ptr<PipelineCache> pipelines;
   std::vector<std::string> errors;  // uncaptured device errors and device loss, oldest first
 
@@ -43,6 +44,9 @@ class GpuWorker {
   ~GpuWorker();
   GpuWorker(const GpuWorker&) = delete;
   GpuWorker& operator=(const GpuWorker&) = delete;
+
+  // Whether the device runs on the CPU (readable from any thread).
+  bool onCpu() const { return onCpu_; }
 
   // Runs fn(GpuContext&) on the GPU thread after everything posted before it; its value or
   // exception arrives through the future.
@@ -85,6 +89,7 @@ class GpuWorker {
 
   std::shared_ptr<State> state_;
   std::thread thread_;
+  bool onCpu_ = false;
 };
 
 // The GPU thread for `options`' device: one per adapter and cache directory, started on first

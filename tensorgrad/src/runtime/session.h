@@ -15,11 +15,13 @@ namespace tg::detail {
 
 class ForwardImpl;
 
-// Traces with `options`' buffer pooling; unset, unpooled unless that plan's buffers total more
-// than kUnpooledBudgetBytes (then traced again, pooled).
+// Traces with `options`' buffer pooling. Unset: pooled on a CPU device (no barrier stalls to
+// save there, and 5x the memory to zero and stream through caches), else unpooled unless that
+// plan's buffers total more than kUnpooledBudgetBytes (then traced again, pooled).
 template <class TraceFn>
-CompiledIR traceWithPooling(const RuntimeOptions& options, const TraceFn& trace) {
+CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
   if (options.poolBuffers) return trace(*options.poolBuffers);
+  if (worker.onCpu()) return trace(true);
   CompiledIR ir = trace(false);
   int64_t bytes = 0;
   for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;

@@ -15,8 +15,9 @@ OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
 }
 
 CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
-                     const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options) {
-  return traceWithPooling(options, [&](bool pool) {
+                     const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options,
+                     const GpuWorker& worker) {
+  return traceWithPooling(options, worker, [&](bool pool) {
     return traceTraining(
         model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed,
         options.emit, pool);
@@ -55,10 +56,10 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   t->options = options;
   t->model = &model;
   t->optimizer = optimizer;
-  auto ir = std::make_shared<const CompiledIR>(
-      traceWith(model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options));
+  t->worker = sharedWorker(options);  // first: the plan depends on the device
+  auto ir = std::make_shared<const CompiledIR>(traceWith(
+      model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options, *t->worker));
   t->ir = ir;
-  t->worker = sharedWorker(options);
   t->worker
       ->post([t, ir](GpuContext& gpu) {
         Built b = build(gpu, ir);
@@ -168,8 +169,9 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
             "this compile and compile again to switch optimizers");
       }
     }
-    auto ir = std::make_shared<const CompiledIR>(traceWith(
-        model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()), t->options));
+    auto ir = std::make_shared<const CompiledIR>(traceWith(model, t->loss, t->inputs, optimizer,
+                                                           options.seed.value_or(randomSeed()),
+                                                           t->options, *t->worker));
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
       Built b = build(gpu, ir);
