@@ -5,6 +5,8 @@
 #include <fstream>
 #include <thread>
 
+#include <webgpu/webgpu_cpp.h>
+
 #include "cpu_trainer.h"
 #include "models.h"
 #include "runtime_test_util.h"
@@ -197,6 +199,7 @@ TEST(Training, TwoThousandStepsKeepMemoryFlat) {
   const tg::Feed feed = sineFeed(data, 64);
   for (int s = 0; s < 200; ++s) completedStep(train.step(feed));
   const long warm = residentKiB();
+  const uint64_t deviceWarm = wgpu::GetBufferMemoryInUseForTesting();
   float last = 0;
   for (int s = 0; s < 2000; ++s) {
     const tg::StepResult r = await(train.step(feed));
@@ -206,6 +209,10 @@ TEST(Training, TwoThousandStepsKeepMemoryFlat) {
   const long after = residentKiB();
   EXPECT_LT(last, 0.01);
   EXPECT_LT(after - warm, 2048) << "RSS grew from " << warm << " KiB to " << after << " KiB";
+  std::printf("  RSS %ld -> %ld KiB; device buffer memory %llu -> %llu bytes\n", warm, after,
+              static_cast<unsigned long long>(deviceWarm),
+              static_cast<unsigned long long>(wgpu::GetBufferMemoryInUseForTesting()));
+  EXPECT_EQ(wgpu::GetBufferMemoryInUseForTesting(), deviceWarm);  // no buffer made or lost per step
 }
 
 TEST(Training, DestroyFailsLaterCalls) {

@@ -99,6 +99,15 @@ TEST_F(RoundTrip, SmallBuffersInSharedMemoryNeverOverlap) {
     auto fresh = MakeBuffer(4 + 4 * (rng() % 3000), BufferUsage::Storage | BufferUsage::CopySrc, "fresh");
     for (uint8_t byte : ReadBytes(fresh, 0, fresh.GetSize())) ASSERT_EQ(byte, 0);
   }
+  // The memory a buffer holds is counted while it lives and given back once the GPU is done.
+  WaitIdle();
+  const uint64_t before = wgpu::GetBufferMemoryInUseForTesting();
+  {
+    auto held = MakeBuffer(1 << 16, BufferUsage::Storage, "held");
+    EXPECT_GE(wgpu::GetBufferMemoryInUseForTesting(), before + (1 << 16));
+  }
+  WaitIdle();
+  EXPECT_EQ(wgpu::GetBufferMemoryInUseForTesting(), before);
 }
 
 // 256 MiB through WriteBuffer, two 128 MiB storage bindings with a 2-D dispatch, and readback.

@@ -1,6 +1,20 @@
 #include "memory_allocator.h"
 
+#include <webgpu/webgpu_cpp.h>
+
 #include <algorithm>
+#include <atomic>
+
+namespace wgpu {
+namespace detail {
+namespace {
+std::atomic<uint64_t> bufferMemoryInUse{0};
+}  // namespace
+}  // namespace detail
+
+uint64_t GetBufferMemoryInUseForTesting() { return detail::bufferMemoryInUse.load(); }
+
+}  // namespace wgpu
 
 namespace wgpu::detail {
 
@@ -52,6 +66,14 @@ void MemoryAllocator::FreeMemory(const Allocation& allocation) {
 VkResult MemoryAllocator::Allocate(const VkMemoryRequirements& requirements, uint32_t memoryType,
                                    bool shared, Allocation* out) {
   const uint64_t size = requirements.size;
+  VkResult r = AllocateShared(requirements, memoryType, shared, out);
+  if (r == VK_SUCCESS) bufferMemoryInUse += size;
+  return r;
+}
+
+VkResult MemoryAllocator::AllocateShared(const VkMemoryRequirements& requirements,
+                                         uint32_t memoryType, bool shared, Allocation* out) {
+  const uint64_t size = requirements.size;
   if (!shared || size > kMaxSharedSize) return AllocateMemory(size, memoryType, out);
   const uint64_t alignment = std::max<uint64_t>(requirements.alignment, 1);
   auto place = [&](MemoryBlock& block) {
@@ -88,6 +110,7 @@ VkResult MemoryAllocator::Allocate(const VkMemoryRequirements& requirements, uin
 }
 
 void MemoryAllocator::Free(const Allocation& allocation) {
+  bufferMemoryInUse -= allocation.size;
   MemoryBlock* block = allocation.block;
   if (!block) return FreeMemory(allocation);
   uint64_t start = allocation.offset, length = allocation.size;

@@ -45,6 +45,8 @@ class MemoryAllocator {
   size_t BlockCount() const { return blocks_.size(); }
 
  private:
+  VkResult AllocateShared(const VkMemoryRequirements& requirements, uint32_t memoryType,
+                          bool shared, Allocation* out);
   VkResult AllocateMemory(uint64_t size, uint32_t memoryType, Allocation* out);
   void FreeMemory(const Allocation& allocation);
 

@@ -479,6 +479,11 @@ class Instance : public Handle<detail::InstanceImpl> {
 
 Instance CreateInstance(const InstanceDescriptor* descriptor = nullptr);
 
+// Extension: the bytes of device memory that buffers (the application's and the shim's own
+// staging) hold right now, over every device of the process. For tests that check memory stays
+// flat.
+uint64_t GetBufferMemoryInUseForTesting();
+
 // ---- Descriptors that hold handles ----
 
 struct PipelineLayoutDescriptor {
