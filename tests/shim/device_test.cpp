@@ -218,6 +218,17 @@ TEST(InstanceLifetime, FortyInstancesInOneProcessEachFindAnAdapter) {
 namespace shim_test {
 namespace {
 
+// A module from GLSL on a device other than the fixture's.
+wgpu::ShaderModule SpirvModuleOn(const wgpu::Device& d, std::string_view glsl) {
+  const auto words = CompileGlsl(glsl);
+  wgpu::ShaderSourceSPIRV src;
+  src.codeSize = static_cast<uint32_t>(words.size());
+  src.code = words.data();
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &src;
+  return d.CreateShaderModule(&md);
+}
+
 // The blob-cache hooks: a device stores its pipeline cache when destroyed, a later device loads
 // it under the same key, and data the driver cannot use (garbage) is ignored, not fatal.
 TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
@@ -239,14 +250,8 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
     return d;
   };
   auto compileOn = [&](wgpu::Device d) {
-    wgpu::ShaderSourceSPIRV src;
-    const auto words = CompileGlsl(Kernel("uint", "b[i] = a[i] + 7u;"));
-    src.codeSize = static_cast<uint32_t>(words.size());
-    src.code = words.data();
-    wgpu::ShaderModuleDescriptor md;
-    md.nextInChain = &src;
     wgpu::ComputePipelineDescriptor pd;
-    pd.compute.module = d.CreateShaderModule(&md);
+    pd.compute.module = SpirvModuleOn(d, Kernel("uint", "b[i] = a[i] + 7u;"));
     return d.CreateComputePipeline(&pd);
   };
   {
@@ -286,14 +291,8 @@ TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
   Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
                              [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
   ASSERT_TRUE(d);
-  const auto words = CompileGlsl(Kernel("uint", "b[i] = a[i] * 3u;"));
-  wgpu::ShaderSourceSPIRV src;
-  src.codeSize = static_cast<uint32_t>(words.size());
-  src.code = words.data();
-  wgpu::ShaderModuleDescriptor md;
-  md.nextInChain = &src;
   wgpu::ComputePipelineDescriptor pd;
-  pd.compute.module = d.CreateShaderModule(&md);
+  pd.compute.module = SpirvModuleOn(d, Kernel("uint", "b[i] = a[i] * 3u;"));
   wgpu::ComputePipeline pipeline;
   Wait(d.CreateComputePipelineAsync(&pd, wgpu::CallbackMode::WaitAnyOnly,
                                     [&](wgpu::CreatePipelineAsyncStatus, wgpu::ComputePipeline p, std::string_view) {
