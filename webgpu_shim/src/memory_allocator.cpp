@@ -97,13 +97,17 @@ VkResult MemoryAllocator::AllocateShared(const VkMemoryRequirements& requirement
   for (auto& block : blocks_) {
     if (block->memoryType == memoryType && place(*block)) return VK_SUCCESS;
   }
+  uint64_t blockSize = kFirstBlockSize;
+  for (const auto& b : blocks_) {
+    if (b->memoryType == memoryType) blockSize = std::max(blockSize, std::min(kMaxBlockSize, 2 * b->memory.size));
+  }
   auto block = std::make_unique<MemoryBlock>();
   block->memoryType = memoryType;
-  if (VkResult r = AllocateMemory(kBlockSize, memoryType, &block->memory); r != VK_SUCCESS) {
+  if (VkResult r = AllocateMemory(blockSize, memoryType, &block->memory); r != VK_SUCCESS) {
     // No room for a whole block: the buffer may still fit on its own.
     return AllocateMemory(size, memoryType, out);
   }
-  block->free.emplace(0, kBlockSize);
+  block->free.emplace(0, blockSize);
   place(*block);
   blocks_.push_back(std::move(block));
   return VK_SUCCESS;
