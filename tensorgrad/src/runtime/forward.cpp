@@ -117,9 +117,7 @@ std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forwar
   f->worker
       ->post([f, meta, concrete](GpuContext& gpu) {
         f->ownParams = std::make_unique<ParamStore>(gpu, meta->params);
-        ParamMap init;
-        for (auto& [name, values] : initialParams(*meta, f->seed)) init[name] = std::move(values);
-        f->ownParams->upload(gpu, init);
+        f->ownParams->initialize(gpu, *meta);  // meta's seed is f->seed
         if (concrete) siblingFor(*f, gpu, f->inputs, meta);
       })
       .get();

@@ -40,12 +40,6 @@ const wgpu::Buffer* ParamStore::find(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<std::string> ParamStore::names() const {
-  std::vector<std::string> out;
-  for (const Entry& e : entries_) out.push_back(e.name);
-  return out;
-}
-
 void ParamStore::upload(GpuContext& gpu, const ParamMap& values) const {
   std::string known;
   for (const Entry& e : entries_) known += (known.empty() ? "" : ", ") + e.name;
@@ -70,6 +64,12 @@ void ParamStore::upload(GpuContext& gpu, const ParamMap& values) const {
     const auto& data = values.at(e.name);
     gpu.queue.WriteBuffer(e.buffer, 0, data.data(), data.size() * 4);
   }
+}
+
+void ParamStore::initialize(GpuContext& gpu, const CompiledIR& ir) const {
+  ParamMap init;
+  for (auto& [name, values] : initialParams(ir, ir.seed)) init[name] = std::move(values);
+  upload(gpu, init);
 }
 
 ParamMap ParamStore::download(GpuContext& gpu) const {

@@ -13,11 +13,12 @@ class ParamStore {
   ParamStore(GpuContext& gpu, const std::vector<std::shared_ptr<const ParamDecl>>& params);
 
   const wgpu::Buffer* find(const std::string& name) const;
-  std::vector<std::string> names() const;
   // Strict: every parameter, no unknown names, exact element counts. Checked before anything
   // is written; throws std::invalid_argument naming the offender.
   void upload(GpuContext& gpu, const ParamMap& values) const;
   ParamMap download(GpuContext& gpu) const;
+  // Writes the initial values `ir`'s params get from its seed (upstream's init order).
+  void initialize(GpuContext& gpu, const CompiledIR& ir) const;
 
  private:
   struct Entry {

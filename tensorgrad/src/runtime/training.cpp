@@ -34,10 +34,19 @@ Built build(GpuContext& gpu, const std::shared_ptr<const CompiledIR>& ir) {
   Built b;
   b.params = std::make_unique<ParamStore>(gpu, ir->params);
   b.executor = std::make_unique<GraphExecutor>(gpu, ir, *b.params);
-  ParamMap init;
-  for (auto& [name, values] : initialParams(*ir, ir->seed)) init[name] = std::move(values);
-  b.params->upload(gpu, init);
+  b.params->initialize(gpu, *ir);
   return b;
+}
+
+// The attached forwards still alive; `detach` also forgets them all.
+std::vector<std::shared_ptr<ForwardImpl>> liveChildren(TrainingImpl& t, bool detach = false) {
+  std::vector<std::shared_ptr<ForwardImpl>> out;
+  std::lock_guard lock(t.mutex);
+  for (const auto& w : t.children) {
+    if (auto c = w.lock()) out.push_back(std::move(c));
+  }
+  if (detach) t.children.clear();
+  return out;
 }
 
 void requireAlive(const TrainingImpl& t, const char* call) {
@@ -135,12 +144,7 @@ std::future<ParamMap> downloadParams(const std::shared_ptr<TrainingImpl>& t) {
 std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions options) {
   return t->worker->post([t, options](GpuContext& gpu) {
     requireAlive(*t, "reset");
-    const CompiledIR& ir = t->executor->ir();
-    if (options.params) {
-      ParamMap init;
-      for (auto& [name, values] : initialParams(ir, ir.seed)) init[name] = std::move(values);
-      t->params->upload(gpu, init);
-    }
+    if (options.params) t->params->initialize(gpu, t->executor->ir());
     if (options.optimizer) {
       t->executor->resetState(gpu);
       t->stepCount = 0;
@@ -175,14 +179,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
       Built b = build(gpu, ir);
-      std::vector<std::shared_ptr<ForwardImpl>> children;
-      {
-        std::lock_guard lock(t->mutex);
-        for (const auto& w : t->children) {
-          if (auto c = w.lock()) children.push_back(std::move(c));
-        }
-      }
-      for (const auto& c : children) c->clearSiblings();  // they bound the old param buffers
+      for (const auto& c : liveChildren(*t)) c->clearSiblings();  // they bound the old params
       t->executor = std::move(b.executor);
       t->params = std::move(b.params);
       t->stepCount = 0;
@@ -201,14 +198,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
 void destroy(const std::shared_ptr<TrainingImpl>& t) {
   if (t->destroyed.exchange(true)) return;
   ++t->generation;
-  std::vector<std::shared_ptr<ForwardImpl>> children;
-  {
-    std::lock_guard lock(t->mutex);
-    for (const auto& w : t->children) {
-      if (auto c = w.lock()) children.push_back(std::move(c));
-    }
-    t->children.clear();
-  }
+  const auto children = liveChildren(*t, /*detach=*/true);
   for (const auto& c : children) c->destroyed = true;
   t->worker
       ->post([t, children](GpuContext&) {
