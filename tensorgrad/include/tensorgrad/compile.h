@@ -67,6 +67,9 @@ CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const I
 CompiledIR traceForward(const Module& model, const ErasedForward& forward, const InputDecls& inputs,
                         std::optional<uint32_t> seed, const EmitOptions& emit = {},
                         bool poolBuffers = true);
+// The last two passes, buffer planning and codegen, (re)run on a traced IR's graph: how a
+// training or forward trace ends, and how the runtime switches an IR to another buffer plan.
+void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit);
 }  // namespace detail
 
 template <class M>

@@ -84,9 +84,8 @@ CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const I
   ir.optimizerConfig = optimizer;
   ir.output = t.graph.outputs.at(0);
   ir.paramGrads = grads.paramGrads;
-  ir.plan = planBuffers(t.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers);
-  ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
+  planAndEmit(ir, poolBuffers, emit);
   return ir;
 }
 
@@ -98,10 +97,14 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
   ir.params = t.params;
   ir.seed = seed.value_or(randomSeed());
   ir.output = t.graph.outputs.at(0);
-  ir.plan = planBuffers(t.graph, {}, {}, poolBuffers);
-  ir.kernels = emitKernels(t.graph, ir.plan, emit);
   ir.graph = std::move(t.graph);
+  planAndEmit(ir, poolBuffers, emit);
   return ir;
+}
+
+void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
+  ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers);
+  ir.kernels = emitKernels(ir.graph, ir.plan, emit);
 }
 
 }  // namespace detail

@@ -17,15 +17,16 @@ class ForwardImpl;
 
 // Traces with `options`' buffer pooling. Unset: pooled on a CPU device (no barrier stalls to
 // save there, and 5x the memory to zero and stream through caches), else unpooled unless that
-// plan's buffers total more than kUnpooledBudgetBytes (then traced again, pooled).
+// plan's buffers total more than kUnpooledBudgetBytes (then planned again, pooled).
 template <class TraceFn>
 CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
-  if (options.poolBuffers) return trace(*options.poolBuffers);
-  if (worker.onCpu()) return trace(true);
-  CompiledIR ir = trace(false);
+  const bool pool = options.poolBuffers.value_or(worker.onCpu());
+  CompiledIR ir = trace(pool);
+  if (pool || options.poolBuffers) return ir;
   int64_t bytes = 0;
   for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;
-  return bytes <= kUnpooledBudgetBytes ? std::move(ir) : trace(true);
+  if (bytes > kUnpooledBudgetBytes) planAndEmit(ir, true, options.emit);
+  return ir;
 }
 
 class TrainingImpl {
