@@ -66,15 +66,15 @@ void MemoryAllocator::FreeMemory(const Allocation& allocation) {
 VkResult MemoryAllocator::Allocate(const VkMemoryRequirements& requirements, uint32_t memoryType,
                                    bool shared, Allocation* out) {
   const uint64_t size = requirements.size;
-  VkResult r = AllocateShared(requirements, memoryType, shared, out);
+  const VkResult r = shared && size <= kMaxSharedSize ? AllocateInBlock(requirements, memoryType, out)
+                                                      : AllocateMemory(size, memoryType, out);
   if (r == VK_SUCCESS) bufferMemoryInUse += size;
   return r;
 }
 
-VkResult MemoryAllocator::AllocateShared(const VkMemoryRequirements& requirements,
-                                         uint32_t memoryType, bool shared, Allocation* out) {
+VkResult MemoryAllocator::AllocateInBlock(const VkMemoryRequirements& requirements,
+                                          uint32_t memoryType, Allocation* out) {
   const uint64_t size = requirements.size;
-  if (!shared || size > kMaxSharedSize) return AllocateMemory(size, memoryType, out);
   const uint64_t alignment = std::max<uint64_t>(requirements.alignment, 1);
   auto place = [&](MemoryBlock& block) {
     for (auto it = block.free.begin(); it != block.free.end(); ++it) {

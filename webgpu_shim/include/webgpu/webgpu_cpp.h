@@ -260,9 +260,9 @@ struct ShaderSourceSPIRV : ChainedStruct {
   uint32_t codeSize = 0;  // in 32-bit words, as in Dawn
   const uint32_t* code = nullptr;
   // Extension: the caller already ran spirv-val (Vulkan 1.1 environment) on exactly this code,
-  // so the shim skips its own pass (about 0.2-0.6 ms a module). tensorgrad's runtime sets it:
-  // it validates a whole compile's modules at once on all cores. Reflection and the checks on
-  // what reflection finds still run.
+  // so the shim skips its own pass (about 0.2 ms a tensorgrad kernel on a 2 GHz core).
+  // tensorgrad's runtime sets it: it validates a whole compile's modules at once on all cores.
+  // Reflection and the checks on what reflection finds still run.
   bool prevalidated = false;
 };
 
