@@ -16,7 +16,6 @@
 #include "default_device.h"
 #include "tensorgrad/schedule.h"
 #include "models.h"
-#include "wgsl_subset/wgsl_subset.h"
 
 namespace {
 
@@ -84,14 +83,8 @@ int main(int argc, char** argv) {
   auto pipelineFor = [&](const tg::KernelSpec& k) {
     auto& p = pipelines[k.wgsl];
     if (p) return p;
-    const wgsl::Result r = wgsl::translate(k.wgsl, {.validate = false});
-    if (!r.ok()) {
-      std::fprintf(stderr, "%s\n", wgsl::formatDiagnostics(r.diagnostics).c_str());
-      std::exit(1);
-    }
-    wgpu::ShaderSourceSPIRV source;
-    source.codeSize = static_cast<uint32_t>(r.spirv.size());
-    source.code = r.spirv.data();
+    wgpu::ShaderSourceWGSL source;  // the shim translates; errors reach `errors`
+    source.code = k.wgsl;
     wgpu::ShaderModuleDescriptor md;
     md.nextInChain = &source;
     wgpu::ComputePipelineDescriptor pd;
