@@ -14,12 +14,8 @@ namespace {
 
 tg::Feed mlpFeed() {
   tg::Mulberry32 rng(7);
-  std::vector<float> x(256), y(256);
-  for (size_t i = 0; i < x.size(); ++i) {
-    x[i] = static_cast<float>((2 * rng.next() - 1) * 3.141592653589793);
-    y[i] = static_cast<float>(std::sin(static_cast<double>(x[i])));
-  }
-  return {{"x", x}, {"y", y}};
+  tg_models::SineBatch b = tg_models::sineBatch(rng, 256);
+  return {{"x", std::move(b.x)}, {"y", std::move(b.y)}};
 }
 
 tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {

@@ -4,6 +4,8 @@
 
 #include <tensorgrad/tensorgrad.h>
 
+#include "models.h"
+
 namespace tg_test {
 
 class CpuTrainer {
@@ -43,16 +45,13 @@ class CpuTrainer {
   int64_t t_ = 0;
 };
 
-// The README MLP's data protocol: one Mulberry32(7) stream; x = f32((2u − 1)π), y = f32(sin(x)).
+// Successive batches of the README MLP's data (tg_models::sineBatch) as host tensors.
 struct SineBatches {
   tg::Mulberry32 rng{7};
   std::map<std::string, tg::HostTensor> next(int64_t batch) {
-    std::vector<float> x(static_cast<size_t>(batch)), y(static_cast<size_t>(batch));
-    for (size_t i = 0; i < x.size(); ++i) {
-      x[i] = static_cast<float>((2 * rng.next() - 1) * 3.141592653589793);
-      y[i] = static_cast<float>(std::sin(static_cast<double>(x[i])));
-    }
-    return {{"x", tg::HostTensor::f32({batch, 1}, x)}, {"y", tg::HostTensor::f32({batch, 1}, y)}};
+    tg_models::SineBatch b = tg_models::sineBatch(rng, batch);
+    return {{"x", tg::HostTensor::f32({batch, 1}, std::move(b.x))},
+            {"y", tg::HostTensor::f32({batch, 1}, std::move(b.y))}};
   }
 };
 
