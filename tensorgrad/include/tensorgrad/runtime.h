@@ -70,6 +70,14 @@ class Captures {
 };
 
 enum class ResultKind { Completed, Aborted, Failed };
+
+// With RuntimeOptions::traceKernels: one dispatched kernel's output tensor, read right after it
+// ran (before any later kernel could reuse its buffer). Kernels come in op order.
+struct KernelOutput {
+  int opIndex = -1;
+  OpKind kind{};
+  Array values;  // f32, or i32 for i32 and bool outputs
+};
 std::string_view resultKindName(ResultKind kind);
 
 struct StepResult {
@@ -77,6 +85,7 @@ struct StepResult {
   float loss = std::numeric_limits<float>::quiet_NaN();  // Completed
   Captures captures;                                      // Completed
   std::string error;                                      // Failed
+  std::vector<KernelOutput> kernelOutputs;                // Completed, with traceKernels
 };
 
 struct RunResult {
@@ -84,6 +93,7 @@ struct RunResult {
   Array output;  // Completed: f32, or i32 for output = I32 forwards
   Captures captures;
   std::string error;
+  std::vector<KernelOutput> kernelOutputs;  // Completed, with traceKernels
 };
 
 // Where and how a compile runs.
@@ -103,6 +113,10 @@ struct RuntimeOptions {
   // plan needs at most kUnpooledBudgetBytes, else pooled; on a CPU device (lavapipe), pooled,
   // which there is as fast and touches 5x less memory. The WGSL and the results are the same.
   std::optional<bool> poolBuffers;
+  // Read back every kernel's output after it runs (StepResult/RunResult::kernelOutputs): each
+  // kernel gets its own pass and a copy, in op order, so steps are slower. For finding the
+  // first kernel where two runs (or two implementations) part.
+  bool traceKernels = false;
 };
 
 // RuntimeOptions::poolBuffers unset: the largest plan (all buffers) that goes unpooled. WebGPU's

@@ -154,8 +154,11 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
 }
 
 int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
+  // A matmul's threads share K among them: all of it per output, or K / 256 when a workgroup
+  // sums each output.
   if (op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBatched)
-    return graph.tensor(op.inputs[0]).shape.back();
+    return graph.tensor(op.inputs[0]).shape.back() * shapeSize(graph.tensor(op.out).shape) /
+           std::max<int64_t>(threads, 1);
   // Otherwise a thread reads about (input elements / threads) values of its largest input.
   int64_t most = 1;
   for (int in : op.inputs) most = std::max(most, shapeSize(graph.tensor(in).shape) / std::max<int64_t>(threads, 1));

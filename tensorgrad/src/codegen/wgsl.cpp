@@ -33,6 +33,9 @@ std::string wgslType(Dtype dtype) {
 std::string literal(double value, Dtype dtype) {
   if (dtype == Dtype::Bool) return value != 0 ? "1u" : "0u";
   if (dtype == Dtype::I32) return std::to_string(static_cast<int64_t>(std::trunc(value))) + "i";
+  // Upstream writes a non-finite value (±Infinity, NaN) as ±1e30, NaN as -1e30: a finite
+  // stand-in that WGSL accepts and that survives `x - m` in softmax-style kernels.
+  if (!std::isfinite(value)) return value > 0 ? "1.0e30f" : "-1.0e30f";
   const auto f = static_cast<float>(value);
   if (!std::isfinite(f)) return f > 0 ? "3.4028234663852886e38f" : "-3.4028234663852886e38f";
   char buf[64];

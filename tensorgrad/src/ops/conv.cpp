@@ -406,38 +406,50 @@ void registerConvOps(OpTable& t) {
                                 " + co) * " + si(g.hOut) + " + ho) * " + si(g.wOut) + " + wo];\n") +
             "  }\n  out[i] = s;\n");
   };
+  // Σ over (b, ho, wo) of input · dy. As upstream: a small weight over a long reduction gets a
+  // workgroup per weight element, 256 threads striding the flattened (b, ho, wo) index, then a
+  // tree in shared memory; otherwise one thread per weight element loops b, ho, wo in order.
   kernelOf(t, OpKind::Conv2dWeightGrad) = [](const KernelArgs& a) {
     const Geometry g = geometry(a.in(0).shape, a.out().shape, a.in(1).shape, a.op.attrs);
-    return elementwise(a, shapeSize(a.out().shape),
-                       coords4({g.cOut, g.cInPerG, g.kH, g.kW}, {"co", "cl", "kh", "kw"}) +
-                           "  let ci = (co / " + si(g.cOutPerG()) + ") * " + si(g.cInPerG) +
-                           " + cl;\n  var s = 0.0;\n"
-                           "  for (var b = 0i; b < " +
-                           si(g.batch) +
+    const std::string coords =
+        coords4({g.cOut, g.cInPerG, g.kH, g.kW}, {"co", "cl", "kh", "kw"}) + "  let ci = (co / " +
+        si(g.cOutPerG()) + ") * " + si(g.cInPerG) + " + cl;\n  var s = 0.0;\n";
+    const std::string term = "input[((b * " + si(g.cIn) + " + ci) * " + si(g.h) + " + hi) * " +
+                             si(g.w) + " + wi] * dy[((b * " + si(g.cOut) + " + co) * " +
+                             si(g.hOut) + " + ho) * " + si(g.wOut) + " + wo]";
+    const int64_t weights = shapeSize(a.out().shape);
+    const int64_t redLen = g.batch * g.hOut * g.wOut;
+    if (weights < 32768 && redLen >= kWorkgroupSize) {
+      return perWorkgroup(
+          a, weights,
+          coords + "  for (var r = i32(lid); r < " + si(redLen) + "; r += " + si(kWorkgroupSize) +
+              ") {\n"
+              "    let b = r / " + si(g.hOut * g.wOut) + ";\n    let ho = (r / " + si(g.wOut) +
+              ") % " + si(g.hOut) + ";\n    let wo = r % " + si(g.wOut) +
+              ";\n"
+              "    let hi = ho * " + si(g.sH) + " + kh - " + si(g.pH) + ";\n    let wi = wo * " +
+              si(g.sW) + " + kw - " + si(g.pW) +
+              ";\n"
+              "    if (hi >= 0i && hi < " + si(g.h) + " && wi >= 0i && wi < " + si(g.w) +
+              ") {\n      s = s + " + term + ";\n    }\n  }\n" + workgroupReduce("partial", "s") +
+              "  if (lid == 0u) { out[i] = partial[0]; }\n");
+    }
+    return elementwise(a, weights,
+                       coords + "  for (var b = 0i; b < " + si(g.batch) +
                            "; b++) {\n"
-                           "    for (var ho = 0i; ho < " +
-                           si(g.hOut) +
+                           "    for (var ho = 0i; ho < " + si(g.hOut) +
                            "; ho++) {\n"
-                           "      let hi = ho * " +
-                           si(g.sH) + " + kh - " + si(g.pH) +
+                           "      let hi = ho * " + si(g.sH) + " + kh - " + si(g.pH) +
                            ";\n"
-                           "      if (hi < 0i || hi >= " +
-                           si(g.h) +
+                           "      if (hi < 0i || hi >= " + si(g.h) +
                            ") { continue; }\n"
-                           "      for (var wo = 0i; wo < " +
-                           si(g.wOut) +
+                           "      for (var wo = 0i; wo < " + si(g.wOut) +
                            "; wo++) {\n"
-                           "        let wi = wo * " +
-                           si(g.sW) + " + kw - " + si(g.pW) +
+                           "        let wi = wo * " + si(g.sW) + " + kw - " + si(g.pW) +
                            ";\n"
-                           "        if (wi < 0i || wi >= " +
-                           si(g.w) +
+                           "        if (wi < 0i || wi >= " + si(g.w) +
                            ") { continue; }\n"
-                           "        s += input[((b * " +
-                           si(g.cIn) + " + ci) * " + si(g.h) + " + hi) * " + si(g.w) +
-                           " + wi] * dy[((b * " + si(g.cOut) + " + co) * " + si(g.hOut) +
-                           " + ho) * " + si(g.wOut) +
-                           " + wo];\n"
+                           "        s = s + " + term + ";\n"
                            "      }\n    }\n  }\n  out[i] = s;\n");
   };
   kernelOf(t, OpKind::MaxPool2d) = [](const KernelArgs& a) {
@@ -458,8 +470,8 @@ void registerConvOps(OpTable& t) {
             si(g.cIn) + " + c) * " + si(g.h * g.w) + ";\n  let dyPlane = (b * " + si(g.cIn) +
             " + c) * " + si(g.hOut * g.wOut) +
             ";\n  var s = 0.0;\n  let hi = hi0;\n  let wi = wi0;\n" +
-            backwardTaps(g, "        s += select(0.0, dy[dyPlane + ho * " + si(g.wOut) +
-                                " + wo], argmaxOf(plane, ho, wo) == " + self + ");\n") +
+            backwardTaps(g, "        if (argmaxOf(plane, ho, wo) == " + self +
+                                ") { s = s + dy[dyPlane + ho * " + si(g.wOut) + " + wo]; }\n") +
             "  out[i] = s;\n",
         "fn argmaxOf(plane : i32, ho : i32, wo : i32) -> i32 {\n" + window + "  return arg;\n}\n");
   };

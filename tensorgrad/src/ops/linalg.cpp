@@ -37,14 +37,30 @@ HostTensor product(const EvalArgs& e, bool batched) {
 
 constexpr int64_t kTile = 16;  // kTile² = the workgroup size: one tile per workgroup
 
-// 16×16 shared-memory tiles when every dimension is a tile multiple (no bounds checks in the
-// hot loop); otherwise one thread per output element.
+// Upstream's three forms, chosen as it chooses them:
+// - 16×16 shared-memory tiles when every dimension is a tile multiple (no bounds checks in the
+//   hot loop);
+// - unbatched rhs, few outputs and K >= 256 otherwise (a weight gradient over every row the
+//   layer saw): a workgroup per output, 256 threads striding K, then a tree in shared memory;
+// - otherwise one thread per output element, summing k in order.
 KernelSource matmulKernel(const KernelArgs& a, bool batched) {
   const Shape& x = a.in(0).shape;
   const int64_t m = x[x.size() - 2], k = x.back(), n = a.in(1).shape.back();
   const int64_t batches = shapeSize(a.out().shape) / (m * n);
   const std::string bBase = batched ? "bi * " + u(k * n) : "0u";
-  if (m % kTile == 0 && n % kTile == 0 && k % kTile == 0) {
+  const bool tiled = m % kTile == 0 && n % kTile == 0 && k % kTile == 0;
+  const int64_t outputs = batches * m * n;
+  if (!batched && !tiled && outputs < 32768 && k >= kWorkgroupSize) {
+    return perWorkgroup(a, outputs,
+                        "  let bi = i / " + u(m * n) + ";\n  let row = (i % " + u(m * n) + ") / " +
+                            u(n) + ";\n  let col = i % " + u(n) + ";\n  let aRow = bi * " +
+                            u(m * k) + " + row * " + u(k) +
+                            ";\n  var s = 0.0;\n"
+                            "  for (var kk = lid; kk < " + u(k) + "; kk += " + u(kWorkgroupSize) +
+                            ") {\n    s = s + a[aRow + kk] * b[kk * " + u(n) + " + col];\n  }\n" +
+                            workgroupReduce("partial", "s") + "  if (lid == 0u) { out[i] = partial[0]; }\n");
+  }
+  if (tiled) {
     const int64_t tilesM = m / kTile, tilesN = n / kTile;
     std::string w =
         "var<workgroup> aTile : array<f32, 256>;\nvar<workgroup> bTile : array<f32, 256>;\n" +
@@ -78,7 +94,7 @@ KernelSource matmulKernel(const KernelArgs& a, bool batched) {
         " + gCol];\n"
         "    workgroupBarrier();\n"
         "    for (var kk = 0u; kk < 16u; kk++) {\n"
-        "      s += aTile[row * 16u + kk] * bTile[kk * 16u + col];\n    }\n"
+        "      s = s + aTile[row * 16u + kk] * bTile[kk * 16u + col];\n    }\n"
         "    workgroupBarrier();\n  }\n"
         "  out[bi * " +
         u(m * n) + " + gRow * " + u(n) + " + gCol] = s;\n}\n";
@@ -94,7 +110,7 @@ KernelSource matmulKernel(const KernelArgs& a, bool batched) {
                          "  var s = 0.0;\n  for (var kk = 0u; kk < " +
                          u(k) +
                          "; kk++) {\n"
-                         "    s += a[aRow + kk] * b[bOff + kk * " +
+                         "    s = s + a[aRow + kk] * b[bOff + kk * " +
                          u(n) + " + col];\n  }\n  out[i] = s;\n");
 }
 

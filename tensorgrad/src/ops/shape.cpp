@@ -203,7 +203,9 @@ void registerShapeOps(OpTable& t) {
     return elementwise(a, shapeSize(out),
                        broadcastIndex("ai", out, a.in(0).shape) + "  out[i] = a[ai];\n");
   };
-  // One thread per output cell, looping over the flattened reduced axes.
+  // One thread per output cell, looping over the flattened reduced axes in row-major order. As
+  // upstream: few outputs over a long reduction (a bias gradient summing every row) get a
+  // workgroup per output instead, 256 threads striding the reduction, then a tree in shared memory.
   kernelOf(t, OpKind::SumToShape) = [](const KernelArgs& a) {
     const Shape& src = a.in(0).shape;
     const Shape& dst = a.out().shape;
@@ -219,17 +221,24 @@ void registerShapeOps(OpTable& t) {
     }
     int64_t redLen = 1;
     for (size_t k : reduced) redLen *= src[k];
-    std::string inner = "    var rem = r;\n    var at = 0u" + base + ";\n";
+    std::string at = "    var rem = r;\n    var at = 0u" + base + ";\n";
     for (size_t n = reduced.size(); n-- > 0;) {
       const size_t k = reduced[n];
-      inner += "    at += (rem % " + u(src[k]) + ") * " + u(srcStrides[k]) + ";\n    rem = rem / " +
-               u(src[k]) + ";\n";
+      at += "    at += (rem % " + u(src[k]) + ") * " + u(srcStrides[k]) + ";\n    rem = rem / " +
+            u(src[k]) + ";\n";
     }
-    const std::string zero = literal(0, a.out().dtype);
-    return elementwise(a, shapeSize(dst),
-                       decompose("i", dst, "d") + "  var s = " + zero +
-                           ";\n  for (var r = 0u; r < " + u(redLen) + "; r++) {\n" + inner +
-                           "    s += a[at];\n  }\n  out[i] = s;\n");
+    const int64_t outputs = shapeSize(dst);
+    if (a.out().dtype == Dtype::F32 && outputs < 32768 && redLen >= kWorkgroupSize) {
+      return perWorkgroup(a, outputs,
+                          decompose("i", dst, "d") + "  var s = 0.0;\n  for (var r = lid; r < " +
+                              u(redLen) + "; r += " + u(kWorkgroupSize) + ") {\n" + at +
+                              "    s = s + a[at];\n  }\n" + workgroupReduce("partial", "s") +
+                              "  if (lid == 0u) { out[i] = partial[0]; }\n");
+    }
+    return elementwise(a, outputs,
+                       decompose("i", dst, "d") + "  var s = " + literal(0, a.out().dtype) +
+                           ";\n  for (var r = 0u; r < " + u(redLen) + "; r++) {\n" + at +
+                           "    s = s + a[at];\n  }\n  out[i] = s;\n");
   };
 }
 

@@ -97,35 +97,34 @@ void registerSoftmaxOps(OpTable& t) {
                .differentiable = Differentiable::Yes,
                .grad = [](GradContext& c) { c.accumulate(0, whereCausal(c.dy(), 0, c.loc())); }});
 
-  // One thread per row: max, then the sum of shifted exponentials, then the row.
+  // One thread per row, in upstream's order: the row max found from -1e30 by strict comparison, Σ exp(x − m), then
+  // x − (m + log Σ).
   kernelOf(t, OpKind::LogSoftmaxLast) = [](const KernelArgs& a) {
     const std::string d = u(a.out().shape.back());
     return elementwise(a, shapeSize(a.out().shape) / a.out().shape.back(),
                        "  let base = i * " + d +
-                           ";\n  var m = a[base];\n"
-                           "  for (var j = 1u; j < " +
-                           d +
-                           "; j++) { m = max(m, a[base + j]); }\n"
-                           "  var s = 0.0;\n  for (var j = 0u; j < " +
-                           d +
-                           "; j++) { s += exp(a[base + j] - m); }\n"
-                           "  let logSum = log(s) + m;\n"
-                           "  for (var j = 0u; j < " +
-                           d + "; j++) { out[base + j] = a[base + j] - logSum; }\n");
+                           ";\n  var m = -1.0e30;\n"
+                           "  for (var j = 0u; j < " + d +
+                           "; j++) {\n    let v = a[base + j];\n    if (v > m) { m = v; }\n  }\n"
+                           "  var s = 0.0;\n"
+                           "  for (var j = 0u; j < " + d + "; j++) { s = s + exp(a[base + j] - m); }\n"
+                           "  let logZ = m + log(s);\n"
+                           "  for (var j = 0u; j < " + d + "; j++) { out[base + j] = a[base + j] - logZ; }\n");
   };
-  // Row r of each square sees columns 0..r; the rest are 0.
+  // Row r of each square sees columns 0..r; the rest are 0. As upstream: exp(x − m) is stored,
+  // summed, then each stored value divided by the sum.
   kernelOf(t, OpKind::SoftmaxCausalLast) = [](const KernelArgs& a) {
     const std::string d = u(a.out().shape.back());
     return elementwise(
         a, shapeSize(a.out().shape) / a.out().shape.back(),
         "  let base = i * " + d + ";\n  let r = i % " + d +
-            ";\n  var m = a[base];\n"
-            "  for (var j = 1u; j <= r; j++) { m = max(m, a[base + j]); }\n"
-            "  var s = 0.0;\n  for (var j = 0u; j <= r; j++) { s += exp(a[base + j] - m); }\n"
-            "  for (var j = 0u; j < " +
-            d +
-            "; j++) {\n"
-            "    out[base + j] = select(0.0, exp(a[base + j] - m) / s, j <= r);\n  }\n");
+            ";\n  var m = -1.0e30;\n"
+            "  for (var j = 0u; j <= r; j++) {\n    let v = a[base + j];\n    if (v > m) { m = v; }\n  }\n"
+            "  var s = 0.0;\n"
+            "  for (var j = 0u; j <= r; j++) {\n"
+            "    let e = exp(a[base + j] - m);\n    out[base + j] = e;\n    s = s + e;\n  }\n"
+            "  for (var j = 0u; j <= r; j++) { out[base + j] = out[base + j] / s; }\n"
+            "  for (var j = r + 1u; j < " + d + "; j++) { out[base + j] = 0.0; }\n");
   };
   kernelOf(t, OpKind::WhereCausal) = [](const KernelArgs& a) {
     const std::string d = u(a.out().shape.back());

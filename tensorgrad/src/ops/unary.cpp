@@ -169,7 +169,7 @@ void registerUnaryOps(OpTable& t) {
   kernelOf(t, OpKind::Rsqrt) = mapKernel("1.0 / sqrt(x)");
   kernelOf(t, OpKind::Log) = mapKernel("log(x)");
   kernelOf(t, OpKind::Exp) = mapKernel("exp(x)");
-  kernelOf(t, OpKind::Relu) = mapKernel("select(0.0, x, x > 0.0)");
+  kernelOf(t, OpKind::Relu) = mapKernel("max(x, 0.0)");
   kernelOf(t, OpKind::Neg) = mapKernel("-x");
   kernelOf(t, OpKind::Abs) = mapKernel("abs(x)");
   kernelOf(t, OpKind::Tanh) = mapKernel("tanh(x)");
@@ -183,7 +183,7 @@ void registerUnaryOps(OpTable& t) {
       {OpKind::Rsqrt, "1.0 / sqrt($)"},
       {OpKind::Log, "log($)"},
       {OpKind::Exp, "exp($)"},
-      {OpKind::Relu, "select(0.0, $, $ > 0.0)"},
+      {OpKind::Relu, "max($, 0.0)"},
       {OpKind::Neg, "-$"},
       {OpKind::Abs, "abs($)"},
       {OpKind::Tanh, "tanh($)"},

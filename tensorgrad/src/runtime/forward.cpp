@@ -50,7 +50,7 @@ Sibling& siblingFor(ForwardImpl& f, GpuContext& gpu, const InputDecls& resolved,
   auto ir = prebuilt ? std::move(prebuilt) : traceAt(f, resolved);
   Sibling s;
   s.key = key;
-  s.executor = std::make_unique<GraphExecutor>(gpu, std::move(ir), *params);
+  s.executor = std::make_unique<GraphExecutor>(gpu, std::move(ir), *params, f.options.traceKernels);
   f.siblings.push_front(std::move(s));
   while (f.siblings.size() > std::max<size_t>(f.maxCachedShapes, 1)) f.siblings.pop_back();
   f.cached = f.siblings.size();
@@ -154,6 +154,7 @@ std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs) {
       r.kind = ResultKind::Completed;
       r.output = std::move(out.output);
       r.captures = Captures(s.executor->captureShapes(), std::move(out.captures));
+      r.kernelOutputs = std::move(out.kernelOutputs);
       return r;
     } catch (const std::exception& e) {
       return failedRun(std::string("run: ") + e.what());

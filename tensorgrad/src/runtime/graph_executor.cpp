@@ -22,7 +22,7 @@ Array readArray(const char* bytes, uint64_t size, Dtype dtype) {
 }  // namespace
 
 GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> ir,
-                             const ParamStore& params)
+                             const ParamStore& params, bool traceKernels)
     : ir_(std::move(ir)) {
   const BufferPlan& plan = ir_->plan;
   for (const BufferSpec& b : plan.buffers) {
@@ -46,19 +46,28 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   }
   resetState(gpu);
 
-  // One readback buffer: the output, then every capture.
-  const TensorInfo& out = ir_->graph.tensors[static_cast<size_t>(ir_->output)];
+  // One readback buffer: the output, then every capture, then (tracing) every kernel's output.
+  const Graph& graph = ir_->graph;
+  const TensorInfo& out = graph.tensors[static_cast<size_t>(ir_->output)];
   const int outBuffer = plan.tensorToBuffer[static_cast<size_t>(ir_->output)];
   uint64_t total = 0;
-  auto addSlice = [&](std::string name, Shape shape, Dtype dtype) {
+  auto sliceOf = [&](std::string name, Shape shape, Dtype dtype) {
     const uint64_t bytes = static_cast<uint64_t>(shapeSize(shape) * 4);
-    slices_.push_back({std::move(name), std::move(shape), dtype, total, bytes});
+    Slice s{std::move(name), std::move(shape), dtype, total, bytes};
     total += bytes;
+    return s;
   };
-  addSlice("", out.shape, out.dtype);
+  slices_.push_back(sliceOf("", out.shape, out.dtype));
   for (const auto& [name, id] : plan.capturesByName) {
     const BufferSpec& b = plan.buffers[static_cast<size_t>(id)];
-    addSlice(name, b.shape, b.dtype);
+    slices_.push_back(sliceOf(name, b.shape, b.dtype));
+  }
+  if (traceKernels) {
+    for (const KernelSpec& k : ir_->kernels) {
+      if (k.wgsl.empty() || k.threads == 0) continue;
+      const TensorInfo& t = graph.tensors[static_cast<size_t>(graph.ops[static_cast<size_t>(k.opIndex)].out)];
+      traced_.push_back({k.opIndex, k.kind, sliceOf("", t.shape, t.dtype)});
+    }
   }
   wgpu::BufferDescriptor rd;
   rd.label = "readback";
@@ -77,12 +86,8 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   ed.label = "tensorgrad step";
   ed.reusable = true;
   wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder(&ed);
-  wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
   gpu.pipelines->prepare(ir_->kernels);
-  // Level by level: the shim's hazard tracking then needs one barrier per level.
-  const DispatchSchedule schedule = scheduleDispatches(ir_->kernels);
-  for (size_t index : schedule.order) {
-    const KernelSpec& k = ir_->kernels[index];
+  const auto dispatch = [&](wgpu::ComputePassEncoder& pass, const KernelSpec& k) {
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
     wgpu::BindGroupDescriptor bg;
     bg.layout = pipeline.GetBindGroupLayout(0);
@@ -94,8 +99,27 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     pass.SetBindGroup(0, gpu.device.CreateBindGroup(&bg));
     const auto d = k.dispatch();
     pass.DispatchWorkgroups(d[0], d[1]);
+  };
+  if (traceKernels) {
+    // Op order, one pass per kernel, its output copied out before any later kernel runs.
+    size_t next = 0;
+    for (const KernelSpec& k : ir_->kernels) {
+      if (k.wgsl.empty() || k.threads == 0) continue;
+      wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+      dispatch(pass, k);
+      pass.End();
+      const Slice& s = traced_[next++].slice;
+      if (s.bytes > 0) {
+        encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(k.bindings.back())], 0, readback_,
+                                   s.offset, s.bytes);
+      }
+    }
+  } else {
+    // Level by level: the shim's hazard tracking then needs one barrier per level.
+    wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+    for (size_t index : scheduleDispatches(ir_->kernels).order) dispatch(pass, ir_->kernels[index]);
+    pass.End();
   }
-  pass.End();
   for (const Writeback& w : plan.writebacks) {
     encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(w.source)], 0,
                                buffers_[static_cast<size_t>(w.dest)], 0, static_cast<uint64_t>(w.bytes));
@@ -155,6 +179,10 @@ GraphExecutor::Outcome GraphExecutor::execute(GpuContext& gpu,
     for (size_t i = 1; i < slices_.size(); ++i) {
       outcome.captures.emplace(slices_[i].name,
                                readArray(bytes + slices_[i].offset, slices_[i].bytes, slices_[i].dtype));
+    }
+    for (const TracedKernel& k : traced_) {
+      outcome.kernelOutputs.push_back(
+          {k.opIndex, k.kind, readArray(bytes + k.slice.offset, k.slice.bytes, k.slice.dtype)});
     }
   }
   readback_.Unmap();

@@ -12,12 +12,15 @@ namespace tg::detail {
 class GraphExecutor {
  public:
   // Throws CompileError naming a tensor over the binding limit or a kernel the device rejects.
-  GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> ir, const ParamStore& params);
+  // `traceKernels`: run the kernels in op order, one pass each, and read back each one's output.
+  GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> ir, const ParamStore& params,
+                bool traceKernels = false);
 
   struct Outcome {
     std::string error;  // empty on success
     Array output;       // the output tensor (the loss for training graphs)
     std::map<std::string, Array> captures;
+    std::vector<KernelOutput> kernelOutputs;  // with traceKernels
   };
   // `inputs` holds the bytes of every tensor_input of the plan, by name (sizes already checked).
   Outcome execute(GpuContext& gpu, const std::map<std::string, const void*>& inputs);
@@ -42,6 +45,12 @@ class GraphExecutor {
   std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's
   wgpu::Buffer readback_;
   std::vector<Slice> slices_;  // the output first, then each capture
+  struct TracedKernel {
+    int opIndex;
+    OpKind kind;
+    Slice slice;
+  };
+  std::vector<TracedKernel> traced_;  // with traceKernels: each kernel's output, in op order
   wgpu::CommandBuffer step_;
   bool usesPrng_ = false;
   std::shared_ptr<const CaptureShapes> captureShapes_;

@@ -30,10 +30,11 @@ struct Built {
   std::unique_ptr<ParamStore> params;
   std::unique_ptr<GraphExecutor> executor;
 };
-Built build(GpuContext& gpu, const std::shared_ptr<const CompiledIR>& ir) {
+Built build(GpuContext& gpu, const std::shared_ptr<const CompiledIR>& ir,
+            const RuntimeOptions& options) {
   Built b;
   b.params = std::make_unique<ParamStore>(gpu, ir->params);
-  b.executor = std::make_unique<GraphExecutor>(gpu, ir, *b.params);
+  b.executor = std::make_unique<GraphExecutor>(gpu, ir, *b.params, options.traceKernels);
   b.params->initialize(gpu, *ir);
   return b;
 }
@@ -71,7 +72,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   t->ir = ir;
   t->worker
       ->post([t, ir](GpuContext& gpu) {
-        Built b = build(gpu, ir);
+        Built b = build(gpu, ir, t->options);
         t->params = std::move(b.params);
         t->executor = std::move(b.executor);
         t->stepConfig = *ir->optimizerConfig;
@@ -120,6 +121,7 @@ std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs
       }
       r.kind = ResultKind::Completed;
       r.captures = Captures(exec.captureShapes(), std::move(out.captures));
+      r.kernelOutputs = std::move(out.kernelOutputs);
       return r;
     } catch (const std::exception& e) {
       return failedStep(std::string("step: ") + e.what());
@@ -178,7 +180,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
                                                            t->options, *t->worker));
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
-      Built b = build(gpu, ir);
+      Built b = build(gpu, ir, t->options);
       for (const auto& c : liveChildren(*t)) c->clearSiblings();  // they bound the old params
       t->executor = std::move(b.executor);
       t->params = std::move(b.params);
