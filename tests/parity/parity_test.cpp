@@ -93,7 +93,15 @@ std::string describe(const tg::CompiledIR& ir, int opIndex) {
   return s;
 }
 
-// The dispatched kernels, their order and geometry: [opIndex, kind, threads, workgroupSize].
+// Which of upstream's kernel forms ours is (see README.md: thread, tree, tiled, single).
+std::string variantOf(const tg::KernelSpec& k) {
+  if (k.wgsl.find("var<workgroup> aTile") != std::string::npos) return "tiled";
+  if (k.wgsl.find("var<workgroup> partial") != std::string::npos) return "tree";
+  return k.workgroupSize == 1 ? "single" : "thread";
+}
+
+// The dispatched kernels, their order, form and geometry:
+// [opIndex, kind, threads, workgroupSize, variant].
 ::testing::AssertionResult sameKernels(const tg::CompiledIR& ir, const json& golden) {
   const auto ours = dispatched(ir);
   if (ours.size() != golden.size()) {
@@ -104,12 +112,14 @@ std::string describe(const tg::CompiledIR& ir, int opIndex) {
     const tg::KernelSpec& k = *ours[j];
     const json& g = golden[j];
     if (k.opIndex != g[0].get<int>() || tg::opKindName(k.kind) != g[1].get<std::string>() ||
-        k.threads != g[2].get<int64_t>() || k.workgroupSize != g[3].get<int>()) {
+        k.threads != g[2].get<int64_t>() || k.workgroupSize != g[3].get<int>() ||
+        variantOf(k) != g[4].get<std::string>()) {
       return ::testing::AssertionFailure()
              << "kernel " << j << " (" << describe(ir, k.opIndex) << "): ours dispatches op "
-             << k.opIndex << " " << tg::opKindName(k.kind) << " with " << k.threads
-             << " threads in workgroups of " << k.workgroupSize << ", upstream op " << g[0] << " "
-             << g[1] << " with " << g[2] << " threads in workgroups of " << g[3];
+             << k.opIndex << " " << tg::opKindName(k.kind) << " (" << variantOf(k) << ") with "
+             << k.threads << " threads in workgroups of " << k.workgroupSize << ", upstream op "
+             << g[0] << " " << g[1] << " (" << g[4].get<std::string>() << ") with " << g[2]
+             << " threads in workgroups of " << g[3];
     }
   }
   return ::testing::AssertionSuccess();

@@ -218,12 +218,27 @@ TEST(Forward, IntegerOutputsAndDeclaredDtypeChecks) {
   auto values = train.attach({.forward = predict, .inputs = {{"x", {{6, 1}}}}});
   const auto y = completedRun(values.run({{"x", x}})).output.f32();
   EXPECT_EQ(idx[0], std::max_element(y.begin(), y.end()) - y.begin());
-  try {
-    train.attach({.forward = predict, .inputs = {{"x", {{6, 1}}}}, .output = tg::Dtype::I32});
-    ADD_FAILURE();
-  } catch (const tg::CompileError& e) {
-    EXPECT_NE(std::string(e.what()).find("declares output i32 but its traced output is f32"), std::string::npos) << e.what();
-  }
+  // As upstream, attach compiles nothing: the mistake surfaces as the first run's failure.
+  auto wrong = train.attach({.forward = predict, .inputs = {{"x", {{6, 1}}}}, .output = tg::Dtype::I32});
+  const tg::RunResult r = wrong.run({{"x", x}}).get();
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("declares output i32 but its traced output is f32"), std::string::npos) << r.error;
+}
+
+// A forward whose static shapes do not fit the model attaches (as upstream's does) and its runs
+// fail naming the op and shapes; the trainer is unaffected.
+TEST(Forward, AttachOfAShapeThatDoesNotFitFailsItsRuns) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto bad = train.attach({.forward = predict, .inputs = {{"x", {{6, 2}}}}});
+  const std::vector<float> x(12, 0.5f);
+  const tg::RunResult r = bad.run({{"x", x}}).get();
+  ASSERT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("matmul"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("[6, 2]"), std::string::npos) << r.error;
+  EXPECT_THROW(bad.graphFor({{"x", x}}).get(), tg::ShapeError);
+  const std::vector<float> xs = linspace(8);
+  EXPECT_EQ(train.step({{"x", xs}, {"y", xs}}).get().kind, tg::ResultKind::Completed);
 }
 
 struct Captured : tg::Module {

@@ -59,8 +59,8 @@ class Embedding : public Module {
 };
 
 struct Conv2dLayerOptions {
-  std::array<int64_t, 2> stride{1, 1};
-  std::array<int64_t, 2> padding{0, 0};
+  Size2 stride = 1;  // one number means both dims, as upstream
+  Size2 padding = 0;
   int64_t groups = 1;
   bool bias = true;
   std::optional<InitSpec> init;
@@ -70,7 +70,7 @@ struct Conv2dLayerOptions {
 class Conv2d : public Module {
  public:
   Conv2d(Module& parent, const std::string& name, int64_t inC, int64_t outC,
-         std::array<int64_t, 2> kernelSize, Conv2dLayerOptions opts = {});
+         Size2 kernelSize, Conv2dLayerOptions opts = {});
   Tensor fwd(const Tensor& x, Loc loc = Loc::current()) const;
   Tensor W, b;
   int64_t outC;

@@ -127,18 +127,27 @@ std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, in
 inline constexpr size_t kConcatInputCap = 7;
 
 // ---- Convolution and pooling (NCHW, PyTorch layout) ----
+// A (height, width) pair where one number means both, as upstream's `number | [h, w]`:
+// `{.padding = 1}` pads both dims by 1, `{.padding = {1, 2}}` by 1 and 2.
+struct Size2 {
+  int64_t h = 0, w = 0;
+  constexpr Size2() = default;
+  constexpr Size2(int64_t both) : h(both), w(both) {}  // NOLINT: implicit on purpose
+  constexpr Size2(int64_t height, int64_t width) : h(height), w(width) {}
+  friend constexpr bool operator==(const Size2&, const Size2&) = default;
+};
 struct Conv2dOptions {
-  std::array<int64_t, 2> stride{1, 1};
-  std::array<int64_t, 2> padding{0, 0};
+  Size2 stride = 1;
+  Size2 padding = 0;
   int64_t groups = 1;
 };
 Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts = {},
               Loc loc = Loc::current());
 struct MaxPool2dOptions {
-  std::optional<std::array<int64_t, 2>> stride;  // defaults to the kernel size
-  std::array<int64_t, 2> padding{0, 0};
+  std::optional<Size2> stride;  // defaults to the kernel size
+  Size2 padding = 0;
 };
-Tensor maxPool2d(const Tensor& input, std::array<int64_t, 2> kernelSize, MaxPool2dOptions opts = {},
+Tensor maxPool2d(const Tensor& input, Size2 kernelSize, MaxPool2dOptions opts = {},
                  Loc loc = Loc::current());
 Tensor nearestUpsample2d(const Tensor& x, int64_t factor, Loc loc = Loc::current());
 

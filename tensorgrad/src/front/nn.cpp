@@ -70,7 +70,7 @@ Tensor Embedding::fwd(const Tensor& indices, Loc loc) const {
 }
 
 Conv2d::Conv2d(Module& parent, const std::string& name, int64_t inC, int64_t outC_,
-               std::array<int64_t, 2> kernelSize, Conv2dLayerOptions opts)
+               Size2 kernelSize, Conv2dLayerOptions opts)
     : Module(parent, name), outC(outC_), conv{opts.stride, opts.padding, opts.groups} {
   if (opts.groups < 1)
     fail("Conv2d", Loc::current(),
@@ -80,7 +80,7 @@ Conv2d::Conv2d(Module& parent, const std::string& name, int64_t inC, int64_t out
          "inC=" + std::to_string(inC) + " and outC=" + std::to_string(outC) +
              " must both be divisible by groups=" + std::to_string(opts.groups));
   }
-  W = param("W", {outC, inC / opts.groups, kernelSize[0], kernelSize[1]},
+  W = param("W", {outC, inC / opts.groups, kernelSize.h, kernelSize.w},
             userParam(opts.init, opts.decay));
   if (opts.bias) b = param("b", {outC}, fixedParam(init::zeros(), std::nullopt));
 }

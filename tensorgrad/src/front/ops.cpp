@@ -608,23 +608,23 @@ std::vector<Tensor> split(const Tensor& t, const std::vector<int64_t>& sizes, in
 // ---- Convolution and pooling ----
 Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts, Loc loc) {
   OpAttrs at;
-  at.strideH = opts.stride[0];
-  at.strideW = opts.stride[1];
-  at.padH = opts.padding[0];
-  at.padW = opts.padding[1];
+  at.strideH = opts.stride.h;
+  at.strideW = opts.stride.w;
+  at.padH = opts.padding.h;
+  at.padW = opts.padding.w;
   at.groups = opts.groups;
   return emitAt(OpKind::Conv2d, "conv2d", loc, {input, weight}, at);
 }
-Tensor maxPool2d(const Tensor& input, std::array<int64_t, 2> kernelSize, MaxPool2dOptions opts,
+Tensor maxPool2d(const Tensor& input, Size2 kernelSize, MaxPool2dOptions opts,
                  Loc loc) {
   OpAttrs at;
-  at.kH = kernelSize[0];
-  at.kW = kernelSize[1];
-  const auto stride = opts.stride.value_or(kernelSize);
-  at.strideH = stride[0];
-  at.strideW = stride[1];
-  at.padH = opts.padding[0];
-  at.padW = opts.padding[1];
+  at.kH = kernelSize.h;
+  at.kW = kernelSize.w;
+  const Size2 stride = opts.stride.value_or(kernelSize);
+  at.strideH = stride.h;
+  at.strideW = stride.w;
+  at.padH = opts.padding.h;
+  at.padW = opts.padding.w;
   return emitAt(OpKind::MaxPool2d, "maxPool2d", loc, {input}, at);
 }
 Tensor nearestUpsample2d(const Tensor& x, int64_t factor, Loc loc) {

@@ -87,14 +87,10 @@ std::shared_ptr<ForwardImpl> attach(const std::shared_ptr<TrainingImpl>& t, Modu
   f->maxCachedShapes = maxCachedShapes;
   f->options = t->options;
   f->seed = ir(*t)->seed;
-  {
-    std::lock_guard lock(t->mutex);
-    t->children.push_back(f);
-  }
-  if (!isParametric(f->inputs)) {
-    // Concrete shapes compile now, so errors surface at attach.
-    f->worker->post([f](GpuContext& gpu) { siblingFor(*f, gpu, f->inputs); }).get();
-  }
+  std::lock_guard lock(t->mutex);
+  t->children.push_back(f);
+  // Nothing compiles yet, as upstream's attach: a forward that does not trace (a shape that does
+  // not fit, a wrong output dtype) fails its first run (or graphFor) with the reason.
   return f;
 }
 

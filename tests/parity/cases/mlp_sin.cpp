@@ -7,7 +7,7 @@
 namespace tg_parity {
 namespace {
 
-constexpr int64_t kBatch = 32;
+constexpr int64_t kBatch = 256;
 
 Recorded run(const tg::RuntimeOptions& options) {
   tg_models::MLP model;

@@ -1,12 +1,12 @@
 // samples/mlp-sin: 1 → 64 → 64 → 1, ReLU, MSE, Adam 0.005, on sin(x) with x uniform in [-π, π).
-// A small batch; the attached forward is the sample's parametric-batch predictor.
+// Upstream's batch of 256 (its bias gradients sum 256 rows: the workgroup-tree form); the attached forward is the sample's parametric-batch predictor.
 import { uniform } from './feeds.mjs';
 
 export default (tg) => {
   const { Module, Linear, relu, sub, mul, mean } = tg;
   class MLP extends Module { l1 = new Linear(1, 64); l2 = new Linear(64, 64); l3 = new Linear(64, 1) }
   const forward = (m, x) => m.l3.fwd(relu(m.l2.fwd(relu(m.l1.fwd(x)))));
-  const B = 32;
+  const B = 256;
   const sine = (rng, n) => {
     const x = new Float32Array(n), y = new Float32Array(n);
     for (let i = 0; i < n; i++) {

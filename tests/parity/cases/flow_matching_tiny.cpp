@@ -1,0 +1,66 @@
+// samples/flow-matching-tiny at small sizes (cases/flow_matching_tiny.mjs is the upstream side; it
+// says why these).
+#include "../../../samples/models/flow_matching_tiny.h"
+#include "../parity_case.h"
+
+namespace tg_parity {
+namespace {
+
+using tg_models::FlowMatchingTiny;
+
+const tg_models::FlowMatchingTinyConfig kConfig{
+    .imageH = 16, .imageW = 16, .tSteps = 10, .batch = 16, .convCh = 16, .embDim = 16, .seed = 8};
+
+// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
+std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (float& v : out) {
+    const double u = rng.next();
+    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
+  }
+  return out;
+}
+
+// Irwin–Hall: Σ of 12 uniforms − 6, mean 0 and variance 1, no transcendental functions.
+std::vector<float> gauss(tg::Mulberry32& rng, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (float& v : out) {
+    double s = 0;
+    for (int k = 0; k < 12; ++k) s += rng.next();
+    v = static_cast<float>(s - 6);
+  }
+  return out;
+}
+
+// Time buckets uniform in 1..T.
+std::vector<int32_t> buckets(tg::Mulberry32& rng, int64_t n, int64_t tSteps) {
+  std::vector<int32_t> out(static_cast<size_t>(n));
+  for (int32_t& t : out) t = 1 + static_cast<int32_t>(rng.next() * static_cast<double>(tSteps));
+  return out;
+}
+
+Recorded run(const tg::RuntimeOptions& options) {
+  const tg_models::FlowMatchingTinyConfig& c = kConfig;
+  FlowMatchingTiny model(c);
+  std::vector<ForwardProbe<FlowMatchingTiny>> forwards;
+  forwards.push_back({"predict",
+                      {.forward = tg_models::flowMatchingPredict,
+                       .inputs = tg_models::flowMatchingPredictInputs(c)},
+                      [c](tg::Mulberry32& rng) {
+                        std::vector<float> xT = gauss(rng, c.imageH * c.imageW);
+                        std::vector<int32_t> t = buckets(rng, 1, c.tSteps);
+                        return tg::Feed{{"x_t", std::move(xT)}, {"t", std::move(t)}};
+                      }});
+  return recordTraining(tg_models::flowMatchingTinySpec(model, c), 20, 14,
+                        [c, table = tg_models::flowTNormTable(c)](tg::Mulberry32& rng) {
+                          std::vector<float> x0 = pixels(rng, c.batch * c.imageH * c.imageW);
+                          std::vector<int32_t> t = buckets(rng, c.batch, c.tSteps);
+                          return tg::Feed{{"x_0", std::move(x0)}, {"t", std::move(t)}, {"tNorm_table", table}};
+                        },
+                        std::move(forwards), options);
+}
+
+const Registrar registrar({"flow_matching_tiny", run});
+
+}  // namespace
+}  // namespace tg_parity
