@@ -226,6 +226,39 @@ TEST_P(Upstream, BitForBit) {
   }
 }
 
+// Together the goldens dispatch every op kind in every form upstream's codegen has for it, so a
+// change to any branch of ours is checked against upstream somewhere.
+TEST(Coverage, EveryKernelVariant) {
+  std::set<std::pair<std::string, std::string>> seen;
+  const auto collect = [&](const json& kernels) {
+    for (const json& k : kernels) seen.emplace(k[1].get<std::string>(), k[4].get<std::string>());
+  };
+  for (const Case& c : cases()) {
+    const json golden = loadGolden(c.name);
+    collect(golden["kernels"]);
+    for (const json& f : golden.value("forwards", json::array())) collect(f["kernels"]);
+  }
+  std::set<std::pair<std::string, std::string>> required;
+  for (int k = 0; k < tg::kOpKindCount; ++k) {
+    const auto kind = static_cast<tg::OpKind>(k);
+    if (kind == tg::OpKind::ParamInput || kind == tg::OpKind::TensorInput || kind == tg::OpKind::StateInput)
+      continue;  // graph inputs dispatch nothing
+    const std::string name(tg::opKindName(kind));
+    required.emplace(name, kind == tg::OpKind::ConstScalar ? "single" : "thread");
+  }
+  for (const char* name : {"mean_last", "sum_last", "sum_to_shape", "matmul", "conv2d_weight_grad"})
+    required.emplace(name, "tree");
+  for (const char* name : {"matmul", "matmul_batched"}) required.emplace(name, "tiled");
+  std::vector<std::string> missing;
+  for (const auto& [kind, variant] : required) {
+    if (!seen.contains({kind, variant})) missing.push_back(kind + " (" + variant + ")");
+  }
+  EXPECT_TRUE(missing.empty()) << "no golden dispatches " << join(missing);
+  for (const auto& [kind, variant] : seen) {
+    EXPECT_TRUE(required.contains({kind, variant})) << kind << " (" << variant << ") is a form this test does not know";
+  }
+}
+
 std::vector<std::string> caseNames() {
   std::vector<std::string> names;
   for (const Case& c : cases()) names.push_back(c.name);

@@ -1,0 +1,55 @@
+// samples/kan-tiny at upstream's sizes (cases/kan_tiny.mjs is the upstream side).
+#include <cmath>
+
+#include "../../../samples/models/kan_tiny.h"
+#include "../parity_case.h"
+
+namespace tg_parity {
+namespace {
+
+const tg_models::KanConfig kConfig{.grid = 5, .degree = 3, .hidden = 4, .batch = 256, .seed = 42};
+constexpr int64_t kPlotPoints = 200;
+
+// sin(x) for |x| <= π by its Taylor series in double, operation for operation as the JS side.
+double sinSeries(double x) {
+  const double x2 = x * x;
+  double term = x, s = x;
+  for (int k = 1; k <= 12; ++k) {
+    term = -term * x2 / static_cast<double>((2 * k) * (2 * k + 1));
+    s += term;
+  }
+  return s;
+}
+
+// main.ts's makeBatch: x uniform in [-1, 1), y = sin(πx).
+tg::Feed sineBatch(tg::Mulberry32& rng) {
+  std::vector<float> x(static_cast<size_t>(kConfig.batch)), y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double v = rng.next() * 2 - 1;
+    x[i] = static_cast<float>(v);
+    y[i] = static_cast<float>(sinSeries(M_PI * v));
+  }
+  return {{"x", std::move(x)}, {"y", std::move(y)}};
+}
+
+// main.ts's plot grid: 200 points from -1 to 1.
+tg::Feed plotGrid(tg::Mulberry32&) {
+  std::vector<float> x(static_cast<size_t>(kPlotPoints));
+  for (int64_t i = 0; i < kPlotPoints; ++i)
+    x[static_cast<size_t>(i)] = static_cast<float>(-1.0 + 2.0 * static_cast<double>(i) /
+                                                              static_cast<double>(kPlotPoints - 1));
+  return {{"x", std::move(x)}};
+}
+
+Recorded run(const tg::RuntimeOptions& options) {
+  tg_models::Kan model(kConfig);
+  std::vector<ForwardProbe<tg_models::Kan>> forwards;
+  forwards.push_back({"predict", tg_models::kanPredictor(), plotGrid});
+  return recordTraining(tg_models::kanSpec(model, kConfig), 30, 13, sineBatch, std::move(forwards),
+                        options);
+}
+
+const Registrar registrar({"kan_tiny", run});
+
+}  // namespace
+}  // namespace tg_parity
