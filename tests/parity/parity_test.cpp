@@ -5,100 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
-#include "parity_case.h"
-#include "sha256.h"
+#include "parity_golden.h"
 
 namespace tg_parity {
 namespace {
 
 using json = nlohmann::json;
-
-std::vector<uint8_t> base64(const std::string& text) {
-  static const std::string digits =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::vector<uint8_t> out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=') break;
-    const size_t v = digits.find(c);
-    if (v == std::string::npos) throw std::runtime_error("golden: bad base64 character");
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<uint8_t>(acc >> bits));
-    }
-  }
-  return out;
-}
-
-std::string hex(const uint8_t* bytes, size_t n) {
-  std::string s;
-  char b[3];
-  for (size_t i = 0; i < n; ++i) {
-    std::snprintf(b, sizeof b, "%02x", bytes[i]);
-    s += b;
-  }
-  return s;
-}
-
-std::string sha256(const tg::Array& a) {
-  return tg_test::sha256Hex(static_cast<const uint8_t*>(a.data()), a.size() * 4);
-}
-std::string sha256(const std::vector<float>& v) {
-  return tg_test::sha256Hex(reinterpret_cast<const uint8_t*>(v.data()), v.size() * 4);
-}
-
-std::string bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  char b[9];
-  std::snprintf(b, sizeof b, "%08x", u);
-  return b;
-}
-
-std::string head(const tg::Array& a) {
-  std::ostringstream os;
-  os.precision(9);
-  for (size_t i = 0; i < std::min<size_t>(a.size(), 4); ++i) {
-    os << (i ? ", " : "");
-    if (a.dtype() == tg::Dtype::F32)
-      os << a.f32()[i];
-    else
-      os << a.i32()[i];
-  }
-  return os.str() + (a.size() > 4 ? ", ..." : "");
-}
-
-std::vector<const tg::KernelSpec*> dispatched(const tg::CompiledIR& ir) {
-  std::vector<const tg::KernelSpec*> out;
-  for (const tg::KernelSpec& k : ir.kernels) {
-    if (!k.wgsl.empty() && k.threads > 0) out.push_back(&k);
-  }
-  return out;
-}
-
-// "op 57 sum_to_shape, [sum] model.h:42 (in loss)": where a kernel comes from in the user's code.
-std::string describe(const tg::CompiledIR& ir, int opIndex) {
-  const tg::Op& op = ir.graph.ops.at(static_cast<size_t>(opIndex));
-  std::string s = "op " + std::to_string(opIndex) + " " + std::string(tg::opKindName(op.kind));
-  if (const auto& site = ir.graph.tensor(op.out).site) s += ", " + tg::formatSite(*site);
-  return s;
-}
-
-// Which of upstream's kernel forms ours is (see README.md: thread, tree, tiled, single).
-std::string variantOf(const tg::KernelSpec& k) {
-  if (k.wgsl.find("var<workgroup> aTile") != std::string::npos) return "tiled";
-  if (k.wgsl.find("var<workgroup> partial") != std::string::npos) return "tree";
-  return k.workgroupSize == 1 ? "single" : "thread";
-}
 
 // The dispatched kernels, their order, form and geometry:
 // [opIndex, kind, threads, workgroupSize, variant].
@@ -128,53 +42,17 @@ std::string variantOf(const tg::KernelSpec& k) {
 // One step's (or run's) kernel outputs against upstream's 8-byte digests: the first that differs.
 ::testing::AssertionResult sameTrace(const tg::CompiledIR& ir, const std::vector<tg::KernelOutput>& ours,
                                      const std::string& golden) {
-  const std::vector<uint8_t> digests = base64(golden);
-  if (digests.size() != ours.size() * 8) {
+  const TraceDifference d = firstDifference(ours, golden);
+  if (d.kernel < 0) return ::testing::AssertionSuccess();
+  if (d.countMismatch) {
     return ::testing::AssertionFailure() << ours.size() << " kernel outputs, upstream's trace has "
-                                         << digests.size() / 8;
+                                         << d.upstreamCount;
   }
-  for (size_t j = 0; j < ours.size(); ++j) {
-    const std::string mine = sha256(ours[j].values).substr(0, 16);
-    const std::string theirs = hex(digests.data() + j * 8, 8);
-    if (mine != theirs) {
-      return ::testing::AssertionFailure()
-             << "kernel " << j << " of " << ours.size() << " (" << describe(ir, ours[j].opIndex)
-             << ") is the first whose output differs from upstream's (digest " << mine << " vs "
-             << theirs << "; ours starts " << head(ours[j].values) << ")";
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-std::vector<std::string> paramsDiffering(const tg::ParamMap& ours, const json& golden) {
-  std::vector<std::string> bad;
-  std::set<std::string> names;
-  for (const auto& [name, values] : ours) {
-    names.insert(name);
-    if (!golden.contains(name))
-      bad.push_back(name + " (upstream has no such param)");
-    else if (sha256(values) != golden[name].get<std::string>())
-      bad.push_back(name);
-  }
-  for (const auto& [name, digest] : golden.items()) {
-    if (!names.contains(name)) bad.push_back(name + " (missing here)");
-  }
-  return bad;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
-json loadGolden(const std::string& name) {
-  const std::string path = std::string(TG_PARITY_GOLDEN_DIR) + "/" + name + ".json";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("no golden file " + path + " (tests/parity/upstream/gen_goldens.sh writes it)");
-  json j = json::parse(in);
-  if (j.value("format", 0) != 1) throw std::runtime_error(path + ": unknown golden format");
-  return j;
+  const tg::KernelOutput& k = ours[static_cast<size_t>(d.kernel)];
+  return ::testing::AssertionFailure()
+         << "kernel " << d.kernel << " of " << ours.size() << " (" << describe(ir, k.opIndex)
+         << ") is the first whose output differs from upstream's (digest " << d.ours << " vs "
+         << d.upstream << "; ours starts " << head(k.values) << ")";
 }
 
 class Upstream : public ::testing::TestWithParam<std::string> {};
