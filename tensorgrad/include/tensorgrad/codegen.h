@@ -1,6 +1,11 @@
 // WGSL codegen: one compute kernel per op, shapes baked in as constants, workgroup size 256,
 // inputs bound first (read) and the output last (read_write), a 1-D thread count split over a
 // 2-D grid past 65535 workgroups. The WGSL text is the artifact: dumpable and browser-valid.
+// The default kernels compute what upstream's codegen.ts computes, form for form: one invocation
+// per output element; a workgroup per output summing through workgroup memory (row sums and
+// means, sum_to_shape, the conv weight gradient and long-K matmuls, under upstream's
+// thresholds); 16×16 shared-memory tiles for tile-aligned matmuls; one invocation for a scalar
+// constant. tests/parity checks each against upstream in Dawn, bit for bit.
 #pragma once
 
 #include <array>

@@ -111,7 +111,8 @@ struct RuntimeOptions {
   // levels (upstream's transformer sample on an H100: 2.25 instead of 2.99 ms a step, for 115
   // instead of 21 MiB of intermediates). Unset (the default): on a GPU, own buffers when that
   // plan needs at most kUnpooledBudgetBytes, else pooled; on a CPU device (lavapipe), pooled,
-  // which there is as fast and touches 5x less memory. The WGSL and the results are the same.
+  // which there is as fast and touches 5x less memory. Either plan runs the same kernels and
+  // gives the same bits (Training.FusedAndUnpooledPlansMatchUpstreamsPlan).
   std::optional<bool> poolBuffers;
   // Read back every kernel's output after it runs (StepResult/RunResult::kernelOutputs): each
   // kernel gets its own pass and a copy, in op order, so steps are slower. For finding the
