@@ -75,7 +75,6 @@ std::vector<const tg::KernelSpec*> dispatched(const tg::CompiledIR& ir) {
   return out;
 }
 
-// "op 57 sum_to_shape, [sum] model.h:42 (in loss)": where a kernel comes from in the user's code.
 std::string describe(const tg::CompiledIR& ir, int opIndex) {
   const tg::Op& op = ir.graph.ops.at(static_cast<size_t>(opIndex));
   std::string s = "op " + std::to_string(opIndex) + " " + std::string(tg::opKindName(op.kind));
@@ -83,7 +82,6 @@ std::string describe(const tg::CompiledIR& ir, int opIndex) {
   return s;
 }
 
-// Which of upstream's kernel forms ours is (see README.md: thread, tree, tiled, single).
 std::string variantOf(const tg::KernelSpec& k) {
   if (k.wgsl.find("var<workgroup> aTile") != std::string::npos) return "tiled";
   if (k.wgsl.find("var<workgroup> partial") != std::string::npos) return "tree";

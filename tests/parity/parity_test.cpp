@@ -12,8 +12,6 @@
 namespace tg_parity {
 namespace {
 
-using json = nlohmann::json;
-
 // The dispatched kernels, their order, form and geometry:
 // [opIndex, kind, threads, workgroupSize, variant].
 ::testing::AssertionResult sameKernels(const tg::CompiledIR& ir, const json& golden) {

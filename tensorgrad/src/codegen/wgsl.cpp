@@ -119,14 +119,25 @@ std::string broadcastIndex(const std::string& var, const Shape& outShape, const 
   return s + "  let " + var + " = " + (expr.empty() ? "0u" : expr) + ";\n";
 }
 
+// Upstream sums a workgroup's partial sums with a tree: level by level, element l adds element
+// l + off, off = 128, 64, ..., 1, with a barrier after every level. The same additions of the
+// same pairs here, with one barrier between two phases instead of one per level: invocations
+// 0..31 each fold their own subtree (the elements l ≡ lid mod 32) down to off = 32, then
+// invocation 0 folds the last 32. Every sum keeps its operands and their order, so the bits are
+// upstream's; lavapipe runs each barrier for every invocation, which made the per-level form 4×
+// slower there.
 std::string workgroupReduce(const std::string& array, const std::string& acc) {
-  std::string s = "  " + array + "[lid] = " + acc + ";\n  workgroupBarrier();\n";
-  for (int off = kWorkgroupSize / 2; off > 0; off /= 2) {
-    s += "  if (lid < " + u(off) + ") { " + array + "[lid] = " + array + "[lid] + " + array +
-         "[lid + " + u(off) + "]; }\n";
-    s += "  workgroupBarrier();\n";
-  }
-  return s;
+  static_assert(kWorkgroupSize == 256, "the two phases split 256 = 8 · 32");
+  const std::string p = array;
+  return "  " + p + "[lid] = " + acc + ";\n  workgroupBarrier();\n"
+         "  if (lid < 32u) {\n"
+         "    for (var off = 128u; off >= 32u; off = off >> 1u) {\n"
+         "      for (var l = lid; l < off; l = l + 32u) { " + p + "[l] = " + p + "[l] + " + p + "[l + off]; }\n"
+         "    }\n  }\n  workgroupBarrier();\n"
+         "  if (lid == 0u) {\n"
+         "    for (var off = 16u; off > 0u; off = off >> 1u) {\n"
+         "      for (var l = 0u; l < off; l = l + 1u) { " + p + "[l] = " + p + "[l] + " + p + "[l + off]; }\n"
+         "    }\n  }\n";
 }
 
 std::string pcgHashFn() {
