@@ -40,7 +40,12 @@ struct Expr {
   std::string text;           // literal spelling, identifier, operator, called name, member name
   std::vector<ExprPtr> args;  // operands / call arguments / [base, index] / [base]
   std::optional<TypeExpr> typeArgs;  // `vec3<f32>(...)`, `bitcast<u32>(...)`, `array<f32, 4>(...)`
+  int height = 0;  // longest path to a leaf, counted as Tint counts expression depth (no parens)
 };
+
+// Tint's limit on expression depth ("reached max expression depth of 512"); the parser enforces
+// it, so every later recursion over an expression is bounded.
+constexpr int kMaxExpressionDepth = 512;
 
 struct Attribute {
   SourcePos pos;

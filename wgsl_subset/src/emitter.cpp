@@ -41,6 +41,7 @@ struct Symbol {
   bool writable = false;
   std::optional<double> constant;  // abstract module/function const
   std::string space;               // storage/uniform/workgroup/private for globals
+  bool nonUniform = false;         // may differ between invocations (uniformity analysis)
 };
 
 std::string f32Literal(double v, SourcePos pos) {
@@ -64,8 +65,6 @@ class Lowerer {
   explicit Lowerer(const Module& m) : m_(m) {}
 
   Lowered run() {
-    for (const auto& s : m_.structs) declareStruct(s);
-    for (const auto& g : m_.globals) declareGlobal(g);
     const Function* entry = nullptr;
     for (const auto& f : m_.functions) {
       const bool isEntry = hasAttr(f.attributes, "compute");
@@ -78,19 +77,167 @@ class Lowerer {
           fail(f.pos,
                "more than one @compute entry point ('" + entry->name + "' and '" + f.name + "')");
         entry = &f;
-      } else {
-        if (functions_.contains(f.name)) fail(f.pos, "redeclaration of function '" + f.name + "'");
-        emitFunction(f, false);
       }
     }
+    // WGSL module-scope declarations may be used before they are declared: lower them in
+    // dependency order (callees before callers), which also finds recursion and cycles.
+    for (const Decl& d : declarationOrder()) {
+      if (d.kind == Decl::Struct) declareStruct(m_.structs[d.index]);
+      if (d.kind == Decl::Global) declareGlobal(m_.globals[d.index]);
+      if (d.kind == Decl::Function)
+        emitFunction(m_.functions[d.index], &m_.functions[d.index] == entry);
+    }
     if (!entry) fail(SourcePos{1, 1}, "no @compute entry point");
-    emitFunction(*entry, true);
     out_.reflection.entryPoint = entry->name;
     std::string glsl = "#version 450\n" + header_ + kPrelude + decls_ + body_;
     return {std::move(glsl), std::move(out_.reflection)};
   }
 
  private:
+  // ---- module-scope dependency order ----
+  struct Decl {
+    enum Kind { Struct, Global, Function } kind;
+    size_t index;
+    SourcePos pos;
+    std::string name;
+    std::vector<std::pair<size_t, SourcePos>> deps;  // other declarations used, where
+  };
+
+  // Names a declaration refers to (types, identifiers, called functions), minus its own locals.
+  struct RefCollector {
+    const std::map<std::string, size_t>& names;
+    std::vector<std::pair<size_t, SourcePos>>& out;
+    std::vector<std::set<std::string>> locals{1};
+    void name(const std::string& n, SourcePos pos) {
+      for (const auto& scope : locals) {
+        if (scope.contains(n)) return;
+      }
+      if (auto it = names.find(n); it != names.end()) out.emplace_back(it->second, pos);
+    }
+    void type(const TypeExpr& t) {
+      name(t.name, t.pos);
+      for (const auto& a : t.args) type(a);
+      if (t.count) expr(*t.count);
+    }
+    void expr(const Expr& e) {  // bounded: the parser limits expression depth
+      if (e.kind == Expr::Kind::Ident || e.kind == Expr::Kind::Call) name(e.text, e.pos);
+      if (e.typeArgs) type(*e.typeArgs);
+      for (const auto& a : e.args) expr(*a);
+    }
+    void attrs(const std::vector<Attribute>& as) {
+      for (const auto& a : as) {
+        if (a.name == "builtin") continue;
+        for (const auto& x : a.args) expr(*x);
+      }
+    }
+    void block(const std::vector<StmtPtr>& body) {
+      locals.emplace_back();
+      for (const auto& st : body) stmt(*st);
+      locals.pop_back();
+    }
+    void stmt(const Stmt& st) {  // bounded: the parser limits statement nesting
+      if (st.type) type(*st.type);
+      if (st.lhs) expr(*st.lhs);
+      if (st.expr) expr(*st.expr);
+      if (st.kind == Stmt::Kind::Let || st.kind == Stmt::Kind::Var ||
+          st.kind == Stmt::Kind::Const)
+        locals.back().insert(st.name);
+      if (st.kind == Stmt::Kind::For) {
+        locals.emplace_back();
+        if (st.init) stmt(*st.init);
+        if (st.update) stmt(*st.update);
+        block(st.body);
+        locals.pop_back();
+        return;
+      }
+      if (st.init) stmt(*st.init);
+      if (st.update) stmt(*st.update);
+      if (st.kind == Stmt::Kind::Loop) {
+        locals.emplace_back();
+        for (const auto& b : st.body) stmt(*b);
+        block(st.continuing);
+        locals.pop_back();
+      } else {
+        block(st.body);
+      }
+      block(st.elseBody);
+      for (const auto& c : st.cases) {
+        for (const auto& sel : c.selectors) expr(*sel);
+        block(c.body);
+      }
+    }
+  };
+
+  std::vector<Decl> declarationOrder() {
+    std::vector<Decl> decls;
+    std::map<std::string, size_t> names;
+    const auto add = [&](Decl::Kind k, size_t i, SourcePos pos, const std::string& name) {
+      if (names.contains(name)) fail(pos, "redeclaration of '" + name + "'");
+      names[name] = decls.size();
+      decls.push_back({k, i, pos, name, {}});
+    };
+    for (size_t i = 0; i < m_.structs.size(); ++i)
+      add(Decl::Struct, i, m_.structs[i].pos, m_.structs[i].name);
+    for (size_t i = 0; i < m_.globals.size(); ++i)
+      add(Decl::Global, i, m_.globals[i].pos, m_.globals[i].name);
+    for (size_t i = 0; i < m_.functions.size(); ++i) {
+      add(Decl::Function, i, m_.functions[i].pos, m_.functions[i].name);
+      moduleFunctions_.insert(m_.functions[i].name);
+    }
+    for (Decl& d : decls) {
+      RefCollector c{names, d.deps};
+      if (d.kind == Decl::Struct) {
+        for (const auto& mem : m_.structs[d.index].members) c.type(mem.type);
+      } else if (d.kind == Decl::Global) {
+        const GlobalVar& g = m_.globals[d.index];
+        c.attrs(g.attributes);
+        if (g.type) c.type(*g.type);
+        if (g.init) c.expr(*g.init);
+      } else {
+        const Function& f = m_.functions[d.index];
+        c.attrs(f.attributes);
+        for (const auto& prm : f.params) {
+          c.type(prm.type);
+          c.locals.back().insert(prm.name);
+        }
+        if (f.returnType) c.type(*f.returnType);
+        c.block(f.body);
+      }
+    }
+    // Iterative depth-first order (a 4,000-deep call chain must not recurse).
+    std::vector<int> state(decls.size(), 0);  // 0 new, 1 on the stack, 2 done
+    std::vector<Decl> order;
+    for (size_t root = 0; root < decls.size(); ++root) {
+      if (state[root]) continue;
+      std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+      state[root] = 1;
+      while (!stack.empty()) {
+        auto& [d, next] = stack.back();
+        if (next < decls[d].deps.size()) {
+          const auto [dep, pos] = decls[d].deps[next++];
+          if (state[dep] == 1) {
+            if (decls[dep].kind == Decl::Function && decls[d].kind == Decl::Function)
+              fail(pos, dep == d ? "recursion is not permitted: '" + decls[d].name +
+                                       "' calls itself"
+                                 : "recursion is not permitted: '" + decls[d].name +
+                                       "' calls '" + decls[dep].name + "', which calls back");
+            fail(pos, "cyclic dependency: '" + decls[d].name + "' uses '" + decls[dep].name +
+                          "', which depends on it");
+          }
+          if (state[dep] == 0) {
+            state[dep] = 1;
+            stack.emplace_back(dep, 0);
+          }
+          continue;
+        }
+        state[d] = 2;
+        order.push_back(decls[d]);
+        stack.pop_back();
+      }
+    }
+    return order;
+  }
+
   // ---- helpers ----
   static bool hasAttr(const std::vector<Attribute>& attrs, const char* name) {
     for (const auto& a : attrs) {
@@ -104,7 +251,7 @@ class Lowerer {
     }
     return nullptr;
   }
-  static std::string mangle(const std::string& name) { return "w_" + name; }
+  static std::string mangle(const std::string& name) { return glslName(name); }
   // The single argument of an attribute such as @group(0).
   static const Expr& attrArg(const Attribute& a) {
     if (a.args.size() != 1) fail(a.pos, "@" + a.name + " takes exactly one argument");
@@ -119,6 +266,9 @@ class Lowerer {
   }
 
   Type resolveType(const TypeExpr& t) {
+    if (lookup(t.name)) fail(t.pos, "'" + t.name + "' is a value, not a type");
+    if (moduleFunctions_.contains(t.name))
+      fail(t.pos, "cannot use function '" + t.name + "' as type");
     if (t.name == "f32") return Type::scalar(K::F32);
     if (t.name == "i32") return Type::scalar(K::I32);
     if (t.name == "u32") return Type::scalar(K::U32);
@@ -192,10 +342,6 @@ class Lowerer {
     return nullptr;
   }
   void define(SourcePos pos, const std::string& name, Symbol s) {
-    static const std::set<std::string> reserved = {"f32",  "i32",  "u32",   "bool", "vec2",
-                                                   "vec3", "vec4", "array", "true", "false"};
-    if (reserved.contains(name))
-      fail(pos, "'" + name + "' is a reserved word and cannot be declared");
     if (scope().contains(name)) fail(pos, "redeclaration of '" + name + "' in the same scope");
     scope()[name] = std::move(s);
   }
@@ -219,8 +365,21 @@ class Lowerer {
       Type t = g.type ? resolveType(*g.type) : concrete(init->type);
       if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
       uint32_t id = nextOverrideId_;
-      if (const Attribute* a = attr(g.attributes, "id"))
-        id = static_cast<uint32_t>(constInt(attrArg(*a), "@id"));
+      if (const Attribute* a = attr(g.attributes, "id")) {
+        const int64_t v = constInt(attrArg(*a), "@id");
+        if (v < 0 || v > 65535)
+          fail(attrArg(*a).pos, "@id value must be between 0 and 65535, got " + std::to_string(v));
+        id = static_cast<uint32_t>(v);
+        for (const auto& o : out_.reflection.overrides) {
+          if (o.id == id)
+            fail(attrArg(*a).pos,
+                 "@id(" + std::to_string(id) + ") is already used by override '" + o.name + "'");
+        }
+      } else {
+        for (const auto& o : out_.reflection.overrides) {
+          if (o.id == id) id = std::max(id, o.id + 1);
+        }
+      }
       nextOverrideId_ = std::max(nextOverrideId_, id + 1);
       std::string def = t.k == K::Bool  ? "false"
                         : t.k == K::F32 ? "0.0"
@@ -252,8 +411,22 @@ class Lowerer {
       const Attribute* binding = attr(g.attributes, "binding");
       if (!group || !binding)
         fail(g.pos, "resource variable '" + g.name + "' needs @group and @binding attributes");
-      const auto gi = static_cast<uint32_t>(constInt(attrArg(*group), "@group"));
-      const auto bi = static_cast<uint32_t>(constInt(attrArg(*binding), "@binding"));
+      const int64_t gv = constInt(attrArg(*group), "@group");
+      const int64_t bv = constInt(attrArg(*binding), "@binding");
+      if (gv < 0) fail(attrArg(*group).pos, "@group value must be non-negative");
+      if (bv < 0) fail(attrArg(*binding).pos, "@binding value must be non-negative");
+      // WebGPU's limits (maxBindGroups 4, maxBindingsPerBindGroup 1000), as the shim reports.
+      if (gv >= 4)
+        fail(attrArg(*group).pos,
+             "@group(" + std::to_string(gv) + ") exceeds the maximum bind group index 3");
+      if (bv >= 1000)
+        fail(attrArg(*binding).pos,
+             "@binding(" + std::to_string(bv) + ") exceeds the maximum binding number 999");
+      const auto gi = static_cast<uint32_t>(gv);
+      const auto bi = static_cast<uint32_t>(bv);
+      if (const std::string bad = nonHostShareable(t); !bad.empty())
+        fail(g.type->pos, "type '" + bad + "' cannot be used in address space '" + space +
+                              "' as it is non-host-shareable");
       for (const auto& b : out_.reflection.bindings) {
         if (b.group == gi && b.binding == bi)
           fail(g.pos, "@group(" + std::to_string(gi) + ") @binding(" + std::to_string(bi) +
@@ -304,7 +477,7 @@ class Lowerer {
            readOnly, element, g.name});
       define(g.pos, g.name,
              Symbol{t, name, Symbol::Kind::Global, space == "storage" && !readOnly, std::nullopt,
-                    space});
+                    space, space == "storage" && !readOnly});
       return;
     }
     if (space == "workgroup") {
@@ -314,7 +487,7 @@ class Lowerer {
       decls_ += "shared " + t.glsl() + " " + name +
                 (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") + ";\n";
       out_.reflection.workgroupStorageBytes += static_cast<uint32_t>(t.byteSize());
-      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space});
+      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space, true});
       return;
     }
     if (space == "private") {
@@ -325,7 +498,7 @@ class Lowerer {
         init = " = " + zeroOf(t);
       decls_ += t.glsl() + " " + name + (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") +
                 init + ";\n";
-      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space});
+      define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space, true});
       return;
     }
     if (space == "function")
@@ -333,6 +506,20 @@ class Lowerer {
     if (space == "handle" || space == "push_constant")
       unsupported(g.pos, "address space '" + space + "'");
     fail(g.pos, "unknown address space '" + space + "'");
+  }
+
+  // The first type inside `t` that cannot live in a buffer ("" when none).
+  std::string nonHostShareable(const Type& t) {
+    if (t.k == K::Bool) return "bool";
+    if (t.elem) {
+      if (std::string b = nonHostShareable(*t.elem); !b.empty()) return b;
+    }
+    if (t.k == K::Struct) {
+      for (const auto& [mn, mt] : structs_[t.name]) {
+        if (std::string b = nonHostShareable(mt); !b.empty()) return b;
+      }
+    }
+    return "";
   }
 
   static std::string zeroOf(const Type& t) {
@@ -355,6 +542,7 @@ class Lowerer {
   // ---- functions ----
   void emitFunction(const Function& f, bool entry) {
     scopes_.emplace_back();
+    returnedNonUniformly_ = functionUsesBarrier_ = functionReturnsNonUniform_ = false;
     std::string sig;
     std::string prologue;
     if (entry) {
@@ -364,11 +552,23 @@ class Lowerer {
       std::array<uint32_t, 3> size{1, 1, 1};
       if (ws->args.empty() || ws->args.size() > 3)
         fail(ws->pos, "@workgroup_size takes 1 to 3 arguments");
+      std::optional<Type> argType;
+      static const int64_t kMax[3] = {1024, 1024, 64};  // glslang's (and Vulkan's) minimum maxima
       for (size_t i = 0; i < ws->args.size(); ++i) {
+        const Type at = expr(*ws->args[i]).type;
+        if (!at.isAbstract()) {
+          if (argType && !(*argType == at))
+            fail(ws->args[i]->pos,
+                 "@workgroup_size arguments must be of the same type, either i32 or u32");
+          argType = at;
+        }
         const int64_t v = constInt(*ws->args[i], "@workgroup_size argument");
         if (v < 1)
           fail(ws->args[i]->pos,
                "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
+        if (v > kMax[i])
+          fail(ws->args[i]->pos, "@workgroup_size argument " + std::to_string(v) +
+                                     " exceeds the maximum (" + std::to_string(kMax[i]) + ")");
         size[i] = static_cast<uint32_t>(v);
       }
       out_.reflection.workgroupSize = size;
@@ -394,7 +594,8 @@ class Lowerer {
           fail(p.type.pos, "@builtin(" + it->first + ") must have type " +
                                it->second.second.wgsl() + ", got " + t.wgsl());
         define(p.pos, p.name,
-               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, ""});
+               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, "",
+                      it->first != "workgroup_id" && it->first != "num_workgroups"});
         prologue += "  " + t.glsl() + " " + mangle(p.name) + " = " + it->second.first + ";\n";
       }
       sig = "void main()";
@@ -425,6 +626,8 @@ class Lowerer {
     }
     body_ += sig + " {\n" + body + "}\n";
     scopes_.pop_back();
+    if (functionUsesBarrier_) barrierFunctions_.insert(f.name);
+    if (functionReturnsNonUniform_) nonUniformResult_.insert(f.name);
   }
 
   static bool endsWithReturn(const std::vector<StmtPtr>& body) {
@@ -436,6 +639,85 @@ class Lowerer {
     if (last.kind == Stmt::Kind::Block) return endsWithReturn(last.body);
     return last.kind == Stmt::Kind::Loop;  // a loop without break runs forever or returns
   }
+
+  // Whether a `loop` body can leave the loop: a `return` anywhere, or a `break` / `break if`
+  // that belongs to this loop (not to a nested loop or switch).
+  static bool loopExits(const std::vector<StmtPtr>& body, bool nested = false) {
+    for (const auto& st : body) {
+      switch (st->kind) {
+        case Stmt::Kind::Return:
+          return true;
+        case Stmt::Kind::Break:
+        case Stmt::Kind::BreakIf:
+          if (!nested) return true;
+          break;
+        case Stmt::Kind::If:
+        case Stmt::Kind::Block:
+          if (loopExits(st->body, nested) || loopExits(st->elseBody, nested)) return true;
+          break;
+        case Stmt::Kind::For:
+        case Stmt::Kind::While:
+        case Stmt::Kind::Loop:
+          if (loopExits(st->body, true) || loopExits(st->continuing, true)) return true;
+          break;
+        case Stmt::Kind::Switch:
+          for (const auto& c : st->cases) {
+            if (loopExits(c.body, true)) return true;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    return false;
+  }
+
+  // ---- uniformity (a simplified form of WGSL's analysis) ----
+  // Values that may differ between invocations: the invocation-id builtins, read_write module
+  // variables (storage, workgroup, private), atomics, and what is computed or assigned from them
+  // or under control flow that depends on them. Barriers need uniform control flow.
+  bool nonUniformFlow() const {
+    if (returnedNonUniformly_) return true;
+    for (const bool b : flowStack_) {
+      if (b) return true;
+    }
+    return false;
+  }
+  bool nonUniform(const Expr& e) {  // bounded: the parser limits expression depth
+    if (e.kind == Expr::Kind::Ident) {
+      const Symbol* s = lookup(e.text);
+      return s && s->nonUniform;
+    }
+    if (e.kind == Expr::Kind::Call) {
+      if (e.text == "arrayLength") return false;
+      if (e.text.starts_with("atomic") && !lookup(e.text)) return true;
+      if (nonUniformResult_.contains(e.text)) return true;
+    }
+    for (const auto& a : e.args) {
+      if (nonUniform(*a)) return true;
+    }
+    return false;
+  }
+  void markAssigned(const Expr& target, bool valueNonUniform) {
+    const Expr* root = &target;
+    while (root->kind == Expr::Kind::Index || root->kind == Expr::Kind::Member)
+      root = root->args[0].get();
+    if (root->kind != Expr::Kind::Ident) return;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      if (auto f = it->find(root->text); f != it->end()) {
+        if (f->second.kind == Symbol::Kind::Var && (valueNonUniform || nonUniformFlow()))
+          f->second.nonUniform = true;
+        return;
+      }
+    }
+  }
+  struct Flow {  // control flow that depends on `cond` for the statement's extent
+    Flow(Lowerer& l, bool cond) : lowerer(l) { l.flowStack_.push_back(cond); }
+    ~Flow() { lowerer.flowStack_.pop_back(); }
+    Flow(const Flow&) = delete;
+    Flow& operator=(const Flow&) = delete;
+    Lowerer& lowerer;
+  };
 
   // ---- statements ----
   std::string pad(int d) const { return std::string(static_cast<size_t>(d) * 2, ' '); }
@@ -512,7 +794,7 @@ class Lowerer {
         const bool isVar = s.kind == Stmt::Kind::Var;
         define(s.pos, s.name,
                Symbol{t, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
-                      "function"});
+                      "function", (s.expr && nonUniform(*s.expr)) || (isVar && nonUniformFlow())});
         const std::string arr = t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "";
         if (t.k == K::Array && code.empty()) {  // WGSL zero-initialises function variables
           return p + t.glsl() + " " + name + arr + ";\n" + p + "for (int tg_z = 0; tg_z < " +
@@ -521,6 +803,7 @@ class Lowerer {
         return p + t.glsl() + " " + name + arr + (code.empty() ? "" : " = " + code) + ";\n";
       }
       case Stmt::Kind::Assign: {
+        markAssigned(*s.lhs, nonUniform(*s.expr));
         const Value target = assignTarget(*s.lhs);
         const Value v = convert(expr(*s.expr), target.type, s.expr->pos);
         return p + target.code + " = " + v.code + ";\n";
@@ -528,6 +811,7 @@ class Lowerer {
       case Stmt::Kind::PhonyAssign:
         return p + "/* _ = */ " + expr(*s.expr).code + ";\n";
       case Stmt::Kind::CompoundAssign: {
+        markAssigned(*s.lhs, nonUniform(*s.expr));
         const Value target = assignTarget(*s.lhs);
         Value l = target;
         l.assignable = false;
@@ -536,6 +820,7 @@ class Lowerer {
       }
       case Stmt::Kind::Increment:
       case Stmt::Kind::Decrement: {
+        markAssigned(*s.lhs, false);
         const Value target = assignTarget(*s.lhs);
         if (target.type.k != K::I32 && target.type.k != K::U32)
           fail(s.pos, "'++' and '--' need an i32 or u32 variable, got " + target.type.wgsl());
@@ -546,6 +831,9 @@ class Lowerer {
         return p + v.code + ";\n";
       }
       case Stmt::Kind::Return: {
+        if (inContinuing_) fail(s.pos, "a continuing block must not contain a return statement");
+        if (s.expr && nonUniform(*s.expr)) functionReturnsNonUniform_ = true;
+        if (nonUniformFlow()) returnedNonUniformly_ = true;  // the rest runs for fewer invocations
         if (!s.expr) {
           if (returnType_.k != K::Void)
             fail(s.pos, "missing return value of type " + returnType_.wgsl());
@@ -558,6 +846,7 @@ class Lowerer {
         const Value c = expr(*s.expr);
         if (c.type.k != K::Bool)
           fail(s.expr->pos, "if condition must be bool, got " + c.type.wgsl());
+        const Flow flow(*this, nonUniform(*s.expr));
         std::string out = p + "if (" + c.code + ") " + blockOf(s.body, d);
         if (!s.elseBody.empty()) {
           if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If) {
@@ -575,6 +864,7 @@ class Lowerer {
         if (c.type.k != K::Bool)
           fail(s.expr->pos, "while condition must be bool, got " + c.type.wgsl());
         loops_.push_back(LoopKind::Plain);
+        const Flow flow(*this, nonUniform(*s.expr));
         std::string out = p + "while (" + c.code + ") " + blockOf(s.body, d) + "\n";
         loops_.pop_back();
         return out;
@@ -597,6 +887,7 @@ class Lowerer {
             update.pop_back();
         }
         loops_.push_back(LoopKind::Plain);
+        const Flow flow(*this, s.expr && nonUniform(*s.expr));
         std::string out =
             p + "for (" + init + " " + cond + "; " + update + ") " + blockOf(s.body, d) + "\n";
         loops_.pop_back();
@@ -604,6 +895,7 @@ class Lowerer {
         return out;
       }
       case Stmt::Kind::Loop: {
+        if (!loopExits(s.body) && !loopExits(s.continuing)) fail(s.pos, "loop does not exit");
         // loop { body continuing { c; break if x; } }: `continue` must reach the continuing
         // block, so the body runs inside a one-shot do-while that `continue` leaves.
         const int id = ++locals_;
@@ -617,7 +909,8 @@ class Lowerer {
           scopes_.emplace_back();
           std::string inner;
           for (const auto& st : s.body) inner += stmt(*st, d + 3);
-          loops_.back() = LoopKind::Plain;  // break/continue in the continuing block are plain
+          loops_.back() = LoopKind::Continuing;
+          ++inContinuing_;
           std::string cont;
           for (const auto& st : s.continuing) {
             if (st->kind == Stmt::Kind::BreakIf) {
@@ -629,6 +922,7 @@ class Lowerer {
               cont += stmt(*st, d + 1);
             }
           }
+          --inContinuing_;
           scopes_.pop_back();
           out = p + "for (;;) {\n" + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
                 "do {\n" + inner + pad(d + 1) + "} while (false);\n" + pad(d + 1) + "if (" + brk +
@@ -640,12 +934,20 @@ class Lowerer {
       }
       case Stmt::Kind::Break: {
         if (loops_.empty()) fail(s.pos, "'break' outside a loop or switch");
+        if (loops_.back() == LoopKind::Continuing)
+          fail(s.pos,
+               "'break' must not be used to exit from a continuing block; use 'break if'");
         if (loops_.back() == LoopKind::WithContinuing)
           return p + "{ " + breakFlags_.back() + " = true; break; }\n";
         return p + "break;\n";
       }
       case Stmt::Kind::Continue: {
         if (loops_.empty()) fail(s.pos, "'continue' outside a loop");
+        for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+          if (*it == LoopKind::Continuing)
+            fail(s.pos, "'continue' must not be used to exit from a continuing block");
+          if (*it != LoopKind::Switch) break;
+        }
         if (loops_.back() == LoopKind::Switch) {
           for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
             if (*it == LoopKind::WithContinuing)
@@ -668,6 +970,7 @@ class Lowerer {
         bool sawDefault = false;
         std::set<int64_t> seen;
         loops_.push_back(LoopKind::Switch);
+        const Flow flow(*this, nonUniform(*s.expr));
         for (const auto& c : s.cases) {
           for (const auto& e : c.selectors) {
             const Value v = convert(expr(*e), st, e->pos);
@@ -1000,17 +1303,46 @@ class Lowerer {
       }
       return lit(result.k == K::AbstractInt ? i32Literal(v) : f32Literal(v, pos), result, v);
     }
+    // Concrete scalar constants fold too (const-expressions): a result the type cannot hold and
+    // integer division by zero are errors, as in Tint.
+    if (result.isScalar() && l.constant && r.constant) return foldConcrete(op, l, r, result, pos);
     if (op == "/" && st.isInteger())
       return Value{"tg_div(" + l.code + ", " + r.code + ")", result, false, false, std::nullopt};
     if (op == "%")
       return Value{"tg_rem(" + l.code + ", " + r.code + ")", result, false, false, std::nullopt};
-    std::optional<double> c;
-    if (l.constant && r.constant && st.k == K::U32 && (op == "+" || op == "*" || op == "-")) {
-      // Concrete constants (e.g. `65535u * 256u`) stay usable as array sizes; u32 wraps.
-      const auto a = static_cast<uint32_t>(*l.constant), b = static_cast<uint32_t>(*r.constant);
-      c = static_cast<double>(op == "+" ? a + b : op == "-" ? a - b : a * b);
+    return Value{"(" + l.code + " " + op + " " + r.code + ")", result, false, false,
+                 std::nullopt};
+  }
+
+  Value foldConcrete(const std::string& op, const Value& l, const Value& r, const Type& t,
+                     SourcePos pos) {
+    const std::string what = "'" + l.code + " " + op + " " + r.code + "'";
+    if (t.k == K::F32) {  // f32 results must be finite
+      const auto a = static_cast<float>(*l.constant), b = static_cast<float>(*r.constant);
+      const float v = op == "+"   ? a + b
+                      : op == "-" ? a - b
+                      : op == "*" ? a * b
+                      : op == "/" ? a / b
+                                  : std::fmod(a, b);
+      if (!std::isfinite(v)) fail(pos, what + " cannot be represented as 'f32'");
+      return lit(f32Literal(v, pos), t, static_cast<double>(v));
     }
-    return Value{"(" + l.code + " " + op + " " + r.code + ")", result, false, false, c};
+    const auto a = static_cast<int64_t>(*l.constant), b = static_cast<int64_t>(*r.constant);
+    if ((op == "/" || op == "%") && b == 0)
+      fail(pos, std::string("integer ") + (op == "/" ? "division" : "modulo") +
+                    " by zero is invalid");
+    const bool i32 = t.k == K::I32;
+    if (i32 && a == INT32_MIN && b == -1 && (op == "/" || op == "%"))
+      fail(pos, what + " cannot be represented as 'i32'");
+    // Concrete integer + - * wrap (two's complement), in const-expressions too.
+    const auto ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+    const uint32_t w = op == "+" ? ua + ub : op == "-" ? ua - ub : ua * ub;
+    const int64_t v = op == "/"   ? a / b
+                      : op == "%" ? a % b
+                      : i32       ? int64_t{static_cast<int32_t>(w)}
+                                  : int64_t{w};
+    const auto d = static_cast<double>(v);
+    return lit(i32 ? i32Literal(d) : std::to_string(v) + "u", t, d);
   }
 
   Value indexExpr(const Expr& e) {
@@ -1019,6 +1351,13 @@ class Lowerer {
     if (idx.type.isAbstract()) idx = convert(idx, Type::scalar(K::I32), e.args[1]->pos);
     if (idx.type.k != K::I32 && idx.type.k != K::U32)
       fail(e.args[1]->pos, "index must be i32 or u32, got " + idx.type.wgsl());
+    if (idx.constant) {
+      const auto c = static_cast<int64_t>(*idx.constant);
+      const int n = base.type.k == K::Array || base.type.k == K::Vec ? base.type.n : 0;
+      if (c < 0 || (n > 0 && c >= n))
+        fail(e.args[1]->pos, "index " + std::to_string(c) + " out of bounds" +
+                                 (n > 0 ? " [0.." + std::to_string(n - 1) + "]" : ""));
+    }
     if (base.type.k == K::Array) {
       // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
       const std::string limit = base.type.n ? std::to_string(base.type.n - 1) + "u"
@@ -1079,6 +1418,8 @@ class Lowerer {
 
   Value call(const Expr& e) {
     const std::string& f = e.text;
+    if (lookup(f))
+      fail(e.pos, "cannot call '" + f + "': it is a value declared in scope, not a function");
     if (e.typeArgs && f == "bitcast") return bitcastCall(e);
     if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
     if (f.starts_with("vec") || e.typeArgs) return construct(e);
@@ -1094,6 +1435,11 @@ class Lowerer {
                    std::nullopt};
     }
     if (f.starts_with("atomic")) return atomicCall(e);
+    if (f == "workgroupBarrier" || f == "storageBarrier") {
+      if (nonUniformFlow())
+        fail(e.pos, "'" + f + "' must only be called from uniform control flow");
+      functionUsesBarrier_ = true;
+    }
     if (f == "workgroupBarrier") {
       arity(e, 0);
       return Value{"barrier()", Type::scalar(K::Void), false, false, std::nullopt};
@@ -1118,6 +1464,11 @@ class Lowerer {
                    t, false, false, std::nullopt};
     }
     if (auto it = functions_.find(f); it != functions_.end()) {
+      if (barrierFunctions_.contains(f)) {
+        if (nonUniformFlow())
+          fail(e.pos, "'" + f + "' must only be called from uniform control flow");
+        functionUsesBarrier_ = true;
+      }
       const auto& [params, ret] = it->second;
       if (e.args.size() != params.size())
         fail(e.pos, "function '" + f + "' takes " + std::to_string(params.size()) +
@@ -1179,6 +1530,13 @@ class Lowerer {
     if (e.typeArgs && e.typeArgs->name == "array") {
       Type t = resolveType(*e.typeArgs);
       if (t.n == 0) t.n = static_cast<int>(e.args.size());
+      if (e.args.empty() && t.n > 0) {  // the zero value
+        const std::string z = zeroOf(*t.elem);
+        if (z.empty()) unsupported(e.pos, "zero-value constructor of " + t.wgsl());
+        std::string code = t.elem->glsl() + "[" + std::to_string(t.n) + "](";
+        for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + z;
+        return Value{code + ")", t, false, false, std::nullopt};
+      }
       if (static_cast<int>(e.args.size()) != t.n)
         fail(e.pos, "array constructor needs " + std::to_string(t.n) + " elements, got " +
                         std::to_string(e.args.size()));
@@ -1379,7 +1737,7 @@ class Lowerer {
     return Value{code, result, false, false, std::nullopt};
   }
 
-  enum class LoopKind { Plain, WithContinuing, Switch };
+  enum class LoopKind { Plain, WithContinuing, Switch, Continuing };
 
   const Module& m_;
   Lowered out_;
@@ -1391,6 +1749,12 @@ class Lowerer {
   std::vector<LoopKind> loops_;
   std::vector<std::string> breakFlags_;
   int locals_ = 0;
+  int inContinuing_ = 0;
+  std::vector<bool> flowStack_;
+  bool returnedNonUniformly_ = false, functionUsesBarrier_ = false,
+       functionReturnsNonUniform_ = false;
+  std::set<std::string> barrierFunctions_, nonUniformResult_;
+  std::set<std::string> moduleFunctions_;
   uint32_t nextOverrideId_ = 0;
 };
 

@@ -1,8 +1,44 @@
 #include "lexer.h"
 
 #include <cctype>
+#include <set>
 
 namespace wgsl::detail {
+namespace {
+
+// WGSL's reserved words (spec §15.3): never identifiers.
+const std::set<std::string, std::less<>> kReserved = {
+    "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "asm_fragment",
+    "async", "attribute", "auto", "await", "become", "cast", "catch", "class", "co_await",
+    "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment",
+    "concept", "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger",
+    "decltype", "delete", "demote", "demote_to_helper", "do", "dynamic_cast", "enum", "explicit",
+    "export", "extends", "extern", "external", "fallthrough", "filter", "final", "finally",
+    "friend", "from", "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements",
+    "import", "inline", "instanceof", "interface", "layout", "lowp", "macro", "macro_rules",
+    "match", "mediump", "meta", "mod", "module", "move", "mut", "mutable", "namespace", "new",
+    "nil", "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent",
+    "noperspective", "null", "nullptr", "of", "operator", "package", "packoffset", "partition",
+    "pass", "patch", "pixelfragment", "precise", "precision", "premerge", "priv", "protected",
+    "pub", "public", "readonly", "ref", "regardless", "register", "reinterpret_cast", "require",
+    "resource", "restrict", "self", "set", "shared", "sizeof", "smooth", "snorm", "static",
+    "static_assert", "static_cast", "std", "subroutine", "super", "target", "template", "this",
+    "thread_local", "throw", "trait", "try", "type", "typedef", "typeid", "typename", "typeof",
+    "union", "unless", "unorm", "unsafe", "unsized", "use", "using", "varying", "virtual",
+    "volatile", "wgsl", "where", "with", "writeonly", "yield"};
+
+// The length of the well-formed UTF-8 sequence of a code point >= U+0080 at src[i]; 0 if none.
+size_t utf8Length(std::string_view src, size_t i) {
+  const auto b = static_cast<unsigned char>(src[i]);
+  const size_t n = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? (b <= 0xEF ? 3 : 0) : b >= 0xC2 ? 2 : 0;
+  if (n == 0 || i + n > src.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(src[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+}  // namespace
 
 const char* tokName(Tok t) {
   switch (t) {
@@ -147,11 +183,26 @@ std::vector<Token> lex(std::string_view src) {
       continue;
     }
     const SourcePos start = pos;
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+    // Identifiers: ASCII letters, digits and '_', plus any non-ASCII code point (WGSL allows
+    // Unicode XID identifiers; this accepts every well-formed UTF-8 sequence there).
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || utf8Length(src, i) > 0) {
       size_t j = i;
-      while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_'))
-        ++j;
+      for (;;) {
+        if (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_'))
+          ++j;
+        else if (const size_t n = j < src.size() ? utf8Length(src, j) : 0; n > 0)
+          j += n;
+        else
+          break;
+      }
       std::string text(src.substr(i, j - i));
+      if (text.starts_with("__"))
+        fail(start, "identifiers must not start with two or more underscores");
+      if (kReserved.contains(text)) fail(start, "'" + text + "' is a reserved keyword");
+      // advance() counts columns in bytes; Tint counts code points.
+      for (size_t k = i; k < j; ++k) {
+        if ((static_cast<unsigned char>(src[k]) & 0xC0) == 0x80) pos.column--;
+      }
       advance(j - i);
       out.push_back({text == "_" ? Tok::Underscore : Tok::Ident, text, start});
       continue;

@@ -12,6 +12,12 @@ const std::set<std::string> kTemplatedTypes = {
 // Deeply nested input must fail cleanly instead of exhausting the stack.
 constexpr int kMaxNesting = 128;
 
+// WGSL keywords: never names.
+const std::set<std::string> kKeywords = {
+    "alias",   "break",    "case",   "const", "const_assert", "continue", "continuing",
+    "default", "diagnostic", "discard", "else", "enable", "false", "fn", "for", "if", "let",
+    "loop",    "override", "requires", "return", "struct", "switch", "true", "var", "while"};
+
 class Parser {
  public:
   explicit Parser(std::vector<Token> tokens) : t_(std::move(tokens)) {}
@@ -75,6 +81,8 @@ class Parser {
   std::string ident(const char* what) {
     if (!at(Tok::Ident))
       fail(peek().pos, std::string("expected ") + what + ", got " + describe(peek()));
+    if (kKeywords.contains(peek().text))
+      fail(peek().pos, std::string("expected ") + what + ", got the keyword '" + peek().text + "'");
     return next().text;
   }
   // `>` `>` written without a gap is a right shift.
@@ -105,6 +113,9 @@ class Parser {
           "align", "size",       "location", "interpolate", "invariant",      "must_use",
           "const", "diagnostic", "vertex",   "fragment"};
       if (!known.contains(a.name)) fail(pos, "unknown attribute '@" + a.name + "'");
+      for (const Attribute& earlier : out) {
+        if (earlier.name == a.name) fail(pos, "duplicate '@" + a.name + "' attribute");
+      }
       if (accept(Tok::LParen)) {
         while (!at(Tok::RParen)) {
           a.args.push_back(expression());
@@ -122,6 +133,8 @@ class Parser {
     TypeExpr t;
     t.pos = peek().pos;
     t.name = ident("a type");
+    if (t.name.starts_with("texture_") || t.name == "sampler" || t.name == "sampler_comparison")
+      unsupported(t.pos, "texture and sampler types ('" + t.name + "')");
     if (at(Tok::Lt) && (kTemplatedTypes.contains(t.name))) {
       next();
       if (t.name == "array") {
@@ -391,8 +404,10 @@ class Parser {
     s->body = block();
     if (atIdent("else")) {
       next();
-      if (atIdent("if"))
+      if (atIdent("if")) {
+        const Nest nest(*this, peek().pos);  // an else-if chain nests like a block
         s->elseBody.push_back(ifStmt());
+      }
       else
         s->elseBody = block();
     }
@@ -444,6 +459,17 @@ class Parser {
     auto e = node(Expr::Kind::Binary, op.pos, std::move(text));
     e->args.push_back(std::move(l));
     e->args.push_back(std::move(r));
+    return measured(std::move(e));
+  }
+
+  // Sets the node's height from its children (already bounded) and enforces Tint's expression
+  // depth limit, so that no later recursion over the tree can run deeper than it.
+  static ExprPtr measured(ExprPtr e) {
+    int h = 0;
+    for (const auto& a : e->args) h = std::max(h, a->height);
+    e->height = e->kind == Expr::Kind::Paren ? h : h + 1;
+    if (e->height > kMaxExpressionDepth)
+      fail(e->pos, "reached max expression depth of " + std::to_string(kMaxExpressionDepth));
     return e;
   }
 
@@ -497,12 +523,12 @@ class Parser {
     if (at(Tok::Minus) || at(Tok::Bang) || at(Tok::Tilde)) {
       auto e = node(Expr::Kind::Unary, pos, next().text);
       e->args.push_back(unary());
-      return e;
+      return measured(std::move(e));
     }
     if (at(Tok::Amp)) {  // address-of: the resolver accepts it only where a builtin takes a pointer
       auto e = node(Expr::Kind::Unary, pos, next().text);
       e->args.push_back(unary());
-      return e;
+      return measured(std::move(e));
     }
     if (at(Tok::Star)) unsupported(pos, "pointer dereference ('*')");
     if (at(Tok::MinusMinus)) fail(pos, "'--' is a statement in WGSL, not a prefix operator");
@@ -516,12 +542,12 @@ class Parser {
         ix->args.push_back(std::move(e));
         ix->args.push_back(expression());
         expect(Tok::RBracket, "to close the index");
-        e = std::move(ix);
+        e = measured(std::move(ix));
       } else if (at(Tok::Dot)) {
         auto m = node(Expr::Kind::Member, next().pos);
         m->text = ident("a member name or swizzle");
         m->args.push_back(std::move(e));
-        e = std::move(m);
+        e = measured(std::move(m));
       } else {
         return e;
       }
@@ -541,7 +567,7 @@ class Parser {
         e->args.push_back(level(0));
         noGreater_.pop_back();
         expect(Tok::RParen, "to close the parenthesis");
-        return e;
+        return measured(std::move(e));
       }
       case Tok::Ident: {
         if (t.text == "true" || t.text == "false")
@@ -565,7 +591,7 @@ class Parser {
           }
           noGreater_.pop_back();
           expect(Tok::RParen, "to close the call arguments");
-          return call;
+          return measured(std::move(call));
         }
         if (templ) fail(pos, "expected '(' after the type '" + name + "<...>' in an expression");
         return node(Expr::Kind::Ident, pos, name);

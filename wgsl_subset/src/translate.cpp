@@ -102,7 +102,25 @@ bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages) {
   tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
     if (messages) *messages += m;
   });
-  return tools.Validate(spirv);
+  // The validator's friendly-name mapper makes repeated OpNames unique by trying suffixes one by
+  // one: quadratic in the number of equal names (glslang names every call temporary "param"), so
+  // 4,000 chained functions took seconds. Debug names carry no semantics: validate without them.
+  std::vector<uint32_t> stripped;
+  stripped.reserve(spirv.size());
+  size_t i = 0;
+  for (; i < spirv.size() && i < 5; ++i) stripped.push_back(spirv[i]);
+  while (i < spirv.size()) {
+    const uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xFFFF;
+    if (words == 0 || i + words > spirv.size()) {  // malformed: let the validator say so
+      stripped.insert(stripped.end(), spirv.begin() + static_cast<std::ptrdiff_t>(i), spirv.end());
+      break;
+    }
+    if (opcode != 5 && opcode != 6)  // OpName, OpMemberName
+      stripped.insert(stripped.end(), spirv.begin() + static_cast<std::ptrdiff_t>(i),
+                      spirv.begin() + static_cast<std::ptrdiff_t>(i + words));
+    i += words;
+  }
+  return tools.Validate(stripped);
 }
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {

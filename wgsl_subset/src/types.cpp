@@ -2,6 +2,20 @@
 
 namespace wgsl::detail {
 
+std::string glslName(const std::string& name) {
+  bool plain = name.size() <= 200 && name.find("__") == std::string::npos && !name.ends_with('_');
+  for (const char c : name) {
+    if (static_cast<unsigned char>(c) >= 0x80) plain = false;
+  }
+  if (plain) return "w_" + name;
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  static const char* digits = "0123456789abcdef";
+  std::string out = "wx_";
+  for (int i = 60; i >= 0; i -= 4) out += digits[(h >> i) & 15];
+  return out;
+}
+
 bool Type::operator==(const Type& o) const {
   if (k != o.k || n != o.n || name != o.name) return false;
   if (!elem || !o.elem) return !elem && !o.elem;
@@ -62,7 +76,7 @@ std::string Type::glsl() const {
     case K::Atomic:
       return elem->glsl();
     case K::Struct:
-      return "w_" + name;
+      return glslName(name);
   }
   return "?";
 }

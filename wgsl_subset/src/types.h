@@ -6,6 +6,10 @@
 
 namespace wgsl::detail {
 
+// The GLSL spelling of a WGSL name: `w_` + name, so no WGSL name is a GLSL keyword; names GLSL
+// cannot spell (non-ASCII, '__' inside, longer than glslang's token limit) become `wx_<hash>`.
+std::string glslName(const std::string& name);
+
 struct Type {
   enum class K {
     Void,

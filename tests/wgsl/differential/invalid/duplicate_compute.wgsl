@@ -1,0 +1,1 @@
+@compute @compute @workgroup_size(1) fn main() { }

@@ -1,0 +1,2 @@
+@group(4) @binding(0) var<storage, read_write> b : array<f32>;
+@compute @workgroup_size(1) fn main() { b[0] = 1.0; }

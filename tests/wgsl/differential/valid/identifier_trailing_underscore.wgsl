@@ -1,0 +1,6 @@
+@group(0) @binding(0) var<storage, read_write> b : array<f32>;
+@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) lid : u32) {
+let a_ = 1.0;
+let a = 2.0;
+b[0] = a_ + a;
+}

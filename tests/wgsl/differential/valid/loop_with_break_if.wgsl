@@ -1,0 +1,6 @@
+@group(0) @binding(0) var<storage, read_write> b : array<f32>;
+@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) lid : u32) {
+var i = 0;
+loop { i++; continuing { break if i > 3; } }
+b[0] = f32(i);
+}

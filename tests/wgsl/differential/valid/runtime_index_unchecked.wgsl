@@ -1,0 +1,5 @@
+@group(0) @binding(0) var<storage, read_write> b : array<f32>;
+@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) lid : u32) {
+var a = array<f32, 4>();
+b[0] = a[lid];
+}
