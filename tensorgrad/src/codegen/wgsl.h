@@ -40,6 +40,12 @@ KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string
 std::string broadcastIndex(const std::string& var, const Shape& outShape, const Shape& srcShape);
 // `let <prefix>_k = ...;` for each axis of `shape`, decomposing the flat index `flat`.
 std::string decompose(const std::string& flat, const Shape& shape, const std::string& prefix);
+// Upstream's switch to a workgroup per output (reductions, long-K matmuls): fewer outputs than
+// this and a reduced length of at least kWorkgroupSize.
+inline constexpr int64_t kTreeMaxOutputs = 32768;
+inline bool treeReduces(int64_t outputs, int64_t reducedLength) {
+  return outputs < kTreeMaxOutputs && reducedLength >= kWorkgroupSize;
+}
 // Tree reduction of `acc` across a workgroup into `<array>[0]` (lid = local index).
 std::string workgroupReduce(const std::string& array, const std::string& acc);
 // Kernel with one workgroup per output element (`i` = the workgroup's flat id).

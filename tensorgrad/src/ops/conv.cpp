@@ -419,7 +419,7 @@ void registerConvOps(OpTable& t) {
                              si(g.hOut) + " + ho) * " + si(g.wOut) + " + wo]";
     const int64_t weights = shapeSize(a.out().shape);
     const int64_t redLen = g.batch * g.hOut * g.wOut;
-    if (weights < 32768 && redLen >= kWorkgroupSize) {
+    if (treeReduces(weights, redLen)) {
       return perWorkgroup(
           a, weights,
           coords + "  for (var r = i32(lid); r < " + si(redLen) + "; r += " + si(kWorkgroupSize) +

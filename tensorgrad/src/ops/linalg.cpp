@@ -50,7 +50,7 @@ KernelSource matmulKernel(const KernelArgs& a, bool batched) {
   const std::string bBase = batched ? "bi * " + u(k * n) : "0u";
   const bool tiled = m % kTile == 0 && n % kTile == 0 && k % kTile == 0;
   const int64_t outputs = batches * m * n;
-  if (!batched && !tiled && outputs < 32768 && k >= kWorkgroupSize) {
+  if (!batched && !tiled && treeReduces(outputs, k)) {
     return perWorkgroup(a, outputs,
                         "  let bi = i / " + u(m * n) + ";\n  let row = (i % " + u(m * n) + ") / " +
                             u(n) + ";\n  let col = i % " + u(n) + ";\n  let aRow = bi * " +

@@ -32,7 +32,7 @@ KernelSource reduceKernel(const KernelArgs& a, bool mean) {
   const int64_t d = a.in(0).shape.back();
   const int64_t rows = shapeSize(a.in(0).shape) / d;
   const std::string finish = mean ? " / " + literal(static_cast<double>(d), Dtype::F32) : "";
-  if (rows < 32768 && d >= kWorkgroupSize) {
+  if (treeReduces(rows, d)) {
     return perWorkgroup(a, rows,
                         "  var s = 0.0;\n  for (var j = lid; j < " + u(d) +
                             "; j += " + u(kWorkgroupSize) +

@@ -228,7 +228,7 @@ void registerShapeOps(OpTable& t) {
             u(src[k]) + ";\n";
     }
     const int64_t outputs = shapeSize(dst);
-    if (a.out().dtype == Dtype::F32 && outputs < 32768 && redLen >= kWorkgroupSize) {
+    if (a.out().dtype == Dtype::F32 && treeReduces(outputs, redLen)) {
       return perWorkgroup(a, outputs,
                           decompose("i", dst, "d") + "  var s = 0.0;\n  for (var r = lid; r < " +
                               u(redLen) + "; r += " + u(kWorkgroupSize) + ") {\n" + at +

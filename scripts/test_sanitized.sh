@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, leak detection on:
+# a RelWithDebInfo build in build-asan. LeakSanitizer skips only what scripts/lsan.supp lists
+# (allocations that Mesa's lavapipe and the Vulkan validation layer keep until the process ends);
+# any UBSan report fails its test. The fuzz label is left out: the fuzzers are sanitized builds
+# of their own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_SANITIZE=ON -DTG_WARNINGS_AS_ERRORS=ON
+cmake --build build-asan --parallel
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 -LE fuzz
