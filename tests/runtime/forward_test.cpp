@@ -1,9 +1,14 @@
 // Forward graphs: attach (shared params, visibility, parametric shapes and their LRU),
 // compileForward with safetensors weights, i32 outputs, captures, replaceModel aborting queued
 // work, destroy cascading, the binding-limit error, singleFlight and the SPIR-V disk cache.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include <nlohmann/json.hpp>
 
@@ -378,7 +383,7 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   tg::releaseDevices();
   auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
   EXPECT_EQ(entries().size(), first.size());
-  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v1") << name;
+  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v2") << name;
   std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
   EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
   // An entry whose WGSL matches but whose SPIR-V is not valid (it starts with the SPIR-V magic;
@@ -390,10 +395,11 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
       std::ifstream in(dir / name, std::ios::binary);
       bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
-    uint64_t wgslSize = 0;
-    std::memcpy(&wgslSize, bytes.data() + 20, 8);
+    // The SPIR-V is the entry's tail: the first SPIR-V magic word after the text fields.
+    const size_t spirvAt = bytes.find(std::string("\x03\x02\x23\x07", 4), 20);
+    ASSERT_NE(spirvAt, std::string::npos);
     const std::string good = bytes;
-    bytes.resize(28 + wgslSize);
+    bytes.resize(spirvAt);
     const uint32_t junk[] = {0x07230203u, 0x00010300u, 0u, 99u, 0u, 0xdeadbeefu};
     bytes.append(reinterpret_cast<const char*>(junk), sizeof junk);
     std::ofstream(dir / name, std::ios::binary | std::ios::trunc) << bytes;
@@ -405,6 +411,159 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
     break;  // one entry is enough
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST(Forward, NonFiniteInputsFailTheRunNamingTheInputAndIndex) {
+  tg_models::MLP model;
+  auto fwd = tg::compileForward(tg::ForwardSpec<tg_models::MLP>{
+      .model = model, .forward = predict, .inputs = {{"x", {{tg::null, 1}}}}});
+  const tg::ParamMap before = await(fwd.downloadParams());
+  std::vector<float> x = linspace(6);
+  x[4] = NAN;
+  tg::RunResult r = await(fwd.run({{"x", x}}));
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("run: input 'x' has NaN at index 4"), std::string::npos) << r.error;
+  x[4] = 0.f;
+  x[2] = INFINITY;
+  r = await(fwd.run({{"x", x}}));
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("run: input 'x' has +Inf at index 2"), std::string::npos) << r.error;
+  tg::ParamMap bad = before;
+  bad.at("l1.b")[5] = NAN;
+  try {
+    await(fwd.uploadParams(bad));
+    ADD_FAILURE() << "accepted a NaN param";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("uploadParams: 'l1.b' has NaN at index 5"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(await(fwd.downloadParams()), before);
+  x[2] = 0.f;
+  completedRun(fwd.run({{"x", x}}));
+}
+
+// A parametric input whose known dims alone overflow fails the run saying so, naming the input
+// (attach traces nothing until a run resolves the shape).
+TEST(Forward, OverflowingParametricShapeFailsNamingTheInput) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto fwd = train.attach({.forward = [](const tg_models::MLP& m, const tg::Inputs& in) {
+                             return tg_models::mlpForward(m, tg::reshape(in["x"], {-1, 1}));
+                           },
+                           .inputs = {{"x", {{tg::null, int64_t{1} << 32, int64_t{1} << 32}}}}});
+  const tg::RunResult r = await(fwd.run({{"x", std::vector<float>(4, 1.f)}}));
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find("input 'x'"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("overflows"), std::string::npos) << r.error;
+}
+
+// ---- disk cache faults cost speed, never a compile ----
+
+// The cache directory of one test, emptied before and after.
+struct CacheDir {
+  std::filesystem::path path;
+  explicit CacheDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() /
+             ("tg_cache_" + name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+  }
+  ~CacheDir() { std::filesystem::remove_all(path); }
+  std::vector<std::filesystem::path> entries() const {
+    std::vector<std::filesystem::path> out;
+    for (const auto& e : std::filesystem::directory_iterator(path)) {
+      if (e.path().extension() == ".spv") out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+std::string fileBytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A compile on a new device (so every entry is read) of the MLP, and one step.
+void compileAndStep(const std::filesystem::path& dir) {
+  tg::releaseDevices();
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
+  std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
+  EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
+}
+
+TEST(Forward, SpirvCacheEntriesThatAreDirectoriesAreSkipped) {
+  CacheDir dir("dirs");
+  compileAndStep(dir.path);
+  const auto entries = dir.entries();
+  ASSERT_GT(entries.size(), 20u);
+  for (const auto& e : entries) {
+    std::filesystem::remove(e);
+    std::filesystem::create_directories(e / "sub");
+  }
+  EXPECT_NO_THROW(compileAndStep(dir.path));
+  EXPECT_NO_THROW(compileAndStep(dir.path));  // still in the way: skipped again, never fatal
+  for (const auto& e : entries) EXPECT_TRUE(std::filesystem::is_directory(e)) << e;
+}
+
+TEST(Forward, SpirvCacheEntryThatIsAFifoDoesNotBlockAndIsReplaced) {
+  CacheDir dir("fifo");
+  compileAndStep(dir.path);
+  const auto entries = dir.entries();
+  ASSERT_FALSE(entries.empty());
+  const auto fifo = entries.front();
+  const std::string good = fileBytes(fifo);
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto done = std::async(std::launch::async, [&] { compileAndStep(dir.path); });
+  if (done.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    ADD_FAILURE() << "compile blocked on a FIFO in the cache";
+    // Unblock the reader: a writer opens and closes the FIFO (end of file).
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
+  done.get();
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(fifo)));
+  EXPECT_EQ(fileBytes(fifo), good);  // rewritten with this kernel's entry
+}
+
+// An entry with this kernel's WGSL but another kernel's valid SPIR-V (another interface) is a
+// miss: the kernel is translated again and its entry rewritten, instead of a bind-group error on
+// every compile. The SPIR-V is an entry's tail, after the WGSL (whatever the header holds).
+TEST(Forward, SpirvCacheEntryWithAnotherKernelsSpirvIsRepaired) {
+  CacheDir dir("swap");
+  compileAndStep(dir.path);
+  tg_models::MLP model;
+  const auto kernels = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = "none"}).kernels();
+  struct Entry {
+    std::filesystem::path path;
+    std::string bytes;
+    size_t spirvAt = 0;
+    size_t bindings = 0;
+  };
+  std::vector<Entry> found;
+  for (const auto& p : dir.entries()) {
+    Entry e{p, fileBytes(p)};
+    for (const auto& k : kernels) {
+      const size_t at = k.wgsl.empty() ? std::string::npos : e.bytes.find(k.wgsl);
+      if (at == std::string::npos) continue;
+      e.spirvAt = e.bytes.find(std::string("\x03\x02\x23\x07", 4), at + k.wgsl.size());
+      e.bindings = k.bindings.size();
+    }
+    if (e.spirvAt != 0 && e.spirvAt != std::string::npos) found.push_back(std::move(e));
+  }
+  ASSERT_GT(found.size(), 2u);
+  // Two entries whose kernels bind a different number of buffers.
+  const Entry& victim = found.front();
+  const Entry* donor = nullptr;
+  for (const Entry& e : found) {
+    if (e.bindings != victim.bindings) donor = &e;
+  }
+  ASSERT_NE(donor, nullptr);
+  std::ofstream(victim.path, std::ios::binary | std::ios::trunc)
+      << victim.bytes.substr(0, victim.spirvAt) + donor->bytes.substr(donor->spirvAt);
+  EXPECT_NO_THROW(compileAndStep(dir.path));
+  EXPECT_EQ(fileBytes(victim.path), victim.bytes) << "not repaired: " << victim.path;
+  EXPECT_NO_THROW(compileAndStep(dir.path));
 }
 
 }  // namespace

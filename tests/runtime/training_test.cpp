@@ -79,16 +79,162 @@ TEST(Training, BadInputsFailNamingTheInputAndShape) {
       {{{"x", ok}, {"y", ok}, {"z", ok}}, {"unknown input 'z'", "x: f32 [8, 1]"}},
       {{{"x", ok}, {"y", std::vector<int32_t>(8, 1)}}, {"'y'", "is i32", "expected f32 [8, 1]"}},
       {{{"x", std::vector<float>(7, 0.f)}, {"y", ok}}, {"'x'", "7 elements", "expected 8"}},
-      {{{"x", ok}, {"y", std::vector<float>(8, NAN)}}, {"loss is NaN"}},
+      {{{"x", ok}, {"y", std::vector<float>(8, NAN)}}, {"input 'y' has NaN at index 0"}},
   };
+  const tg::ParamMap before = await(train.downloadParams());
   for (const Case& c : cases) {
     const tg::StepResult r = await(train.step(c.feed));
     ASSERT_EQ(r.kind, tg::ResultKind::Failed);
     for (const auto& m : c.mentions) EXPECT_NE(r.error.find(m), std::string::npos) << r.error;
   }
-  // Rejected inputs never reach the GPU; the NaN step did, and poisoned the parameters.
-  const auto params = await(train.downloadParams());
-  EXPECT_TRUE(std::isnan(params.at("l3.b")[0]));
+  // Rejected inputs, the NaN one included, never reach the GPU.
+  EXPECT_EQ(await(train.downloadParams()), before);
+}
+
+// A NaN or ±Inf in an f32 input fails the step on the host, naming the input and the first bad
+// index, before any parameter or optimizer state changes; the next good step is the first step.
+TEST(Training, NonFiniteInputsFailTheStepBeforeAnyParamChanges) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  const tg::ParamMap before = await(train.downloadParams());
+  std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
+  struct Case {
+    std::string input;
+    size_t index;
+    float value;
+    std::string mention;
+  };
+  for (const Case& c : {Case{"x", 3, NAN, "step: input 'x' has NaN at index 3"},
+                        Case{"y", 7, INFINITY, "step: input 'y' has +Inf at index 7"},
+                        Case{"x", 0, -INFINITY, "step: input 'x' has -Inf at index 0"}}) {
+    tg::Feed feed = {{"x", xs}, {"y", ys}};
+    std::vector<float> bad = c.input == "x" ? xs : ys;
+    bad[c.index] = c.value;
+    if (c.index + 1 < bad.size()) bad[c.index + 1] = NAN;  // a later bad value is not the one named
+    feed[c.input] = bad;
+    const tg::StepResult r = await(train.step(feed));
+    EXPECT_EQ(r.kind, tg::ResultKind::Failed) << c.mention;
+    EXPECT_NE(r.error.find(c.mention), std::string::npos) << r.error;
+    EXPECT_EQ(await(train.downloadParams()), before) << c.mention;
+  }
+  // Nothing advanced either: the next good step is bit for bit a fresh compile's first step.
+  tg_models::MLP other;
+  auto fresh = tg::compile(tg_models::mlpSpec(other, 8));
+  const float first = completedStep(fresh.step({{"x", xs}, {"y", ys}})).loss;
+  EXPECT_EQ(completedStep(train.step({{"x", xs}, {"y", ys}})).loss, first);
+  EXPECT_EQ(await(train.downloadParams()), await(fresh.downloadParams()));
+}
+
+TEST(Training, UploadParamsRejectsNonFiniteValuesNamingTheParamAndIndex) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  const tg::ParamMap before = await(train.downloadParams());
+  for (const auto& [value, mention] : std::vector<std::pair<float, std::string>>{
+           {NAN, "uploadParams: 'l2.W' has NaN at index 17"},
+           {-INFINITY, "uploadParams: 'l2.W' has -Inf at index 17"}}) {
+    tg::ParamMap bad = before;
+    for (auto& [name, v] : bad) v[0] += 1.f;  // valid changes elsewhere: none may be written
+    bad["l2.W"][17] = value;
+    try {
+      await(train.uploadParams(bad));
+      ADD_FAILURE() << "accepted: " << mention;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(await(train.downloadParams()), before);
+  }
+}
+
+// Every hyperparameter that cannot train is rejected when it is given: compile (and
+// replaceModel) for the optimizer config, setLR for a rate; the message names the field.
+TEST(Training, NonFiniteOrOutOfRangeHyperparametersAreRejectedNamingTheField) {
+  tg_models::MLP model;
+  auto expectRejected = [&](const tg::OptimizerConfig& optimizer, const std::string& mention) {
+    auto spec = tg_models::mlpSpec(model, 8);
+    spec.optimizer = optimizer;
+    try {
+      tg::compile(spec);
+      ADD_FAILURE() << "accepted: " << mention;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+  };
+  auto adam = [](auto edit) {
+    tg::Adam a;
+    edit(a);
+    return tg::OptimizerConfig(a);
+  };
+  expectRejected(adam([](tg::Adam& a) { a.lr = NAN; }), "optimizer.lr = NaN");
+  expectRejected(adam([](tg::Adam& a) { a.lr = -1e-3; }), "optimizer.lr = -0.001");
+  expectRejected(adam([](tg::Adam& a) { a.lr = INFINITY; }), "optimizer.lr = Inf");
+  expectRejected(adam([](tg::Adam& a) { a.beta1 = 1; }), "optimizer.beta1 = 1");
+  expectRejected(adam([](tg::Adam& a) { a.beta1 = -0.1; }), "optimizer.beta1");
+  expectRejected(adam([](tg::Adam& a) { a.beta2 = NAN; }), "optimizer.beta2 = NaN");
+  expectRejected(adam([](tg::Adam& a) { a.eps = 0; }), "optimizer.eps = 0");
+  expectRejected(adam([](tg::Adam& a) { a.clipGradNorm = 0; }), "optimizer.clipGradNorm = 0");
+  expectRejected(adam([](tg::Adam& a) { a.clipGradNorm = NAN; }), "optimizer.clipGradNorm = NaN");
+  tg::AdamW w;
+  w.weightDecay = -0.01;
+  expectRejected(w, "optimizer.weightDecay = -0.01");
+  tg::SGD sgd;
+  sgd.momentum = -0.9;
+  expectRejected(sgd, "optimizer.momentum = -0.9");
+  sgd = {};
+  sgd.weightDecay = NAN;
+  expectRejected(sgd, "optimizer.weightDecay = NaN");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::linear(1e-3, 0, 0); }), "optimizer.lr.steps = 0");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::cosineAnnealing(1e-3, NAN, 10); }), "optimizer.lr.final = NaN");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::warmup(1e-3, 5, tg::lr::linear(INFINITY, 0, 10)); }),
+                 "optimizer.lr.after.peak = Inf");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::staircase(1e-3, 0, 0.5); }), "optimizer.lr.every = 0");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::staircase(1e-3, 10, NAN); }), "optimizer.lr.gamma = NaN");
+  expectRejected(adam([](tg::Adam& a) { a.lr = tg::lr::multiStep(1e-3, {10, 5}, 0.5); }),
+                 "optimizer.lr.milestones[1] = 5");
+
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  const std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
+  completedStep(train.step({{"x", xs}, {"y", ys}}));
+  for (const auto& [lr, mention] : std::vector<std::pair<tg::LR, std::string>>{
+           {NAN, "setLR: lr = NaN"},
+           {-INFINITY, "setLR: lr = -Inf"},
+           {tg::lr::linear(0.01, 0, -3), "setLR: lr.steps = -3"},
+           {tg::lr::multiStep(0.01, {0}, 0.1), "setLR: lr.milestones[0] = 0"}}) {
+    try {
+      await(train.setLR(lr));
+      ADD_FAILURE() << "accepted: " << mention;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+  }
+  // The rejected rates never took effect: training goes on with the compile's rate.
+  const tg::StepResult r = completedStep(train.step({{"x", xs}, {"y", ys}}));
+  EXPECT_TRUE(std::isfinite(r.loss));
+  for (const auto& [name, v] : await(train.downloadParams())) {
+    for (float x : v) ASSERT_TRUE(std::isfinite(x)) << name;
+  }
+  tg::Adam badReplace;
+  badReplace.eps = -1;
+  try {
+    await(train.replaceModel(model, {.optimizer = badReplace}));
+    ADD_FAILURE() << "replaceModel accepted eps = -1";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("optimizer.eps = -1"), std::string::npos) << e.what();
+  }
+  completedStep(train.step({{"x", xs}, {"y", ys}}));  // the model was not replaced
+}
+
+// A batch whose byte size overflows int64 is a compile error naming the input, not undefined
+// behaviour or an unrelated message from a later op.
+TEST(Training, OverflowingInputShapeIsRejectedNamingTheInput) {
+  tg_models::MLP model;
+  try {
+    tg::compile(tg_models::mlpSpec(model, int64_t{1} << 62));
+    ADD_FAILURE() << "accepted a batch of 2^62";
+  } catch (const tg::ShapeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("tensorInput 'x'"), std::string::npos) << what;
+    EXPECT_NE(what.find("overflows"), std::string::npos) << what;
+  }
 }
 
 TEST(Training, UploadParamsIsStrictAndAtomic) {

@@ -139,4 +139,47 @@ TEST(TraceErrors, MisuseIsNamed) {
   }
 }
 
+// Shape products never wrap (signed overflow is undefined behaviour): shapeSize throws, and every
+// tensor a trace creates (inputs, params, op outputs) must have a byte size (elements x 4) that
+// fits in int64; each error names the tensor or the op.
+TEST(ShapeOverflow, IsAnErrorNamingTheTensorOrOp) {
+  constexpr int64_t k32 = int64_t{1} << 32;
+  auto expectMessage = [](const std::function<void()>& body, const std::vector<std::string>& needles) {
+    try {
+      body();
+      ADD_FAILURE() << "accepted; wanted: " << needles.front();
+    } catch (const std::exception& e) {
+      for (const auto& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
+    }
+  };
+  expectMessage([&] { (void)tg::shapeSize({k32, k32}); }, {"[4294967296, 4294967296]", "overflows"});
+  expectMessage([&] { (void)tg::shapeSize({3, -2}); }, {"[3, -2]", "negative"});
+  EXPECT_EQ(tg::shapeSize({k32, k32 / 2 - 1}), k32 * (k32 / 2 - 1));
+  auto traced = [](const std::function<void()>& body) {
+    return [body] {
+      tg::traceFn([&] {
+        body();
+        return std::vector<Tensor>{};
+      });
+    };
+  };
+  expectMessage(traced([&] { tg::tensorInput("x", {k32, k32}); }), {"tensorInput 'x'", "overflows"});
+  // 2^62 elements fit in int64, their 2^64 bytes do not.
+  expectMessage(traced([&] { tg::tensorInput("x", {int64_t{1} << 62, 1}); }), {"tensorInput 'x'", "overflows"});
+  expectMessage(traced([&] {
+                  const Tensor a = tg::tensorInput("a", {k32});
+                  tg::broadcastTo(a, {k32, k32});
+                }),
+                {"broadcastTo", "overflows"});
+  expectMessage(traced([&] {
+                  const Tensor a = tg::tensorInput("a", {4});
+                  tg::reshape(a, {-1, k32, k32});
+                }),
+                {"reshape", "overflows"});
+  struct Huge : tg::Module {
+    Tensor w = param("w", {k32, k32});
+  };
+  expectMessage([] { Huge h; }, {"param 'w'", "overflows"});
+}
+
 }  // namespace

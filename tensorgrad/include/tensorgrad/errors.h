@@ -15,6 +15,13 @@ class ShapeError : public std::runtime_error {
   ShapeError(const std::string& message, const CallSite* site);
 };
 
+// shapeSize() of a shape whose element count does not fit in int64_t (or with a negative dim).
+// Ops rethrow it as a ShapeError naming the op and the call site.
+class ShapeOverflowError : public ShapeError {
+ public:
+  explicit ShapeOverflowError(const std::string& message) : ShapeError(message, nullptr) {}
+};
+
 // Misuse outside an op's shape rule: ops called outside a trace, duplicate input names, a module
 // parameter used in a trace it does not belong to, an optimizer filter that matches nothing.
 class TraceError : public std::runtime_error {

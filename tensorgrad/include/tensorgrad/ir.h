@@ -19,7 +19,16 @@ enum class Dtype : uint8_t { F32, I32, Bool };
 std::string_view dtypeName(Dtype dtype);
 
 using Shape = std::vector<int64_t>;
+// The element count. Throws ShapeOverflowError (a ShapeError) when a dim is negative or the
+// product does not fit in int64_t: shapes come from users and files, and the product is never
+// allowed to wrap (signed overflow is undefined behaviour).
 int64_t shapeSize(const Shape& shape);
+// The largest element count of any tensor: its byte size (elements × 4, every dtype is 4 bytes
+// on the device) must fit in int64_t as well.
+inline constexpr int64_t kMaxTensorElements = INT64_MAX / 4;
+// Empty when `shape` has positive dims whose product is at most kMaxTensorElements; otherwise
+// why not, for a message that names the tensor ("shape [..] overflows: ...").
+std::string checkTensorShape(const Shape& shape);
 std::string showShape(const Shape& shape);
 
 // Where the user called an op; errors raised later (shape rules, autograd, codegen) point here.

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct LR {
   LR(lr::Staircase s) : schedule(std::move(s)) {}
   LR(lr::MultiStep s) : schedule(std::move(s)) {}
 };
+
+// Throws std::invalid_argument naming `field` and the bad part when a rate is non-finite or
+// negative, a step count or `every` is not positive, gamma is non-finite or not positive,
+// milestones are not positive and increasing, a startStep is negative or a warmup has no `after`.
+void validateLR(const LR& schedule, const std::string& field);
 
 double resolveLR(const LR& schedule, int64_t step);
 // setLR semantics: a schedule without a startStep restarts so that `baseStep` is its step 1.

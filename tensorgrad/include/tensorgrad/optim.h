@@ -56,6 +56,12 @@ OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads,
                                 const std::vector<ParamInfo>& params,
                                 const OptimizerConfig& config);
 
+// Throws std::invalid_argument naming the field ("optimizer.beta2 = 1 is out of range: ...")
+// when a hyperparameter is non-finite or out of range: lr and its schedule (see validateLR),
+// beta1/beta2 in [0, 1), eps > 0, weightDecay >= 0, momentum >= 0, clipGradNorm > 0.
+// traceTraining (so compile) and replaceModel check the config before anything is traced.
+void validateOptimizer(const OptimizerConfig& config);
+
 // Host-side per-step scalars for step t (from 1).
 struct StepScalars {
   double lr = 0;           // the schedule's value

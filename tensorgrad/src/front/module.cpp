@@ -59,6 +59,8 @@ Tensor Module::param(const std::string& name, const Shape& shape, ParamOptions o
       throw TraceError("param '" + childPath(name) + "': dims must be positive, got " +
                        showShape(shape));
   }
+  if (std::string e = checkTensorShape(shape); !e.empty())
+    throw TraceError("param '" + childPath(name) + "': " + e);
   auto decl = std::make_shared<ParamDecl>();
   decl->path = childPath(name);
   decl->shape = shape;

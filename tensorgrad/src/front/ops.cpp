@@ -338,8 +338,9 @@ Tensor reshape(const Tensor& a, const Shape& newShape, Loc loc) {
     } else if (newShape[i] <= 0) {
       fail("reshape", loc,
            "invalid dim " + std::to_string(newShape[i]) + " in newShape " + showShape(newShape));
-    } else {
-      known *= newShape[i];
+    } else if (__builtin_mul_overflow(known, newShape[i], &known)) {
+      fail("reshape", loc,
+           "newShape " + showShape(newShape) + " overflows: its element count does not fit in int64");
     }
   }
   Shape out = newShape;

@@ -57,6 +57,8 @@ Tensor namedLeaf(OpKind kind, const std::string& name, const Shape& shape, Dtype
           std::string(opName) + " '" + name + "': dims must be positive, got " + showShape(shape),
           &site);
   }
+  if (std::string e = checkTensorShape(shape); !e.empty())
+    throw ShapeError(std::string(opName) + " '" + name + "': " + e, &site);
   OpAttrs attrs;
   attrs.name = name;
   attrs.initValue = initValue;
@@ -81,8 +83,27 @@ std::string_view dtypeName(Dtype dtype) {
 
 int64_t shapeSize(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (d < 0) throw ShapeOverflowError("shape " + showShape(shape) + " has a negative dim");
+    if (__builtin_mul_overflow(n, d, &n)) {
+      throw ShapeOverflowError("shape " + showShape(shape) +
+                               " overflows: its element count does not fit in int64");
+    }
+  }
   return n;
+}
+
+std::string checkTensorShape(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d <= 0) return "shape " + showShape(shape) + " has a dim that is not positive";
+    if (__builtin_mul_overflow(n, d, &n) || n > kMaxTensorElements) {
+      return "shape " + showShape(shape) +
+             " overflows: its element count (and byte size, elements x 4) must fit in int64, at "
+             "most " + std::to_string(kMaxTensorElements) + " elements";
+    }
+  }
+  return {};
 }
 
 std::string showShape(const Shape& shape) {
@@ -197,7 +218,15 @@ Tensor emit(OpKind kind, const std::vector<Tensor>& inputs, OpAttrs attrs, const
       throw ShapeError(site.opName + ": input tensor belongs to a different trace", &site);
   }
   for (int id : ids) infos.push_back(&g.tensor(id));
-  detail::OutType out = def.infer(detail::InferArgs{infos, attrs, site});
+  detail::OutType out = [&] {
+    try {
+      return def.infer(detail::InferArgs{infos, attrs, site});
+    } catch (const ShapeOverflowError& e) {
+      throw ShapeError(site.opName + ": " + e.what(), &site);
+    }
+  }();
+  if (std::string e = checkTensorShape(out.shape); !e.empty())
+    throw ShapeError(site.opName + ": the output " + e, &site);
   Op op{kind, static_cast<int>(g.tensors.size()), std::move(ids), std::move(attrs)};
   g.tensors.push_back(
       TensorInfo{op.out, std::move(out.shape), out.dtype, static_cast<int>(g.ops.size()), site});

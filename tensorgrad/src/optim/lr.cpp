@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <stdexcept>
 
 namespace tg {
 namespace lr {
@@ -29,6 +31,68 @@ double intrinsic(const std::optional<int64_t>& startStep, int64_t step) {
   return static_cast<double>(std::max<int64_t>(1, step - startStep.value_or(0)));
 }
 }  // namespace
+
+namespace {
+std::string show(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+[[noreturn]] void bad(const std::string& field, const std::string& value, const std::string& rule) {
+  throw std::invalid_argument("tensorgrad: " + field + " = " + value + " is out of range: " + rule);
+}
+void rate(double v, const std::string& field) {
+  if (!std::isfinite(v) || v < 0) bad(field, show(v), "a learning rate must be finite and >= 0");
+}
+void positive(int64_t v, const std::string& field) {
+  if (v <= 0) bad(field, std::to_string(v), "must be a positive step count");
+}
+void gammaOk(double v, const std::string& field) {
+  if (!std::isfinite(v) || v <= 0) bad(field, show(v), "a decay factor must be finite and > 0");
+}
+void start(const std::optional<int64_t>& s, const std::string& field) {
+  if (s && *s < 0) bad(field + ".startStep", std::to_string(*s), "must be >= 0");
+}
+}  // namespace
+
+void validateLR(const LR& schedule, const std::string& field) {
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, double>) {
+          rate(s, field);
+        } else if constexpr (std::is_same_v<S, lr::Linear> || std::is_same_v<S, lr::CosineAnnealing>) {
+          rate(s.peak, field + ".peak");
+          rate(s.final, field + ".final");
+          positive(s.steps, field + ".steps");
+          start(s.startStep, field);
+        } else if constexpr (std::is_same_v<S, lr::Warmup>) {
+          rate(s.peak, field + ".peak");
+          positive(s.steps, field + ".steps");
+          start(s.startStep, field);
+          if (!s.after) bad(field + ".after", "null", "a warmup needs the schedule that follows it");
+          validateLR(*s.after, field + ".after");
+        } else if constexpr (std::is_same_v<S, lr::Staircase>) {
+          rate(s.peak, field + ".peak");
+          positive(s.every, field + ".every");
+          gammaOk(s.gamma, field + ".gamma");
+          start(s.startStep, field);
+        } else {
+          rate(s.peak, field + ".peak");
+          gammaOk(s.gamma, field + ".gamma");
+          start(s.startStep, field);
+          for (size_t i = 0; i < s.milestones.size(); ++i) {
+            const std::string f = field + ".milestones[" + std::to_string(i) + "]";
+            positive(s.milestones[i], f);
+            if (i > 0 && s.milestones[i] <= s.milestones[i - 1])
+              bad(f, std::to_string(s.milestones[i]), "milestones must increase");
+          }
+        }
+      },
+      schedule.schedule);
+}
 
 double resolveLR(const LR& schedule, int64_t step) {
   return std::visit(

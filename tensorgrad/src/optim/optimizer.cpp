@@ -1,7 +1,9 @@
 // Adam/AdamW as fused update ops (adam_update_m/v/p); SGD composed from element-wise ops.
 // Gradient transforms run first: per-param normalisation, then global clipping.
 #include <cmath>
+#include <cstdio>
 #include <set>
+#include <stdexcept>
 
 #include "tensorgrad/errors.h"
 #include "tensorgrad/ops.h"
@@ -120,6 +122,52 @@ OptimizerResult appendOptimizer(Graph& graph, ParamGrads grads,
     return appendAdam(graph, transformGrads(graph, grads, *a), params, *a, 0, {});
   const SGD& s = std::get<SGD>(config);
   return appendSgd(graph, transformGrads(graph, grads, s), params, s);
+}
+
+namespace {
+std::string showValue(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+void require(bool ok, const char* field, double v, const char* rule) {
+  if (!ok) {
+    throw std::invalid_argument(std::string("tensorgrad: optimizer.") + field + " = " +
+                                showValue(v) + " is out of range: " + rule);
+  }
+}
+void validateTransforms(const GradTransforms& t) {
+  if (t.clipGradNorm) {
+    const double c = *t.clipGradNorm;
+    require(std::isfinite(c) && c > 0, "clipGradNorm", c, "must be finite and > 0");
+  }
+}
+}  // namespace
+
+void validateOptimizer(const OptimizerConfig& config) {
+  std::visit(
+      [](const auto& c) {
+        using C = std::decay_t<decltype(c)>;
+        validateLR(c.lr, "optimizer.lr");
+        validateTransforms(c);
+        if constexpr (std::is_same_v<C, SGD>) {
+          require(std::isfinite(c.momentum) && c.momentum >= 0, "momentum", c.momentum,
+                  "must be finite and >= 0");
+          require(std::isfinite(c.weightDecay) && c.weightDecay >= 0, "weightDecay",
+                  c.weightDecay, "must be finite and >= 0");
+        } else {
+          require(c.beta1 >= 0 && c.beta1 < 1, "beta1", c.beta1, "must be in [0, 1)");
+          require(c.beta2 >= 0 && c.beta2 < 1, "beta2", c.beta2, "must be in [0, 1)");
+          require(std::isfinite(c.eps) && c.eps > 0, "eps", c.eps, "must be finite and > 0");
+          if constexpr (std::is_same_v<C, AdamW>) {
+            require(std::isfinite(c.weightDecay) && c.weightDecay >= 0, "weightDecay",
+                    c.weightDecay, "must be finite and >= 0");
+          }
+        }
+      },
+      config);
 }
 
 StepScalars stepScalars(const OptimizerConfig& config, int64_t t) {

@@ -28,15 +28,23 @@ std::string_view bufferKindName(BufferSpec::Kind kind) {
   return "?";
 }
 
+namespace {
+// Byte totals saturate at INT64_MAX instead of wrapping: they are compared with budgets.
+int64_t addBytes(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+}  // namespace
+
 int64_t BufferPlan::totalBytes() const {
   int64_t n = 0;
-  for (const BufferSpec& b : buffers) n += b.byteSize;
+  for (const BufferSpec& b : buffers) n = addBytes(n, b.byteSize);
   return n;
 }
 
 int64_t BufferPlan::bytesOf(BufferSpec::Kind kind) const {
   int64_t n = 0;
-  for (const BufferSpec& b : buffers) n += b.kind == kind ? b.byteSize : 0;
+  for (const BufferSpec& b : buffers) n = addBytes(n, b.kind == kind ? b.byteSize : 0);
   return n;
 }
 
@@ -98,9 +106,15 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
     const TensorInfo& t = graph.tensor(op.out);
+    if (std::string e = checkTensorShape(t.shape); !e.empty()) {
+      throw ShapeError("planBuffers: tensor " + std::to_string(op.out) + " (" +
+                           std::string(opKindName(op.kind)) + " op #" + std::to_string(i) + "): " + e,
+                       t.site ? &*t.site : nullptr);
+    }
     const int64_t need = std::max<int64_t>(4, shapeSize(t.shape) * 4);
     const auto o = static_cast<size_t>(op.out);
-    if (kind[o] == Kind::Intermediate) plan.unpooledIntermediateBytes += need;
+    if (kind[o] == Kind::Intermediate)
+      plan.unpooledIntermediateBytes = addBytes(plan.unpooledIntermediateBytes, need);
     int buf = -1;
     if (poolable(op.out)) {
       // Best fit: the smallest free buffer that is big enough.

@@ -69,6 +69,7 @@ std::vector<ParamInfo> paramInfo(const Graph& g,
 CompiledIR traceTraining(const Module& model, const ErasedForward& loss, const InputDecls& inputs,
                          const OptimizerConfig& optimizer, std::optional<uint32_t> seed,
                          const EmitOptions& emit, bool poolBuffers) {
+  validateOptimizer(optimizer);
   Traced t = traceModule(model, loss, inputs);
   CompiledIR ir;
   ir.params = t.params;

@@ -1,14 +1,43 @@
 #include "cache_files.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <fstream>
 #include <random>
 
 namespace tg::detail {
 
 std::optional<std::string> readCacheFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Regular files only, never blocking: a directory, a FIFO, a socket or a device at an entry's
+  // path (or a symlink to one) is a miss, not a wait or an exception. lstat first, then open
+  // without following links and without blocking, then fstat what was opened (it may have been
+  // swapped in between).
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    std::string bytes;
+    bytes.reserve(static_cast<size_t>(st.st_size));
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n > 0) {
+        bytes.append(buffer, static_cast<size_t>(n));
+      } else if (n == 0) {
+        out = std::move(bytes);
+        break;
+      } else if (errno != EINTR) {
+        break;
+      }
+    }
+  }
+  ::close(fd);
+  return out;
 }
 
 void writeCacheFile(const std::filesystem::path& path, std::string_view bytes) {
@@ -24,6 +53,8 @@ void writeCacheFile(const std::filesystem::path& path, std::string_view bytes) {
       return;
     }
   }
+  // rename replaces a file, a FIFO or a symlink at `path`; a directory in the way makes it fail,
+  // and the entry is then skipped (it only costs the next compile a translation).
   std::filesystem::rename(tmp, path, ec);
   if (ec) std::filesystem::remove(tmp, ec);
 }

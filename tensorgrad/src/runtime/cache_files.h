@@ -1,5 +1,6 @@
 // Files of the persistent compile cache: whole-file reads, and writes that other processes never
-// see half done (a unique temporary, then rename). Failures only cost speed, so they are silent.
+// see half done (a unique temporary, then rename). Failures only cost speed, so they are silent:
+// only regular files are read, without blocking, and an entry that cannot be replaced is skipped.
 #pragma once
 
 #include <filesystem>

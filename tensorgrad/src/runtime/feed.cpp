@@ -1,5 +1,8 @@
 #include "feed.h"
 
+#include <cmath>
+#include <cstring>
+
 namespace tg::detail {
 
 namespace {
@@ -36,15 +39,18 @@ std::variant<InputDecls, std::string> resolveShapes(const InputDecls& decls, con
   for (auto& [name, d] : resolved) {
     int wildcards = 0;
     int64_t known = 1;
+    const std::string where = std::string(call) + ": input '" + name + "' (" + expected(d) + ")";
     for (int64_t dim : d.shape) {
       if (dim == null) {
         ++wildcards;
-      } else {
-        known *= dim;
+      } else if (dim <= 0) {
+        return where + " has a dim that is neither positive nor tg::null";
+      } else if (__builtin_mul_overflow(known, dim, &known) || known > kMaxTensorElements) {
+        return where + " overflows: its element count (and byte size, elements x 4) must fit "
+                       "in int64";
       }
     }
     if (wildcards == 0) continue;
-    const std::string where = std::string(call) + ": input '" + name + "' (" + expected(d) + ")";
     if (wildcards > 1) return where + " has more than one null dim; at most one is allowed";
     auto it = feed.find(name);
     if (it == feed.end()) return where + " is missing (declared: " + declared(decls) + ")";
@@ -88,6 +94,43 @@ std::string checkFeed(const InputDecls& decls, const Feed& feed, std::string_vie
     if (static_cast<int64_t>(it->second.size()) != shapeSize(d.shape)) {
       return where + " has " + std::to_string(it->second.size()) + " elements, expected " +
              std::to_string(shapeSize(d.shape)) + " (" + expected(d) + ")";
+    }
+  }
+  return {};
+}
+
+std::optional<size_t> firstNonFinite(const float* values, size_t n) {
+  constexpr size_t kBlock = 1024;
+  for (size_t begin = 0; begin < n; begin += kBlock) {
+    const size_t end = std::min(n, begin + kBlock);
+    uint32_t bad = 0;  // an all-ones exponent: NaN or ±Inf
+    for (size_t i = begin; i < end; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, values + i, 4);
+      bad |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
+    if (bad) {
+      for (size_t i = begin; i < end; ++i) {
+        if (!std::isfinite(values[i])) return i;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string describeNonFinite(const std::string& what, const float* values, size_t index) {
+  const float v = values[index];
+  return what + " has " + (std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf") + " at index " +
+         std::to_string(index) + " (the first non-finite value)";
+}
+
+std::string checkFinite(const Feed& feed, std::string_view call) {
+  for (const auto& [name, value] : feed) {
+    if (value.dtype() != Dtype::F32) continue;
+    const std::vector<float>& v = value.f32();
+    if (auto i = firstNonFinite(v.data(), v.size())) {
+      return describeNonFinite(std::string(call) + ": input '" + name + "'", v.data(), *i) +
+             "; non-finite inputs are rejected before they can reach the parameters";
     }
   }
   return {};

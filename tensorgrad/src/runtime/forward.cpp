@@ -134,6 +134,7 @@ std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs) {
       if (auto* e = std::get_if<std::string>(&resolved)) return failedRun(*e);
       const InputDecls& shapes = std::get<InputDecls>(resolved);
       if (std::string e = checkFeed(shapes, feed, "run"); !e.empty()) return failedRun(e);
+      if (std::string e = checkFinite(feed, "run"); !e.empty()) return failedRun(e);
       Sibling& s = siblingFor(*f, gpu, shapes);
       auto bytes = feedBytes(feed);
       int32_t prngSeed = 0;

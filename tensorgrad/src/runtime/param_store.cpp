@@ -3,6 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "feed.h"
+
 namespace tg::detail {
 
 void checkBindable(const GpuContext& gpu, const std::string& tensor, const Shape& shape,
@@ -58,6 +60,13 @@ void ParamStore::upload(GpuContext& gpu, const ParamMap& values) const {
       throw std::invalid_argument("uploadParams: '" + e.name + "' has " + std::to_string(n) +
                                   " elements, expected " + std::to_string(shapeSize(e.shape)) +
                                   " (shape " + showShape(e.shape) + ")");
+    }
+  }
+  for (const Entry& e : entries_) {
+    const auto& data = values.at(e.name);
+    if (auto i = firstNonFinite(data.data(), data.size())) {
+      throw std::invalid_argument(describeNonFinite("uploadParams: '" + e.name + "'", data.data(), *i) +
+                                  "; nothing was uploaded");
     }
   }
   for (const Entry& e : entries_) {

@@ -1,9 +1,13 @@
 #include "pipeline_cache.h"
 
+#include <spirv_cross/spirv_cross.hpp>
+
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <tuple>
 
 #include "cache_files.h"
 #include "tensorgrad/runtime.h"
@@ -13,8 +17,14 @@ namespace tg::detail {
 
 namespace {
 
-// Bump when the translator's output for the same WGSL may change: old entries stop matching.
-constexpr std::string_view kEntryMagic = "tensorgrad-spirv-v1\n";
+// Bump when the entry layout changes: old entries stop matching.
+constexpr std::string_view kEntryMagic = "tensorgrad-spirv-v2\n";
+// Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
+// SPIRV-Tools versions (tensorgrad/CMakeLists.txt). An entry from another translator is a miss.
+#ifndef TG_TRANSLATOR_ID
+#define TG_TRANSLATOR_ID "unknown"
+#endif
+constexpr std::string_view kTranslatorId = TG_TRANSLATOR_ID;
 
 uint64_t fnv1a(std::string_view text) {
   uint64_t h = 1469598103934665603ull;
@@ -26,32 +36,123 @@ std::string kernelName(const KernelSpec& k) {
   return std::string(opKindName(k.kind)) + " (op #" + std::to_string(k.opIndex) + ")";
 }
 
-// An entry is the magic, the WGSL it was made from (compared in full, so a hash collision
-// cannot return the wrong code), and the SPIR-V words.
+// A module's interface as text: workgroup size, then each binding (group, binding, storage or
+// uniform, read-only or read-write) in (group, binding) order. What the bind group layouts and
+// the dispatch depend on.
+struct Binding {
+  uint32_t group, binding;
+  bool uniform, readOnly;
+  bool operator<(const Binding& o) const { return std::tie(group, binding) < std::tie(o.group, o.binding); }
+};
+std::string interfaceText(const std::array<uint32_t, 3>& workgroup, std::vector<Binding> bindings) {
+  std::sort(bindings.begin(), bindings.end());
+  std::string s = "workgroup " + std::to_string(workgroup[0]) + " " + std::to_string(workgroup[1]) +
+                  " " + std::to_string(workgroup[2]) + "\n";
+  for (const Binding& b : bindings) {
+    s += "binding " + std::to_string(b.group) + " " + std::to_string(b.binding) +
+         (b.uniform ? " uniform" : b.readOnly ? " storage-read" : " storage-read-write") + "\n";
+  }
+  return s;
+}
+
+// The interface the translator reported for the WGSL.
+std::string interfaceText(const wgsl::Reflection& r) {
+  std::vector<Binding> bindings;
+  for (const auto& b : r.bindings)
+    bindings.push_back({b.group, b.binding, b.kind == wgsl::BindingInfo::Kind::Uniform, b.readOnly});
+  return interfaceText(r.workgroupSize, std::move(bindings));
+}
+
+// The interface the SPIR-V itself declares, reflected as the shim reflects it; empty when it
+// cannot be reflected or has no single compute entry point.
+std::string interfaceText(const std::vector<uint32_t>& spirv) {
+  try {
+    spirv_cross::Compiler compiler(spirv);
+    std::string out;
+    int computeEntries = 0;
+    for (const auto& ep : compiler.get_entry_points_and_stages()) {
+      if (ep.execution_model != spv::ExecutionModelGLCompute) continue;
+      ++computeEntries;
+      compiler.set_entry_point(ep.name, ep.execution_model);
+      const auto& entry = compiler.get_entry_point(ep.name, ep.execution_model);
+      const auto resources = compiler.get_shader_resources(compiler.get_active_interface_variables());
+      std::vector<Binding> bindings;
+      for (const auto& res : resources.storage_buffers) {
+        bindings.push_back({compiler.get_decoration(res.id, spv::DecorationDescriptorSet),
+                            compiler.get_decoration(res.id, spv::DecorationBinding), false,
+                            compiler.get_buffer_block_flags(res.id).get(spv::DecorationNonWritable)});
+      }
+      for (const auto& res : resources.uniform_buffers) {
+        bindings.push_back({compiler.get_decoration(res.id, spv::DecorationDescriptorSet),
+                            compiler.get_decoration(res.id, spv::DecorationBinding), true, true});
+      }
+      out = interfaceText({entry.workgroup_size.x, entry.workgroup_size.y, entry.workgroup_size.z},
+                          std::move(bindings));
+    }
+    return computeEntries == 1 ? out : std::string();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+// Whether an interface fits the kernel: @group(0) @binding(0..n-1) for its n buffers and its
+// workgroup size, as the executor binds and dispatches it.
+bool fitsKernel(const std::string& interface, const KernelSpec& kernel) {
+  std::string want = "workgroup " + std::to_string(kernel.workgroupSize) + " 1 1\n";
+  size_t bindings = 0;
+  for (size_t at = interface.find("\nbinding "); at != std::string::npos;
+       at = interface.find("\nbinding ", at + 1)) {
+    if (interface.compare(at + 1, 10 + std::to_string(bindings).size() + 1,
+                          "binding 0 " + std::to_string(bindings) + " ") != 0)
+      return false;
+    ++bindings;
+  }
+  return interface.compare(0, want.size(), want) == 0 && bindings == kernel.bindings.size();
+}
+
+// An entry is the magic, the translator's id, the WGSL it was made from (compared in full, so a
+// hash collision cannot return the wrong code), the translator's reflection of it, and the
+// SPIR-V words; each string prefixed with its u64 length. It is used only when all of them
+// match this kernel and the SPIR-V's own interface is the one recorded: an entry holding other
+// code (another kernel's, an older translator's) is a miss, translated again and rewritten.
 std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path,
-                                               const std::string& wgsl) {
+                                               const KernelSpec& kernel) {
   const std::optional<std::string> bytes = readCacheFile(path);
   if (!bytes) return std::nullopt;
-  const size_t head = kEntryMagic.size() + 8;
-  if (bytes->size() < head || bytes->compare(0, kEntryMagic.size(), kEntryMagic) != 0)
-    return std::nullopt;
-  uint64_t wgslSize = 0;
-  std::memcpy(&wgslSize, bytes->data() + kEntryMagic.size(), 8);
-  if (wgslSize != wgsl.size() || bytes->size() < head + wgslSize ||
-      bytes->compare(head, wgslSize, wgsl) != 0 || (bytes->size() - head - wgslSize) % 4 != 0)
-    return std::nullopt;
-  std::vector<uint32_t> words((bytes->size() - head - wgslSize) / 4);
-  std::memcpy(words.data(), bytes->data() + head + wgslSize, words.size() * 4);
-  if (words.empty() || words[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
+  if (bytes->compare(0, kEntryMagic.size(), kEntryMagic) != 0) return std::nullopt;
+  size_t at = kEntryMagic.size();
+  auto field = [&]() -> std::optional<std::string_view> {
+    uint64_t size = 0;
+    if (bytes->size() - at < 8) return std::nullopt;
+    std::memcpy(&size, bytes->data() + at, 8);
+    at += 8;
+    if (bytes->size() - at < size) return std::nullopt;
+    std::string_view out(bytes->data() + at, size);
+    at += size;
+    return out;
+  };
+  const auto translator = field();
+  if (!translator || *translator != kTranslatorId) return std::nullopt;
+  const auto wgsl = field();
+  if (!wgsl || *wgsl != kernel.wgsl) return std::nullopt;
+  const auto interface = field();
+  if (!interface || !fitsKernel(std::string(*interface), kernel)) return std::nullopt;
+  if ((bytes->size() - at) % 4 != 0 || bytes->size() == at) return std::nullopt;
+  std::vector<uint32_t> words((bytes->size() - at) / 4);
+  std::memcpy(words.data(), bytes->data() + at, words.size() * 4);
+  if (words[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
+  if (interfaceText(words) != *interface) return std::nullopt;
   return words;
 }
 
 void writeEntry(const std::filesystem::path& path, const std::string& wgsl,
-                const std::vector<uint32_t>& words) {
+                const std::string& interface, const std::vector<uint32_t>& words) {
   std::string bytes(kEntryMagic);
-  const uint64_t size = wgsl.size();
-  bytes.append(reinterpret_cast<const char*>(&size), 8);
-  bytes += wgsl;
+  for (std::string_view text : {kTranslatorId, std::string_view(wgsl), std::string_view(interface)}) {
+    const uint64_t size = text.size();
+    bytes.append(reinterpret_cast<const char*>(&size), 8);
+    bytes += text;
+  }
   bytes.append(reinterpret_cast<const char*>(words.data()), words.size() * 4);
   writeCacheFile(path, bytes);
 }
@@ -92,6 +193,7 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
     const KernelSpec* kernel;
     std::vector<uint32_t> spirv;  // from the disk cache, else translated
     bool fromDisk = false;
+    std::string interface;  // translated: the translator's reflection, for the entry
     std::string diagnostics;
   };
   std::vector<Job> jobs;
@@ -100,7 +202,7 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
     prepared_[k.wgsl];
     Job& job = jobs.emplace_back(Job{&k});
     if (!dir_.empty()) {
-      if (auto words = readEntry(entryPath(k.wgsl), k.wgsl)) {
+      if (auto words = readEntry(entryPath(k.wgsl), k)) {
         job.spirv = std::move(*words);
         job.fromDisk = true;
       }
@@ -118,6 +220,7 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
       wgsl::Result r = wgsl::translate(job.kernel->wgsl);
       if (r.ok()) {
         job.spirv = std::move(r.spirv);
+        job.interface = interfaceText(r.reflection);
       } else {
         job.diagnostics = wgsl::formatDiagnostics(r.diagnostics);
       }
@@ -135,7 +238,7 @@ void PipelineCache::prepare(const std::vector<KernelSpec>& kernels) {
       entry.diagnostics = std::move(job.diagnostics);
       continue;
     }
-    if (!dir_.empty() && !job.fromDisk) writeEntry(entryPath(wgsl), wgsl, job.spirv);
+    if (!dir_.empty() && !job.fromDisk) writeEntry(entryPath(wgsl), wgsl, job.interface, job.spirv);
     startBuild(*job.kernel, job.spirv, entry);
   }
 }

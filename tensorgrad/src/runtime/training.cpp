@@ -60,6 +60,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
                                               InputDecls inputs, OptimizerConfig optimizer,
                                               std::optional<uint32_t> seed,
                                               const RuntimeOptions& options) {
+  validateOptimizer(optimizer);  // before a device is opened
   auto t = std::make_shared<TrainingImpl>();
   t->loss = std::move(loss);
   t->inputs = std::move(inputs);
@@ -92,6 +93,7 @@ std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs
     }
     try {
       if (std::string e = checkFeed(t->inputs, feed, "step"); !e.empty()) return failedStep(e);
+      if (std::string e = checkFinite(feed, "step"); !e.empty()) return failedStep(e);
       GraphExecutor& exec = *t->executor;
       const CompiledIR& ir = exec.ir();
       auto bytes = feedBytes(feed);
@@ -155,6 +157,11 @@ std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions opt
 }
 
 std::future<void> setLR(const std::shared_ptr<TrainingImpl>& t, LR lr) {
+  try {
+    validateLR(lr, "setLR: lr");  // at the call: a rejected rate never reaches a step
+  } catch (...) {
+    return failedFuture<void>(std::current_exception());
+  }
   return t->worker->post([t, lr = std::move(lr)](GpuContext&) {
     requireAlive(*t, "setLR");
     t->stepConfig = withLR(t->stepConfig, rebaseLR(lr, t->stepCount + 1));
@@ -175,6 +182,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
             "this compile and compile again to switch optimizers");
       }
     }
+    validateOptimizer(optimizer);
     auto ir = std::make_shared<const CompiledIR>(traceWith(model, t->loss, t->inputs, optimizer,
                                                            options.seed.value_or(randomSeed()),
                                                            t->options, *t->worker));
