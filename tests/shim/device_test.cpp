@@ -305,3 +305,163 @@ TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
 
 }  // namespace
 }  // namespace shim_test
+
+namespace shim_test {
+namespace {
+
+// ---- Lifetimes: dropping every handle frees the device once the GPU is done ----
+
+class DeviceLifetime : public ShimTest {
+ protected:
+  wgpu::Buffer BufferOn(const wgpu::Device& d, uint64_t size, BufferUsage usage, std::string label = "") {
+    wgpu::BufferDescriptor bd;
+    bd.label = std::move(label);
+    bd.size = size;
+    bd.usage = usage;
+    return d.CreateBuffer(&bd);
+  }
+};
+
+// Handles dropped while a submit is in flight: the in-flight bookkeeping must not keep the
+// device (and with it every buffer's memory) alive forever.
+TEST_F(DeviceLifetime, DroppingEverythingMidSubmitFreesTheDevice) {
+  const uint64_t devices = wgpu::GetLiveDeviceCountForTesting();
+  const uint64_t memory = wgpu::GetBufferMemoryInUseForTesting();
+  // 32 MiB copies are still running when Submit returns on lavapipe (8 MiB ones were often done
+  // by the submit's own Tick, which then freed everything even before the fix).
+  constexpr uint64_t kSize = 32ull << 20;
+  for (int i = 0; i < 4; ++i) {
+    wgpu::Device d = MakeDevice();
+    ASSERT_TRUE(d);
+    auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
+    auto dst = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
+    std::vector<uint32_t> data(1024, 7);
+    d.GetQueue().WriteBuffer(src, 0, data.data(), data.size() * 4);
+    auto encoder = d.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(src, 0, dst, 0, kSize);
+    encoder.CopyBufferToBuffer(dst, 0, src, 0, kSize);
+    auto commands = encoder.Finish();
+    d.GetQueue().Submit(1, &commands);
+    // Every handle goes out of scope here, the submit most likely still running.
+  }
+  EXPECT_EQ(wgpu::GetLiveDeviceCountForTesting(), devices);
+  EXPECT_EQ(wgpu::GetBufferMemoryInUseForTesting(), memory);
+}
+
+// A buffer creation records a zero-fill in the queue's pending batch; dropping everything before
+// any submit must not leave that batch owning the device.
+TEST_F(DeviceLifetime, DroppingEverythingBeforeAnySubmitFreesTheDevice) {
+  const uint64_t devices = wgpu::GetLiveDeviceCountForTesting();
+  const uint64_t memory = wgpu::GetBufferMemoryInUseForTesting();
+  for (int i = 0; i < 3; ++i) {
+    wgpu::Device d = MakeDevice();
+    ASSERT_TRUE(d);
+    auto b = BufferOn(d, 1024, BufferUsage::Storage | BufferUsage::CopyDst);
+    std::vector<uint32_t> data(256, 1);
+    d.GetQueue().WriteBuffer(b, 0, data.data(), 1024);
+  }
+  EXPECT_EQ(wgpu::GetLiveDeviceCountForTesting(), devices);
+  EXPECT_EQ(wgpu::GetBufferMemoryInUseForTesting(), memory);
+}
+
+// A buffer dropped while it is still listed in the pending batch (written, not yet submitted)
+// on a device that lives on: its memory goes once that batch has run, and the batch is fine.
+// (Guards the pending batch's non-owning list: run it under ASan.)
+TEST_F(DeviceLifetime, BufferDroppedWithPendingWritesIsFreedAfterTheBatch) {
+  auto keep = MakeBuffer(1024, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc, "kept");
+  const uint64_t withKept = wgpu::GetBufferMemoryInUseForTesting();
+  {
+    auto dropped = MakeBuffer(1 << 20, BufferUsage::Storage | BufferUsage::CopyDst, "dropped");
+    std::vector<uint32_t> data(256, 9);
+    queue.WriteBuffer(dropped, 0, data.data(), 1024);
+  }
+  std::vector<uint32_t> data(256, 5);
+  queue.WriteBuffer(keep, 0, data.data(), 1024);
+  EXPECT_EQ(Read<uint32_t>(keep, 256), data);
+  WaitIdle();
+  instance.ProcessEvents();
+  EXPECT_LE(wgpu::GetBufferMemoryInUseForTesting(), withKept + (8ull << 20))
+      << "only staging may remain; the dropped buffer's 1 MiB must be gone";
+}
+
+// A map pending on a buffer whose handles are all dropped: the map is aborted and nothing keeps
+// the device alive; the callback still runs (Aborted) when events are processed.
+TEST_F(DeviceLifetime, DroppingABufferWithAMapPendingFreesTheDevice) {
+  const uint64_t devices = wgpu::GetLiveDeviceCountForTesting();
+  wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::CallbackCancelled;
+  {
+    wgpu::Device d = MakeDevice();
+    ASSERT_TRUE(d);
+    auto b = BufferOn(d, 64, BufferUsage::MapRead | BufferUsage::CopyDst);
+    b.MapAsync(wgpu::MapMode::Read, 0, 64, wgpu::CallbackMode::AllowProcessEvents,
+               [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; });
+  }
+  EXPECT_EQ(wgpu::GetLiveDeviceCountForTesting(), devices);
+  instance.ProcessEvents();
+  EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted);
+}
+
+// ---- Device.Destroy() and maps ----
+
+TEST_F(DeviceLifetime, DestroyAbortsAPendingMapAndUnmaps) {
+  wgpu::Device d = MakeDevice();
+  ASSERT_TRUE(d);
+  auto pending = BufferOn(d, 64, BufferUsage::MapRead | BufferUsage::CopyDst, "pending");
+  auto mapped = BufferOn(d, 64, BufferUsage::MapWrite | BufferUsage::CopySrc, "mapped");
+  auto atCreation = [&] {
+    wgpu::BufferDescriptor bd;
+    bd.size = 64;
+    bd.usage = BufferUsage::Storage;
+    bd.mappedAtCreation = true;
+    return d.CreateBuffer(&bd);
+  }();
+  bool mappedOk = false;
+  Wait(mapped.MapAsync(wgpu::MapMode::Write, 0, 64, wgpu::CallbackMode::AllowProcessEvents,
+                       [&](wgpu::MapAsyncStatus s, std::string_view) {
+                         mappedOk = s == wgpu::MapAsyncStatus::Success;
+                       }));
+  ASSERT_TRUE(mappedOk);
+  wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::CallbackCancelled;
+  std::string message;
+  auto f = pending.MapAsync(wgpu::MapMode::Read, 0, 64, wgpu::CallbackMode::AllowProcessEvents,
+                            [&](wgpu::MapAsyncStatus s, std::string_view m) {
+                              status = s;
+                              message = m;
+                            });
+  d.Destroy();
+  Wait(f);
+  EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted) << message;
+  EXPECT_NE(message.find("destroyed"), std::string::npos) << message;
+  EXPECT_EQ(pending.GetMapState(), wgpu::BufferMapState::Unmapped);
+  EXPECT_EQ(pending.GetConstMappedRange(), nullptr);
+  // Destroy unmaps every buffer of the device, as WebGPU specifies.
+  EXPECT_EQ(mapped.GetMapState(), wgpu::BufferMapState::Unmapped);
+  EXPECT_EQ(mapped.GetMappedRange(), nullptr);
+  EXPECT_EQ(atCreation.GetMapState(), wgpu::BufferMapState::Unmapped);
+  EXPECT_EQ(atCreation.GetMappedRange(), nullptr);
+  mapped.Unmap();  // harmless
+  atCreation.Unmap();
+}
+
+TEST_F(DeviceLifetime, DestroyWithAMapPendingOnInFlightWork) {
+  wgpu::Device d = MakeDevice();
+  ASSERT_TRUE(d);
+  constexpr uint64_t kSize = 4ull << 20;
+  auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc);
+  auto readback = BufferOn(d, kSize, BufferUsage::MapRead | BufferUsage::CopyDst, "readback");
+  auto encoder = d.CreateCommandEncoder();
+  encoder.CopyBufferToBuffer(src, 0, readback, 0, kSize);
+  auto commands = encoder.Finish();
+  d.GetQueue().Submit(1, &commands);
+  wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::CallbackCancelled;
+  auto f = readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; });
+  d.Destroy();
+  Wait(f);
+  EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted);
+  EXPECT_EQ(readback.GetMapState(), wgpu::BufferMapState::Unmapped);
+  EXPECT_EQ(readback.GetConstMappedRange(), nullptr);
+}
+
+}  // namespace
+}  // namespace shim_test

@@ -579,3 +579,363 @@ TEST_F(Validation, NullHandleThrowsInsteadOfCrashing) {
 
 }  // namespace
 }  // namespace shim_test
+
+namespace shim_test {
+namespace {
+
+// ---- Ranges near the top of the integer types: every offset + size check is overflow-safe ----
+
+constexpr uint64_t kU64Max = ~uint64_t{0};
+constexpr size_t kSizeMax = ~size_t{0};
+
+TEST_F(Validation, MapAsyncRangeThatWrapsIsAnError) {
+  auto b = MakeBuffer(64, BufferUsage::MapRead | BufferUsage::CopyDst, "wrapping map");
+  MapResult r;
+  ExpectError([&] { r = MapAndWait(b, wgpu::MapMode::Read, 8, kSizeMax - 7); },
+              {"\"wrapping map\"", "exceeds the buffer size"});
+  EXPECT_EQ(r.status, wgpu::MapAsyncStatus::Error);
+  EXPECT_EQ(b.GetMapState(), wgpu::BufferMapState::Unmapped);
+  ExpectError([&] { r = MapAndWait(b, wgpu::MapMode::Read, kSizeMax - 7, 16); },
+              {"\"wrapping map\"", "map offset"});
+  EXPECT_EQ(r.status, wgpu::MapAsyncStatus::Error);
+}
+TEST_F(Validation, MappedRangeThatWrapsIsNull) {
+  auto b = MakeBuffer(64, BufferUsage::MapRead | BufferUsage::CopyDst, "read ranges");
+  ASSERT_EQ(MapAndWait(b, wgpu::MapMode::Read, 0, 64).status, wgpu::MapAsyncStatus::Success);
+  EXPECT_EQ(b.GetConstMappedRange(8, kSizeMax - 7), nullptr);
+  EXPECT_EQ(b.GetConstMappedRange(kSizeMax - 7, 16), nullptr);
+  EXPECT_EQ(b.GetConstMappedRange(kSizeMax - 7, wgpu::kWholeMapSize), nullptr);
+  EXPECT_NE(b.GetConstMappedRange(8, 8), nullptr);  // the overlap check must not wrap either
+  EXPECT_EQ(b.GetConstMappedRange(kSizeMax - 7, 8), nullptr);
+  b.Unmap();
+  auto w = MakeBuffer(64, BufferUsage::MapWrite | BufferUsage::CopySrc, "write ranges");
+  ASSERT_EQ(MapAndWait(w, wgpu::MapMode::Write, 0, 64).status, wgpu::MapAsyncStatus::Success);
+  EXPECT_EQ(w.GetMappedRange(8, kSizeMax - 7), nullptr);
+  EXPECT_EQ(w.GetMappedRange(kSizeMax - 7, 16), nullptr);
+  EXPECT_NE(w.GetMappedRange(0, 64), nullptr);
+  w.Unmap();
+}
+TEST_F(Validation, CopyRangesNearUint64Max) {
+  auto dst = MakeBuffer(256, BufferUsage::CopyDst, "copy dst");
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 8, dst, 0, kU64Max - 7);
+    encoder.Finish();
+  }, {"\"store\"", "does not fit"});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, dst, kU64Max - 3, 8);
+    encoder.Finish();
+  }, {"\"copy dst\"", "does not fit"});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.ClearBuffer(storage, 8, kU64Max - 7);
+    encoder.Finish();
+  }, {"\"store\"", "does not fit"});
+}
+TEST_F(Validation, WriteBufferRangeNearUint64Max) {
+  std::vector<uint8_t> data(16);
+  ExpectError([&] { queue.WriteBuffer(storage, kU64Max - 3, data.data(), 8); }, {"\"store\"", "does not fit"});
+  ExpectError([&] { queue.WriteBuffer(storage, 8, data.data(), kSizeMax - 7); }, {"\"store\"", "does not fit"});
+}
+TEST_F(Validation, BindingRangeNearUint64Max) {
+  wgpu::BindGroupDescriptor d;
+  d.label = "huge range";
+  d.layout = pipeline.GetBindGroupLayout(0);
+  d.entries = {{0, input, 0, 256}, {1, storage, 256, kU64Max - 255}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
+  d.entries = {{0, input, 0, 256}, {1, storage, kU64Max & ~uint64_t{255}, 16}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
+}
+TEST_F(Validation, IndirectOffsetNearUint64Max) {
+  auto args = MakeBuffer(16, BufferUsage::Indirect, "far args");
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, group);
+    pass.DispatchWorkgroupsIndirect(args, kU64Max - 3);
+    pass.End();
+    encoder.Finish();
+  }, {"\"far args\"", "does not fit"});
+}
+
+// ---- Objects of another device ----
+
+class ForeignDevice : public Validation {
+ protected:
+  void SetUp() override {
+    Validation::SetUp();
+    other = MakeDevice();
+    ASSERT_TRUE(other);
+    wgpu::BufferDescriptor bd;
+    bd.label = "foreign buffer";
+    bd.size = 256;
+    bd.usage = BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst | BufferUsage::Indirect;
+    foreignBuffer = other.CreateBuffer(&bd);
+  }
+  wgpu::ShaderModule ModuleOn(const wgpu::Device& d, std::string_view glsl, std::string label) {
+    auto words = CompileGlsl(glsl);
+    wgpu::ShaderSourceSPIRV spirv;
+    spirv.codeSize = static_cast<uint32_t>(words.size());
+    spirv.code = words.data();
+    wgpu::ShaderModuleDescriptor md;
+    md.nextInChain = &spirv;
+    md.label = std::move(label);
+    return d.CreateShaderModule(&md);
+  }
+  void TearDown() override {
+    if (other) {
+      other.GetQueue().OnSubmittedWorkDone(wgpu::CallbackMode::AllowProcessEvents,
+                                           [](wgpu::QueueWorkDoneStatus, std::string_view) {});
+    }
+    Validation::TearDown();
+  }
+  wgpu::Device other;
+  wgpu::Buffer foreignBuffer;
+};
+
+TEST_F(ForeignDevice, SubmitCommandBufferOfAnotherDevice) {
+  auto encoder = other.CreateCommandEncoder();
+  wgpu::CommandBufferDescriptor cd{"foreign commands"};
+  auto commands = encoder.Finish(&cd);
+  ExpectError([&] { queue.Submit(1, &commands); }, {"\"foreign commands\"", "cannot be used with"});
+  // Still submittable on its own device.
+  other.PushErrorScope(wgpu::ErrorFilter::Validation);
+  other.GetQueue().Submit(1, &commands);
+  ErrorType type = ErrorType::Unknown;
+  Wait(other.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents,
+                           [&](wgpu::PopErrorScopeStatus, ErrorType t, std::string_view) { type = t; }));
+  EXPECT_EQ(type, ErrorType::NoError);
+}
+TEST_F(ForeignDevice, PipelineOfAnotherDeviceInAPass) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "foreign pipeline";
+  pd.compute.module = ModuleOn(other, Kernel("uint", "b[i] = a[i];"), "foreign module");
+  auto foreign = other.CreateComputePipeline(&pd);
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(foreign);
+    pass.End();
+    encoder.Finish();
+  }, {"\"foreign pipeline\"", "cannot be used with"});
+}
+TEST_F(ForeignDevice, BindGroupOfAnotherDeviceInAPass) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  wgpu::BindGroupDescriptor d;
+  d.label = "foreign group";
+  d.layout = other.CreateBindGroupLayout(&ld);
+  d.entries = {{0, foreignBuffer}};
+  auto foreign = other.CreateBindGroup(&d);
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetBindGroup(0, foreign);
+    pass.End();
+    encoder.Finish();
+  }, {"\"foreign group\"", "cannot be used with"});
+}
+TEST_F(ForeignDevice, IndirectBufferOfAnotherDevice) {
+  auto group = Group(pipeline, 0, {input, storage});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, group);
+    pass.DispatchWorkgroupsIndirect(foreignBuffer, 0);
+    pass.End();
+    encoder.Finish();
+  }, {"\"foreign buffer\"", "cannot be used with"});
+}
+TEST_F(ForeignDevice, CopyClearAndWriteWithABufferOfAnotherDevice) {
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(storage, 0, foreignBuffer, 0, 16);
+    encoder.Finish();
+  }, {"\"foreign buffer\"", "cannot be used with"});
+  ExpectError([&] {
+    auto encoder = device.CreateCommandEncoder();
+    encoder.ClearBuffer(foreignBuffer);
+    encoder.Finish();
+  }, {"\"foreign buffer\"", "cannot be used with"});
+  std::vector<uint8_t> data(16);
+  ExpectError([&] { queue.WriteBuffer(foreignBuffer, 0, data.data(), 16); },
+              {"\"foreign buffer\"", "cannot be used with"});
+}
+TEST_F(ForeignDevice, LayoutsAndModulesOfAnotherDevice) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "foreign layout";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}},
+                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  auto foreignLayout = other.CreateBindGroupLayout(&ld);
+  wgpu::BindGroupDescriptor bg;
+  bg.label = "local group";
+  bg.layout = foreignLayout;
+  bg.entries = {{0, input}, {1, storage}};
+  ExpectError([&] { device.CreateBindGroup(&bg); }, {"\"foreign layout\"", "cannot be used with"});
+
+  wgpu::PipelineLayoutDescriptor pl;
+  pl.label = "local pipeline layout";
+  pl.bindGroupLayouts = {foreignLayout};
+  ExpectError([&] { device.CreatePipelineLayout(&pl); }, {"\"foreign layout\"", "cannot be used with"});
+
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "local pipeline";
+  pd.compute.module = ModuleOn(other, Kernel("uint", "b[i] = a[i];"), "foreign module");
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"foreign module\"", "cannot be used with"});
+
+  wgpu::PipelineLayoutDescriptor foreignPl;
+  foreignPl.label = "foreign pipeline layout";
+  foreignPl.bindGroupLayouts = {foreignLayout};
+  pd.layout = other.CreatePipelineLayout(&foreignPl);
+  pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"), "local module");
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"foreign pipeline layout\"", "cannot be used with"});
+}
+
+// ---- Workgroup limits ----
+
+TEST_F(Validation, WorkgroupStorageOverLimit) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "big tile";
+  pd.compute.module = Module(
+      "#version 450\nlayout(local_size_x = 64) in;\n"
+      "layout(set = 0, binding = 0, std430) buffer B { float b[]; };\n"
+      "shared float tile[16384];\n"  // 64 KiB, over the default 16 KiB
+      "void main() { tile[gl_LocalInvocationIndex] = 1.0; barrier(); b[0] = tile[1]; }\n");
+  ExpectError([&] { device.CreateComputePipeline(&pd); },
+              {"\"big tile\"", "65536", "maxComputeWorkgroupStorageSize (16384)"});
+  // Exactly at the limit is fine (a struct member counts with its padding: 4096 vec4s = 64 KiB).
+  pd.label = "at limit";
+  pd.compute.module = Module(
+      "#version 450\nlayout(local_size_x = 64) in;\n"
+      "layout(set = 0, binding = 0, std430) buffer B { float b[]; };\n"
+      "struct S { vec3 v; float w; };\n"
+      "shared S tile[1024];\n"
+      "void main() { tile[gl_LocalInvocationIndex].w = 1.0; barrier(); b[0] = tile[1].w; }\n");
+  ExpectNoError([&] { device.CreateComputePipeline(&pd); });
+}
+TEST_F(Validation, WorkgroupStorageOverLimitFromWgsl) {
+  wgpu::ShaderSourceWGSL src;
+  src.code =
+      "var<workgroup> tile : array<f32, 8192>;\n"
+      "@group(0) @binding(0) var<storage, read_write> out : array<f32>;\n"
+      "@compute @workgroup_size(64)\n"
+      "fn main(@builtin(local_invocation_index) lid : u32) {\n"
+      "  tile[lid] = 1.0;\n  workgroupBarrier();\n  out[lid] = tile[lid + 1u];\n}\n";
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &src;
+  md.label = "wgsl tile";
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "wgsl big tile";
+  pd.compute.module = device.CreateShaderModule(&md);
+  ExpectError([&] { device.CreateComputePipeline(&pd); },
+              {"\"wgsl big tile\"", "32768", "maxComputeWorkgroupStorageSize"});
+}
+TEST_F(Validation, OverriddenWorkgroupSizeOverLimit) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "override width";
+  pd.compute.module = Module(
+      "#version 450\nlayout(local_size_x_id = 7) in;\n"
+      "layout(set = 0, binding = 0, std430) buffer B { float b[]; };\n"
+      "void main() { b[gl_GlobalInvocationID.x] = 1.0; }\n");
+  ExpectNoError([&] { device.CreateComputePipeline(&pd); });  // the default (1) is fine
+  pd.compute.constants = {{"7", 512}};
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"override width\"", "workgroup size (512"});
+  pd.compute.constants = {{"7", 0}};
+  ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"override width\"", "workgroup size (0"});
+}
+
+TEST_F(Validation, OverriddenWorkgroupArrayLengthOverLimit) {
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "override tile";
+  pd.compute.module = Module(
+      "#version 450\nlayout(local_size_x = 64) in;\n"
+      "layout(constant_id = 3) const int N = 256;\n"
+      "layout(set = 0, binding = 0, std430) buffer B { float b[]; };\n"
+      "shared float tile[N];\n"
+      "void main() { tile[gl_LocalInvocationIndex] = 1.0; barrier(); b[0] = tile[1]; }\n");
+  ExpectNoError([&] { device.CreateComputePipeline(&pd); });  // 1 KiB at the default
+  pd.compute.constants = {{"3", 8192}};
+  ExpectError([&] { device.CreateComputePipeline(&pd); },
+              {"\"override tile\"", "32768", "maxComputeWorkgroupStorageSize (16384)"});
+}
+
+// ---- Minimum binding sizes from the shader ----
+
+constexpr const char* kUniformStructKernel =
+    "#version 450\nlayout(local_size_x = 1) in;\n"
+    "layout(set = 0, binding = 0, std140) uniform Params { vec4 rows[4]; };\n"  // 64 bytes
+    "layout(set = 0, binding = 1, std430) buffer Out { vec4 head[2]; float tail[]; };\n"  // 48: see below
+    "void main() { head[0] = rows[3]; tail[0] = rows[0].x; }\n";
+
+TEST_F(Validation, AutoLayoutBindingSmallerThanTheShadersStruct) {
+  auto p = Pipeline(kUniformStructKernel, "struct kernel");
+  auto params = MakeBuffer(256, BufferUsage::Uniform, "params");
+  auto out = MakeBuffer(256, BufferUsage::Storage, "out");
+  wgpu::BindGroupDescriptor d;
+  d.label = "short params";
+  d.layout = p.GetBindGroupLayout(0);
+  d.entries = {{0, params, 0, 32}, {1, out}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short params\"", "size (32)", "minBindingSize (64)"});
+  d.label = "short out";
+  d.entries = {{0, params, 0, 64}, {1, out, 0, 32}};
+  // WebGPU sizes a runtime-sized array as one element and rounds the struct up to its alignment:
+  // 32 + 4 bytes, aligned to the vec4's 16.
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (32)", "minBindingSize (48)"});
+  d.entries = {{0, params, 0, 64}, {1, out, 0, 44}};
+  ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (44)", "minBindingSize (48)"});
+  d.label = "just right";
+  d.entries = {{0, params, 0, 64}, {1, out, 0, 48}};
+  ExpectNoError([&] { device.CreateBindGroup(&d); });
+}
+TEST_F(Validation, ExplicitLayoutMinBindingSizeBelowTheShaders) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "loose layout";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform, false, 16}},
+                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  wgpu::PipelineLayoutDescriptor pl;
+  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "strict kernel";
+  pd.layout = device.CreatePipelineLayout(&pl);
+  pd.compute.module = Module(kUniformStructKernel);
+  ExpectError([&] { device.CreateComputePipeline(&pd); },
+              {"\"strict kernel\"", "minBindingSize (16)", "64", "\"loose layout\""});
+}
+TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
+  wgpu::BindGroupLayoutDescriptor ld;
+  ld.label = "open layout";
+  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}},
+                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  auto bgl = device.CreateBindGroupLayout(&ld);
+  wgpu::PipelineLayoutDescriptor pl;
+  pl.bindGroupLayouts = {bgl};
+  wgpu::ComputePipelineDescriptor pd;
+  pd.label = "struct kernel";
+  pd.layout = device.CreatePipelineLayout(&pl);
+  pd.compute.module = Module(kUniformStructKernel);
+  auto p = device.CreateComputePipeline(&pd);
+  auto params = MakeBuffer(256, BufferUsage::Uniform, "params");
+  auto out = MakeBuffer(256, BufferUsage::Storage, "out");
+  wgpu::BindGroupDescriptor d;
+  d.label = "small group";
+  d.layout = bgl;
+  d.entries = {{0, params, 0, 32}, {1, out}};
+  wgpu::BindGroup group;
+  ExpectNoError([&] { group = device.CreateBindGroup(&d); });  // the layout asks for nothing
+  ExpectError([&] { EncodeDispatch(p, {group}); },
+              {"\"small group\"", "binding 0", "size (32)", "64", "\"struct kernel\""});
+  d.label = "big group";
+  d.entries = {{0, params, 0, 64}, {1, out}};
+  auto ok = device.CreateBindGroup(&d);
+  ExpectNoError([&] {
+    auto commands = EncodeDispatch(p, {ok});
+    queue.Submit(1, &commands);
+  });
+}
+
+}  // namespace
+}  // namespace shim_test

@@ -149,7 +149,14 @@ std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
             std::to_string(limits.maxBindGroups) + ").";
   for (size_t i = 0; i < groups.size() && error.empty(); ++i) {
     if (!groups[i]) groups[i] = BindGroupLayoutImpl::Create(device, {}, false);
-    if (!groups[i]->IsValid()) error = "bindGroupLayouts[" + std::to_string(i) + "] " + groups[i]->Name() + " is invalid.";
+    if (!groups[i]->IsValid()) {
+      error = "bindGroupLayouts[" + std::to_string(i) + "] " + groups[i]->Name() + " is invalid.";
+      break;
+    }
+    if (groups[i]->DevicePtr() != device) {
+      error = "bindGroupLayouts[" + std::to_string(i) + "] " + ForeignDeviceMessage(*groups[i], *device);
+      break;
+    }
     for (const auto& e : groups[i]->Entries())
       (e.buffer.type == BufferBindingType::Uniform ? uniform : storage)++;
   }
@@ -189,7 +196,7 @@ BindGroupImpl::BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::str
 BindGroupImpl::~BindGroupImpl() {
   if (pool_) {
     // Command buffers in flight may still use the descriptor set.
-    auto device = device_;
+    DeviceImpl* device = device_.get();  // deferred work must not own the device
     VkDescriptorPool pool = pool_;
     device->DeferUntilIdle([device, pool] { vkDestroyDescriptorPool(device->Vk(), pool, nullptr); });
   }
@@ -208,6 +215,7 @@ std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<Devic
   auto layout = desc.layout.Get();
   if (!layout) return fail("has no layout.");
   if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
+  if (layout->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*layout, *device));
   if (desc.entries.size() != layout->Entries().size())
     return fail("has " + std::to_string(desc.entries.size()) + " entries but " + layout->Name() +
                 " has " + std::to_string(layout->Entries().size()) + ".");
@@ -222,7 +230,7 @@ std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<Devic
     auto buffer = entry.buffer.Get();
     if (!buffer) return fail(which + " has no buffer.");
     if (!buffer->IsValid()) return fail(which + " uses " + buffer->Name() + ", which is invalid.");
-    if (buffer->DevicePtr() != device) return fail(which + " uses " + buffer->Name() + " from another device.");
+    if (buffer->DevicePtr() != device) return fail(which + " uses " + ForeignDeviceMessage(*buffer, *device));
     const uint64_t bufferSize = buffer->Size();
     if (entry.offset > bufferSize)
       return fail(which + " offset (" + std::to_string(entry.offset) + ") is larger than " +

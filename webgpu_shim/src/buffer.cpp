@@ -52,7 +52,9 @@ VkBufferUsageFlags VulkanUsage(BufferUsage u) {
 }  // namespace
 
 BufferImpl::BufferImpl(const std::shared_ptr<DeviceImpl>& device, const BufferDescriptor& d)
-    : ObjectBase(device, "Buffer", d.label), size_(d.size), usage_(d.usage) {}
+    : ObjectBase(device, "Buffer", d.label), size_(d.size), usage_(d.usage) {
+  device->RegisterBuffer(this);
+}
 
 std::shared_ptr<BufferImpl> BufferImpl::Create(const std::shared_ptr<DeviceImpl>& device,
                                                const BufferDescriptor& d) {
@@ -109,7 +111,7 @@ VkResult BufferImpl::Initialize(bool mappedAtCreation) {
   } else if (!mappedAtCreation) {
     auto& queue = Device().Queue();
     VkCommandBuffer cmd = queue.PendingCommands();
-    queue.UseInPendingBatch(shared_from_this());
+    queue.UseInPendingBatch(this);
     vkCmdFillBuffer(cmd, raw_.buffer, 0, VK_WHOLE_SIZE, 0);
   }
   if (mappedAtCreation) {
@@ -124,10 +126,19 @@ VkResult BufferImpl::Initialize(bool mappedAtCreation) {
 
 BufferImpl::~BufferImpl() {
   if (pendingMap_) AbortPendingMap("Buffer was destroyed before mapping was resolved.");
+  DeviceImpl* device = device_.get();
+  device->UnregisterBuffer(this);
   if (raw_.buffer) {
-    auto device = device_;
+    // Deferred work must not own the device (see DeferUntilIdle).
     RawBuffer raw = raw_;
-    device->DeferUntilIdle([device, raw]() mutable { device->DestroyRawBuffer(raw); });
+    auto destroy = [device, raw]() mutable { device->DestroyRawBuffer(raw); };
+    if (usedByPendingWrites) {
+      // The queue's pending (unsubmitted) commands still use it: free it after they have run.
+      device->Queue().ForgetPendingBuffer(this);
+      device->DeferUntilNextSubmitDone(std::move(destroy));
+    } else {
+      device->DeferUntilIdle(std::move(destroy));
+    }
   }
 }
 
@@ -186,7 +197,7 @@ Future BufferImpl::MapAsync(MapMode mode, size_t offset, size_t size, CallbackMo
     return fail(MapAsyncStatus::Error,
                 Name() + " map size (" + std::to_string(size) + ") is not a multiple of 4." + where,
                 true);
-  if (uint64_t{offset} + size > size_)
+  if (size > size_ - offset)  // offset <= size_ here: no wrap
     return fail(MapAsyncStatus::Error,
                 Name() + " map range (offset " + std::to_string(offset) + ", size " +
                     std::to_string(size) + ") exceeds the buffer size (" + std::to_string(size_) +
@@ -204,12 +215,18 @@ Future BufferImpl::MapAsync(MapMode mode, size_t offset, size_t size, CallbackMo
   state_ = State::MapPending;
   auto request = std::make_shared<MapRequest>();
   pendingMap_ = request;
-  auto self = shared_from_this();
+  // The event does not own the buffer: a buffer dropped with its map pending aborts the map in
+  // its destructor, and an owning event would keep the buffer and its device alive until the
+  // application processes events.
+  std::weak_ptr<BufferImpl> weak = weak_from_this();
   Future future = events.Track(
       callbackMode, device_, lastUsageSerial,
-      [self, request, callback, mode, offset, size] {
-        if (request->aborted) {
-          callback(MapAsyncStatus::Aborted, request->abortMessage);
+      [weak, request, callback, mode, offset, size] {
+        auto self = weak.lock();
+        if (request->aborted || !self) {
+          callback(MapAsyncStatus::Aborted, request->aborted
+                                                ? request->abortMessage
+                                                : "Buffer was destroyed before mapping was resolved.");
           return;
         }
         self->pendingMap_.reset();
@@ -241,12 +258,13 @@ uint8_t* BufferImpl::MappedBase() {
 void* BufferImpl::GetMappedRange(size_t offset, size_t size, bool writable) {
   if (state_ != State::Mapped && state_ != State::MappedAtCreation) return nullptr;
   if (writable && mapMode_ == MapMode::Read) return nullptr;
-  if (size == kWholeMapSize) {
-    if (offset > mapOffset_ + mapSize_) return nullptr;
-    size = mapOffset_ + mapSize_ - offset;
-  }
+  // Every comparison subtracts from bounds already checked, so no sum can wrap: past here
+  // mapOffset_ <= offset <= offset + size <= mapEnd.
+  const size_t mapEnd = mapOffset_ + mapSize_;  // within the buffer's size
+  if (offset < mapOffset_ || offset > mapEnd) return nullptr;
+  if (size == kWholeMapSize) size = mapEnd - offset;
   if (offset % 8 != 0 || size % 4 != 0) return nullptr;
-  if (offset < mapOffset_ || uint64_t{offset} + size > uint64_t{mapOffset_} + mapSize_) return nullptr;
+  if (size > mapEnd - offset) return nullptr;
   for (auto [o, s] : handedOut_)
     if (offset < o + s && o < offset + size) return nullptr;  // overlaps an earlier range
   handedOut_.emplace_back(offset, size);
@@ -291,6 +309,26 @@ void BufferImpl::Unmap() {
   }
 }
 
+void BufferImpl::AbortMapForDeviceLoss(const char* why, bool unmap) {
+  switch (state_) {
+    case State::MapPending:
+      AbortPendingMap(why);
+      state_ = State::Unmapped;
+      break;
+    case State::Mapped:
+    case State::MappedAtCreation:
+      if (!unmap) break;
+      // Nothing is written back: the device takes no more work.
+      ReleaseMapping();
+      creationStaging_.clear();
+      creationStaging_.shrink_to_fit();
+      state_ = State::Unmapped;
+      break;
+    default:
+      break;
+  }
+}
+
 void BufferImpl::Destroy() {
   if (state_ == State::Destroyed) return;
   if (state_ == State::MapPending)
@@ -300,7 +338,7 @@ void BufferImpl::Destroy() {
   state_ = State::Destroyed;
   if (raw_.buffer) {
     if (usedByPendingWrites) Device().Queue().FlushPendingWrites();
-    auto device = device_;
+    DeviceImpl* device = device_.get();  // deferred work must not own the device
     RawBuffer raw = raw_;
     raw_ = RawBuffer{};
     device->DeferUntilIdle([device, raw]() mutable { device->DestroyRawBuffer(raw); });

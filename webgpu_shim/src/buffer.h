@@ -28,6 +28,9 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
   void* GetMappedRange(size_t offset, size_t size, bool writable);
   void Unmap();
   void Destroy();
+  // The device is destroyed (`unmap`: every mapping is given back, as WebGPU's destroy()
+  // unmaps all buffers) or lost (only pending maps are aborted): no map resolves any more.
+  void AbortMapForDeviceLoss(const char* why, bool unmap);
 
   uint64_t Size() const { return size_; }
   BufferUsage Usage() const { return usage_; }

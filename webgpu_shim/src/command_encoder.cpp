@@ -21,7 +21,7 @@ constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 
 CommandBufferImpl::~CommandBufferImpl() {
   if (cmd) {
-    auto device = device_;
+    DeviceImpl* device = device_.get();  // deferred work must not own the device
     VkCommandBuffer c = cmd;
     device->DeferUntilIdle([device, c] { device->ReleaseCommandBuffer(c); });
   }
@@ -147,8 +147,8 @@ void CommandEncoderImpl::CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset,
   if (!src || !dst) return fail("Source or destination buffer is null.");
   if (!src->IsValid()) return fail(src->Name() + " is invalid.");
   if (!dst->IsValid()) return fail(dst->Name() + " is invalid.");
-  if (&src->Device() != &Device() || &dst->Device() != &Device())
-    return fail("A buffer belongs to another device.");
+  if (&src->Device() != &Device()) return fail(ForeignDeviceMessage(*src, Device()));
+  if (&dst->Device() != &Device()) return fail(ForeignDeviceMessage(*dst, Device()));
   if (src == dst) return fail("Source and destination are the same buffer " + src->Name() + ".");
   if (!HasFlag(src->Usage(), BufferUsage::CopySrc))
     return fail(src->Name() + " usage (" + ToString(src->Usage()) + ") does not include CopySrc.");
@@ -181,6 +181,7 @@ void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64
   auto fail = [&](const std::string& m) { RecordError(m + where); };
   if (!buffer) return fail("The buffer is null.");
   if (!buffer->IsValid()) return fail(buffer->Name() + " is invalid.");
+  if (&buffer->Device() != &Device()) return fail(ForeignDeviceMessage(*buffer, Device()));
   if (!HasFlag(buffer->Usage(), BufferUsage::CopyDst))
     return fail(buffer->Name() + " usage (" + ToString(buffer->Usage()) + ") does not include CopyDst.");
   if (offset % 4 != 0) return fail("Offset (" + std::to_string(offset) + ") is not a multiple of 4.");
@@ -262,6 +263,8 @@ void ComputePassEncoderImpl::SetPipeline(const std::shared_ptr<ComputePipelineIm
   if (!Check("SetPipeline")) return;
   if (!pipeline) return Error("SetPipeline", "The pipeline is null.");
   if (!pipeline->IsValid()) return Error("SetPipeline", pipeline->Name() + " is invalid.");
+  if (&pipeline->Device() != &Device())
+    return Error("SetPipeline", ForeignDeviceMessage(*pipeline, Device()));
   if (pipeline == pipeline_) return;
   pipeline_ = pipeline;
   pipelineDirty_ = true;
@@ -278,6 +281,8 @@ void ComputePassEncoderImpl::SetBindGroup(uint32_t index, const std::shared_ptr<
     return Error("SetBindGroup", "Bind group index (" + std::to_string(index) +
                                      ") is not less than maxBindGroups (" + std::to_string(maxGroups) + ").");
   if (group && !group->IsValid()) return Error("SetBindGroup", group->Name() + " is invalid.");
+  if (group && &group->Device() != &Device())
+    return Error("SetBindGroup", ForeignDeviceMessage(*group, Device()));
   if (dynamicOffsetCount != 0)
     return Error("SetBindGroup", "Dynamic offset count (" + std::to_string(dynamicOffsetCount) +
                                      ") does not match the layout's dynamic bindings (0).");
@@ -312,6 +317,17 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
       return false;
     }
     for (const auto& b : group->Buffers()) all.emplace_back(&b, group.get());
+  }
+  // Bindings the layout left without a minBindingSize must still hold what the shader reads.
+  for (const auto& late : pipeline_->LateMinSizes()) {
+    const auto& group = groups_[late.group];
+    for (const auto& b : group->Buffers()) {
+      if (b.binding != late.binding || b.size >= late.size) continue;
+      Error(command, group->Name() + " binding " + std::to_string(b.binding) + " size (" +
+                         std::to_string(b.size) + ") is smaller than the minimum binding size (" +
+                         std::to_string(late.size) + ") that " + pipeline_->Name() + " needs.");
+      return false;
+    }
   }
   // A writable storage binding may not overlap any other binding of the same buffer.
   for (size_t i = 0; i < all.size(); ++i) {
@@ -388,6 +404,7 @@ void ComputePassEncoderImpl::DispatchIndirect(const std::shared_ptr<BufferImpl>&
   if (!Check(command)) return;
   if (!buffer) return Error(command, "The indirect buffer is null.");
   if (!buffer->IsValid()) return Error(command, buffer->Name() + " is invalid.");
+  if (&buffer->Device() != &Device()) return Error(command, ForeignDeviceMessage(*buffer, Device()));
   if (!HasFlag(buffer->Usage(), BufferUsage::Indirect))
     return Error(command, buffer->Name() + " usage (" + ToString(buffer->Usage()) +
                               ") does not include Indirect.");

@@ -31,6 +31,7 @@ std::vector<std::shared_ptr<BindGroupLayoutImpl>> AutoLayout(const std::shared_p
     e.binding = b.binding;
     e.visibility = ShaderStage::Compute;
     e.buffer.type = b.type;
+    e.buffer.minBindingSize = b.minBindingSize;
     descs[b.group].entries.push_back(e);
   }
   std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups;
@@ -48,7 +49,7 @@ ComputePipelineImpl::ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& devi
 
 ComputePipelineImpl::~ComputePipelineImpl() {
   if (pipeline_) {
-    auto device = device_;
+    DeviceImpl* device = device_.get();  // deferred work must not own the device
     VkPipeline pipeline = pipeline_;
     device->DeferUntilIdle([device, pipeline] { vkDestroyPipeline(device->Vk(), pipeline, nullptr); });
   }
@@ -82,20 +83,10 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   auto module = desc.compute.module.Get();
   if (!module) return fail("has no compute.module.");
   if (!module->IsValid()) return fail("uses " + module->Name() + ", which is invalid.");
+  if (module->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*module, *device));
   std::string error;
   const EntryPointReflection* ep = module->FindEntryPoint(desc.compute.entryPoint, &error);
   if (!ep) return fail(error);
-
-  const auto& wg = ep->workgroupSize;
-  if (wg[0] > limits.maxComputeWorkgroupSizeX || wg[1] > limits.maxComputeWorkgroupSizeY ||
-      wg[2] > limits.maxComputeWorkgroupSizeZ ||
-      uint64_t{wg[0]} * wg[1] * wg[2] > limits.maxComputeInvocationsPerWorkgroup)
-    return fail("workgroup size (" + std::to_string(wg[0]) + ", " + std::to_string(wg[1]) + ", " +
-                std::to_string(wg[2]) + ") exceeds the device limits (" +
-                std::to_string(limits.maxComputeWorkgroupSizeX) + ", " +
-                std::to_string(limits.maxComputeWorkgroupSizeY) + ", " +
-                std::to_string(limits.maxComputeWorkgroupSizeZ) + "; " +
-                std::to_string(limits.maxComputeInvocationsPerWorkgroup) + " invocations).");
 
   // Override constants become specialization constants.
   std::vector<VkSpecializationMapEntry> specEntries;
@@ -119,10 +110,52 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
     specEntries.push_back({match->specId, static_cast<uint32_t>(specData.size() * 4), 4});
     specData.push_back(bits);
   }
+  // The value a specialization constant has in this pipeline, or `fallback` when not set.
+  auto constantValue = [&](uint32_t specId, double fallback) {
+    double value = fallback;
+    for (const auto& c : desc.compute.constants)
+      for (const auto& sc : ep->constants)
+        if (sc.specId == specId && (sc.name == c.key || std::to_string(sc.specId) == c.key))
+          value = c.value;
+    return value;
+  };
+
+  // Workgroup size and storage, with the pipeline's overrides, against the device's limits.
+  std::array<uint64_t, 3> wg;
+  for (int d = 0; d < 3; ++d) {
+    const double v = ep->workgroupSizeSpecIds[d] == kNoSpecId
+                         ? ep->workgroupSize[d]
+                         : constantValue(ep->workgroupSizeSpecIds[d], ep->workgroupSize[d]);
+    wg[d] = v < 1 ? 0 : v > 4294967295.0 ? uint64_t{1} << 32 : static_cast<uint64_t>(v);
+  }
+  const std::string wgText = "workgroup size (" + std::to_string(wg[0]) + ", " +
+                             std::to_string(wg[1]) + ", " + std::to_string(wg[2]) + ")";
+  if (wg[0] == 0 || wg[1] == 0 || wg[2] == 0)
+    return fail(wgText + " has a dimension below 1.");
+  if (wg[0] > limits.maxComputeWorkgroupSizeX || wg[1] > limits.maxComputeWorkgroupSizeY ||
+      wg[2] > limits.maxComputeWorkgroupSizeZ ||
+      wg[0] * wg[1] * wg[2] > limits.maxComputeInvocationsPerWorkgroup)
+    return fail(wgText + " exceeds the device limits (" +
+                std::to_string(limits.maxComputeWorkgroupSizeX) + ", " +
+                std::to_string(limits.maxComputeWorkgroupSizeY) + ", " +
+                std::to_string(limits.maxComputeWorkgroupSizeZ) + "; " +
+                std::to_string(limits.maxComputeInvocationsPerWorkgroup) + " invocations).");
+  uint64_t workgroupBytes = ep->workgroupStorageBytes;
+  for (const auto& a : ep->workgroupSpecArrays) {
+    const double length = constantValue(a.specId, static_cast<double>(a.defaultLength));
+    const uint64_t n = length < 0 ? 0 : length > 4294967295.0 ? uint64_t{1} << 32
+                                                               : static_cast<uint64_t>(length);
+    workgroupBytes = workgroupBytes - a.defaultLength * a.elementStride + n * a.elementStride;
+  }
+  if (workgroupBytes > limits.maxComputeWorkgroupStorageSize)
+    return fail("uses " + std::to_string(workgroupBytes) +
+                " bytes of workgroup storage, over maxComputeWorkgroupStorageSize (" +
+                std::to_string(limits.maxComputeWorkgroupStorageSize) + ").");
 
   std::shared_ptr<PipelineLayoutImpl> layout = desc.layout.Get();
   if (layout) {
     if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
+    if (layout->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*layout, *device));
   } else {
     auto groups = AutoLayout(device, *ep, desc.label);
     for (const auto& g : groups)
@@ -144,6 +177,12 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
     if (e->buffer.type != b.type)
       return fail(where + " is " + BindingTypeName(b.type) + " in the shader but " +
                   BindingTypeName(e->buffer.type) + " in " + group->Name() + ".");
+    if (e->buffer.minBindingSize != 0 && e->buffer.minBindingSize < b.minBindingSize)
+      return fail(where + " needs at least " + std::to_string(b.minBindingSize) +
+                  " bytes, but its minBindingSize (" + std::to_string(e->buffer.minBindingSize) +
+                  ") in " + group->Name() + " is smaller.");
+    if (e->buffer.minBindingSize < b.minBindingSize)
+      pipeline->lateMinSizes_.push_back({b.group, b.binding, b.minBindingSize});
   }
 
   auto build = std::make_unique<PipelineBuild>();

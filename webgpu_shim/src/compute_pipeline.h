@@ -47,11 +47,20 @@ class ComputePipelineImpl : public ObjectBase {
 
   std::shared_ptr<BindGroupLayoutImpl> GetBindGroupLayout(uint32_t index);
   const std::shared_ptr<PipelineLayoutImpl>& Layout() const { return layout_; }
+  // Bindings whose layout entry has no minBindingSize (0) while the shader needs some bytes:
+  // each dispatch checks the bound size, as WebGPU specifies.
+  struct LateMinSize {
+    uint32_t group = 0;
+    uint32_t binding = 0;
+    uint64_t size = 0;
+  };
+  const std::vector<LateMinSize>& LateMinSizes() const { return lateMinSizes_; }
   VkPipeline Vk() const { return pipeline_; }
 
  private:
   friend struct PipelineBuild;
   std::shared_ptr<PipelineLayoutImpl> layout_;
+  std::vector<LateMinSize> lateMinSizes_;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "buffer.h"
 #include "indirect_validation.h"
@@ -15,6 +16,7 @@ namespace wgpu::detail {
 
 namespace {
 constexpr uint64_t kSpinBeforeBlockNS = 200000;
+std::atomic<uint64_t> liveDevices{0};
 }  // namespace
 
 std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl>& adapter,
@@ -116,9 +118,12 @@ DeviceImpl::DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter,
       label_(descriptor.label),
       lostCallback_(descriptor.deviceLostCallback),
       lostCallbackMode_(descriptor.deviceLostCallbackMode),
-      uncapturedCallback_(descriptor.uncapturedErrorCallback) {}
+      uncapturedCallback_(descriptor.uncapturedErrorCallback) {
+  ++liveDevices;
+}
 
 DeviceImpl::~DeviceImpl() {
+  --liveDevices;
   if (!device_) return;
   vkDeviceWaitIdle(device_);
   queue_.reset();
@@ -138,6 +143,15 @@ DeviceImpl::~DeviceImpl() {
   vkDestroySemaphore(device_, timeline_, nullptr);
   memory_.reset();  // every buffer is gone: the deferred destructions above ran
   vkDestroyDevice(device_, nullptr);
+}
+
+std::string DeviceImpl::Name() const {
+  return label_.empty() ? "[Device (unlabeled)]" : "[Device \"" + label_ + "\"]";
+}
+
+std::string ForeignDeviceMessage(const ObjectBase& object, const DeviceImpl& used) {
+  return object.Name() + " is associated with " + object.Device().Name() +
+         ", and cannot be used with " + used.Name() + ".";
 }
 
 IndirectValidator& DeviceImpl::Indirect() {
@@ -214,14 +228,20 @@ Future DeviceImpl::PopErrorScope(CallbackMode mode, PopErrorScopeCallback callba
 // ---- loss ----
 
 void DeviceImpl::Destroy() {
-  if (lost_) return;
-  WaitIdle();
+  if (!lost_) WaitIdle();
+  // WebGPU's destroy() unmaps every buffer of the device first (also on a device already lost):
+  // pending maps are aborted and mapped ranges are given back.
+  for (BufferImpl* b : std::vector<BufferImpl*>(buffers_.begin(), buffers_.end()))
+    b->AbortMapForDeviceLoss("Device was destroyed before mapping was resolved.", true);
   Lose(DeviceLostReason::Destroyed, "Device was destroyed.");
 }
 
 void DeviceImpl::Lose(DeviceLostReason reason, std::string message) {
   if (lost_) return;
   lost_ = true;
+  // No map can resolve any more: pending ones are aborted (mapped ranges stay readable).
+  for (BufferImpl* b : std::vector<BufferImpl*>(buffers_.begin(), buffers_.end()))
+    b->AbortMapForDeviceLoss("Device was lost before mapping was resolved.", false);
   if (lostCallback_) {
     auto callback = std::move(lostCallback_);
     std::weak_ptr<DeviceImpl> weak = self_;
@@ -296,7 +316,17 @@ void DeviceImpl::DeferUntilIdle(std::function<void()> fn) {
     fn();
     return;
   }
-  deferred_.emplace_back(lastSubmitted_, std::move(fn));
+  Defer(lastSubmitted_, std::move(fn));
+}
+
+void DeviceImpl::DeferUntilNextSubmitDone(std::function<void()> fn) {
+  Defer(lastSubmitted_ + 1, std::move(fn));
+}
+
+void DeviceImpl::Defer(uint64_t serial, std::function<void()> fn) {
+  auto at = deferred_.end();
+  while (at != deferred_.begin() && std::prev(at)->first > serial) --at;
+  deferred_.emplace(at, serial, std::move(fn));
 }
 
 // ---- memory ----
@@ -388,3 +418,5 @@ void DeviceImpl::ReleaseCommandBuffer(VkCommandBuffer cmd) {
 }
 
 }  // namespace wgpu::detail
+
+uint64_t wgpu::GetLiveDeviceCountForTesting() { return detail::liveDevices.load(); }

@@ -9,6 +9,7 @@
 #include <deque>
 #include <mutex>
 #include <functional>
+#include <unordered_set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
 
   // ---- loss ----
   bool IsLost() const { return lost_; }
+  // Destroy() unmaps every buffer of the device and loss aborts their pending maps, so the
+  // device knows its buffers (registered for their whole life; single-threaded per device).
+  void RegisterBuffer(BufferImpl* buffer) { buffers_.insert(buffer); }
+  void UnregisterBuffer(BufferImpl* buffer) { buffers_.erase(buffer); }
   void Destroy();
   void Lose(DeviceLostReason reason, std::string message);
   // Checks a Vulkan result from the queue; device loss and internal failures are reported.
@@ -66,7 +71,13 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   bool WaitForSerial(uint64_t serial, uint64_t timeoutNS);
   void WaitIdle();
   // Runs `fn` once the GPU has finished all work submitted so far (or at once if idle).
+  // Deferred work runs on the device (its destructor runs what is left), so `fn` must not own
+  // the device or any object that does: it captures the DeviceImpl by plain pointer and only
+  // Vulkan handles besides, or the device would keep itself alive.
   void DeferUntilIdle(std::function<void()> fn);
+  // Runs `fn` once the next submission (the one that will carry the queue's pending batch) has
+  // finished: for what the pending, not yet submitted, commands still use.
+  void DeferUntilNextSubmitDone(std::function<void()> fn);
 
   // ---- memory ----
   // Creates a buffer with memory of the given kind. VK_ERROR_OUT_OF_DEVICE_MEMORY when the heap
@@ -91,6 +102,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::shared_ptr<QueueImpl> QueueHandle();
   VkPipelineCache PipelineCache() const { return pipelineCache_; }
   const std::string& Label() const { return label_; }
+  // `[Device "label"]`, as objects are named in messages.
+  std::string Name() const;
   void SetLabel(std::string_view label) { label_ = label; }
   void SetHandleForCallbacks(const wgpu::Device& self);
   // Runs a pipeline build on the device's threads (CreateComputePipelineAsync); once no build is
@@ -109,6 +122,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
     std::string message;
   };
   uint32_t FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const;
+  void Defer(uint64_t serial, std::function<void()> fn);  // keeps deferred_ sorted by serial
 
   std::shared_ptr<AdapterImpl> adapter_;
   std::string label_;
@@ -132,7 +146,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   WorkerPool background_;  // last: its threads stop before anything they use is destroyed
   uint64_t lastSubmitted_ = 0;
   uint64_t completed_ = 0;
-  std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;
+  std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;  // sorted by serial
+  std::unordered_set<BufferImpl*> buffers_;
   std::vector<ErrorScope> errorScopes_;
   bool lost_ = false;
   DeviceLostCallback lostCallback_;

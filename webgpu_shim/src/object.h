@@ -38,4 +38,8 @@ class ObjectBase {
   bool valid_ = true;
 };
 
+// Dawn's message for an object used with a device other than its own:
+// `[Buffer "x"] is associated with [Device "a"], and cannot be used with [Device "b"].`
+std::string ForeignDeviceMessage(const ObjectBase& object, const DeviceImpl& used);
+
 }  // namespace wgpu::detail

@@ -29,7 +29,11 @@ VkCommandBuffer QueueImpl::PendingCommands() {
   return pending_;
 }
 
-void QueueImpl::UseInPendingBatch(const std::shared_ptr<BufferImpl>& buffer) {
+void QueueImpl::ForgetPendingBuffer(BufferImpl* buffer) {
+  std::erase(pendingBuffers_, buffer);
+}
+
+void QueueImpl::UseInPendingBatch(BufferImpl* buffer) {
   if (buffer->usedByPendingWrites) {
     // A second transfer to the same buffer in this batch: order it after the first.
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -83,7 +87,7 @@ void QueueImpl::RecordWrite(BufferImpl& buffer, uint64_t offset, const void* dat
     return;
   }
   VkCommandBuffer cmd = PendingCommands();
-  UseInPendingBatch(buffer.shared_from_this());
+  UseInPendingBatch(&buffer);
   VkBufferCopy region{stagingOffset, offset, size};
   vkCmdCopyBuffer(cmd, staging, buffer.Vk(), 1, &region);
 }
@@ -94,6 +98,8 @@ void QueueImpl::WriteBuffer(BufferImpl& buffer, uint64_t offset, const void* dat
   std::string error;
   if (!buffer.IsValid()) {
     error = buffer.Name() + " is invalid.";
+  } else if (&buffer.Device() != device_) {
+    error = ForeignDeviceMessage(buffer, *device_);
   } else if (buffer.IsDestroyed()) {
     error = buffer.Name() + " is destroyed.";
   } else if (buffer.MapState() != BufferMapState::Unmapped) {
@@ -131,6 +137,10 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
       error = cb->Name() + " is invalid.";
       break;
     }
+    if (&cb->Device() != device_) {
+      error = ForeignDeviceMessage(*cb, *device_);
+      break;
+    }
     if ((cb->submitted && !cb->reusable) ||
         std::find(impls.begin(), impls.end(), cb) != impls.end()) {
       error = cb->Name() + " was already submitted.";
@@ -150,13 +160,13 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
     device_->HandleError(ErrorType::Validation, error + "\n - While calling " + Name() + ".Submit.");
     return;
   }
+  // Nothing here holds the command buffers (or what they use) until the GPU is done: each
+  // object's destructor defers its Vulkan handles past the work submitted so far, and holding
+  // them from the device would make the device own itself when the application drops its
+  // handles mid-flight.
   std::vector<VkCommandBuffer> cmds;
-  std::vector<std::shared_ptr<void>> keepAlive;
-  for (const CommandBuffer& handle : commands) {
-    cmds.push_back(handle.Get()->cmd);
-    keepAlive.push_back(handle.Get());
-  }
-  if (!SubmitWithPending(cmds, std::move(keepAlive))) return;
+  for (const CommandBuffer& handle : commands) cmds.push_back(handle.Get()->cmd);
+  if (!SubmitWithPending(cmds)) return;
   const uint64_t serial = device_->LastSubmittedSerial();
   for (CommandBufferImpl* cb : impls) {
     cb->submitted = true;
@@ -164,8 +174,7 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
   }
 }
 
-bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands,
-                                  std::vector<std::shared_ptr<void>> keepAlive) {
+bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands) {
   std::vector<VkCommandBuffer> all;
   if (pending_) {
     vkEndCommandBuffer(pending_);
@@ -191,10 +200,11 @@ bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands,
     device_->Lose(DeviceLostReason::Unknown, VkFailure("vkQueueSubmit", r));
   }
 
-  for (auto& b : pendingBuffers_) {
+  for (BufferImpl* b : pendingBuffers_) {
     b->lastUsageSerial = serial;
     b->usedByPendingWrites = false;
   }
+  pendingBuffers_.clear();
   for (size_t i = pendingChunkBegin_; i < chunks_.size(); ++i) chunks_[i].retireSerial = serial;
   pendingChunkBegin_ = chunks_.size();
   if (pending_) {
@@ -202,10 +212,7 @@ bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands,
     DeviceImpl* device = device_;
     device_->DeferUntilIdle([device, cmd] { device->ReleaseCommandBuffer(cmd); });
   }
-  std::vector<std::shared_ptr<BufferImpl>> buffers = std::move(pendingBuffers_);
-  pendingBuffers_.clear();
   pending_ = VK_NULL_HANDLE;
-  device_->DeferUntilIdle([keepAlive = std::move(keepAlive), buffers = std::move(buffers)] {});
 
   // Recycle staging chunks whose submissions are done.
   device_->Tick();
@@ -225,7 +232,7 @@ bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands,
 }
 
 void QueueImpl::FlushPendingWrites() {
-  if (pending_) SubmitWithPending({}, {});
+  if (pending_) SubmitWithPending({});
 }
 
 Future QueueImpl::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback callback) {

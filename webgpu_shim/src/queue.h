@@ -38,8 +38,10 @@ class QueueImpl {
   std::pair<VkBuffer, uint64_t> Stage(const void* data, uint64_t size);
   // Submits the pending batch on its own (used before a map needs its serial).
   void FlushPendingWrites();
-  // Keeps `buffer` alive until the batch completes and marks it used.
-  void UseInPendingBatch(const std::shared_ptr<BufferImpl>& buffer);
+  // Marks `buffer` used by the pending batch (the batch does not own it: a buffer destroyed
+  // before the batch is submitted calls ForgetPendingBuffer and defers its Vulkan buffer past it).
+  void UseInPendingBatch(BufferImpl* buffer);
+  void ForgetPendingBuffer(BufferImpl* buffer);
 
   std::string Name() const;
   void SetLabel(std::string_view label) { label_ = label; }
@@ -51,14 +53,13 @@ class QueueImpl {
     uint64_t retireSerial = 0;  // reusable once this serial completes
   };
   // Submits the pending batch (if any) followed by `commands` as one queue submission.
-  bool SubmitWithPending(std::span<const VkCommandBuffer> commands,
-                         std::vector<std::shared_ptr<void>> keepAlive);
+  bool SubmitWithPending(std::span<const VkCommandBuffer> commands);
   StagingChunk& ChunkFor(uint64_t size);
 
   DeviceImpl* device_;
   std::string label_;
   VkCommandBuffer pending_ = VK_NULL_HANDLE;
-  std::vector<std::shared_ptr<BufferImpl>> pendingBuffers_;
+  std::vector<BufferImpl*> pendingBuffers_;
   std::deque<StagingChunk> chunks_;     // chunks in use by the pending batch or in flight
   std::vector<StagingChunk> freeChunks_;
   size_t pendingChunkBegin_ = 0;        // chunks_[pendingChunkBegin_..] belong to the pending batch

@@ -1,5 +1,7 @@
 #include "shader_module.h"
 
+#include <algorithm>
+
 #include <spirv-tools/libspirv.hpp>
 #include <spirv_cross/spirv_cross.hpp>
 
@@ -8,6 +10,80 @@
 #include "wgsl_subset/wgsl_subset.h"
 
 namespace wgpu::detail {
+
+namespace {
+
+// spirv_cross::Compiler with the one query reflection needs that it keeps protected.
+class ReflectCompiler : public spirv_cross::Compiler {
+ public:
+  using Compiler::Compiler;
+  // The value of a constant (or specialization constant) id; nullptr for a spec-constant
+  // expression, whose value is not known until the driver folds it.
+  const spirv_cross::SPIRConstant* PlainConstant(uint32_t id) const {
+    return maybe_get<spirv_cross::SPIRConstant>(id);
+  }
+  // The var<workgroup> variables `entry` uses. get_active_interface_variables() leaves them out;
+  // before SPIR-V 1.4 an entry point does not list them either, so every one of the module
+  // counts then (modules have one entry point in practice; more only over-counts).
+  std::vector<uint32_t> WorkgroupVariables(const spirv_cross::SPIREntryPoint& entry) const {
+    std::vector<uint32_t> out;
+    const bool listed = ir.get_spirv_version() >= 0x10400;
+    ir.for_each_typed_id<spirv_cross::SPIRVariable>([&](uint32_t id, const spirv_cross::SPIRVariable& v) {
+      if (v.storage != spv::StorageClassWorkgroup) return;
+      if (listed && std::find(entry.interface_variables.begin(), entry.interface_variables.end(),
+                              spirv_cross::VariableID(id)) == entry.interface_variables.end())
+        return;
+      out.push_back(id);
+    });
+    return out;
+  }
+};
+
+struct SizeAlign {
+  uint64_t size = 0;
+  uint64_t align = 1;
+};
+
+uint64_t RoundUp(uint64_t align, uint64_t n) { return (n + align - 1) / align * align; }
+
+// The length of array dimension `dim` of `type` (0 = innermost); `runtimeLength` for a
+// runtime-sized one, 0 when the length is a spec-constant expression.
+uint64_t ArrayLength(const ReflectCompiler& c, const spirv_cross::SPIRType& type, size_t dim,
+                     uint64_t runtimeLength) {
+  if (type.array_size_literal[dim]) return type.array[dim] == 0 ? runtimeLength : type.array[dim];
+  const spirv_cross::SPIRConstant* k = c.PlainConstant(type.array[dim]);
+  return k ? k->scalar() : 0;
+}
+
+// WGSL's SizeOf / AlignOf of `type` with its innermost `dims` array dimensions (all of them
+// by default): scalars 4 bytes (f16 2), vec2 aligned to 2 elements, vec3/vec4 to 4, matrices as
+// arrays of column vectors, arrays as length × roundUp(align, size), structs member by member.
+SizeAlign WgslLayout(const ReflectCompiler& c, const spirv_cross::SPIRType& type,
+                     size_t dims = SIZE_MAX, uint64_t runtimeLength = 1) {
+  SizeAlign r;
+  if (type.basetype == spirv_cross::SPIRType::Struct) {
+    uint64_t offset = 0;
+    for (uint32_t member : type.member_types) {
+      const SizeAlign m = WgslLayout(c, c.get_type(member), SIZE_MAX, runtimeLength);
+      offset = RoundUp(m.align, offset) + m.size;
+      r.align = std::max(r.align, m.align);
+    }
+    r.size = RoundUp(r.align, offset);
+  } else {
+    const uint64_t scalar =
+        type.basetype == spirv_cross::SPIRType::Boolean ? 4 : std::max<uint64_t>(type.width / 8, 1);
+    const uint64_t n = type.vecsize;
+    const uint64_t vecSize = n * scalar;
+    const uint64_t vecAlign = (n == 1 ? 1 : n == 2 ? 2 : 4) * scalar;
+    r.align = vecAlign;
+    r.size = type.columns > 1 ? type.columns * RoundUp(vecAlign, vecSize) : vecSize;
+  }
+  for (size_t d = 0; d < std::min(dims, type.array.size()); ++d)
+    r.size = ArrayLength(c, type, d, runtimeLength) * RoundUp(r.align, r.size);
+  return r;
+}
+
+}  // namespace
 
 ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
                                    const ShaderModuleDescriptor& desc)
@@ -40,6 +116,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
     }
     spirv_ = std::move(r.spirv);
     overrides = std::move(r.reflection.overrides);
+    wgslWorkgroupBytes_ = r.reflection.workgroupStorageBytes;
   } else if (!source || !source->code || source->codeSize == 0) {
     Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
     return;
@@ -54,6 +131,8 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
   if (!IsValid()) return;
   // Pipeline constants name WGSL overrides as the source spells them.
   for (auto& ep : entryPoints_) {
+    // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
+    ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, wgslWorkgroupBytes_);
     for (auto& c : ep.constants) {
       for (const auto& o : overrides) {
         if (o.id == c.specId) c.name = o.name;
@@ -108,7 +187,7 @@ void ShaderModuleImpl::Validate() {
 
 void ShaderModuleImpl::Reflect() {
   try {
-    spirv_cross::Compiler compiler(spirv_);
+    ReflectCompiler compiler(spirv_);
     for (const auto& ep : compiler.get_entry_points_and_stages()) {
       if (ep.execution_model != spv::ExecutionModelGLCompute) continue;
       compiler.set_entry_point(ep.name, ep.execution_model);
@@ -116,13 +195,41 @@ void ShaderModuleImpl::Reflect() {
       r.name = ep.name;
       const auto& entry = compiler.get_entry_point(ep.name, ep.execution_model);
       r.workgroupSize = {entry.workgroup_size.x, entry.workgroup_size.y, entry.workgroup_size.z};
-      auto resources = compiler.get_shader_resources(compiler.get_active_interface_variables());
+      // Overridable workgroup sizes (WGSL override / GLSL local_size_x_id): the default value
+      // here, the pipeline's constants at pipeline creation.
+      spirv_cross::SpecializationConstant spec[3];
+      compiler.get_work_group_size_specialization_constants(spec[0], spec[1], spec[2]);
+      for (int d = 0; d < 3; ++d) {
+        if (spec[d].id == 0) continue;
+        if (const auto* k = compiler.PlainConstant(spec[d].id)) r.workgroupSize[d] = k->scalar();
+        r.workgroupSizeSpecIds[d] = spec[d].constant_id;
+      }
+      const auto active = compiler.get_active_interface_variables();
+      // var<workgroup> storage, in WGSL sizes (a module's SPIR-V carries no layout for it).
+      for (uint32_t id : compiler.WorkgroupVariables(entry)) {
+        const spirv_cross::SPIRType& type = compiler.get_type_from_variable(id);
+        r.workgroupStorageBytes += WgslLayout(compiler, type).size;
+        const size_t dims = type.array.size();
+        if (dims == 0 || type.array_size_literal[dims - 1]) continue;
+        const uint32_t lengthId = type.array[dims - 1];
+        if (!compiler.has_decoration(lengthId, spv::DecorationSpecId)) continue;
+        const SizeAlign element = WgslLayout(compiler, type, dims - 1);
+        r.workgroupSpecArrays.push_back({compiler.get_decoration(lengthId, spv::DecorationSpecId),
+                                         RoundUp(element.align, element.size),
+                                         ArrayLength(compiler, type, dims - 1, 0)});
+      }
+      auto resources = compiler.get_shader_resources(active);
       auto add = [&](const spirv_cross::Resource& res, BufferBindingType type) {
         ShaderBinding b;
         b.group = compiler.get_decoration(res.id, spv::DecorationDescriptorSet);
         b.binding = compiler.get_decoration(res.id, spv::DecorationBinding);
         b.type = type;
         b.name = res.name;
+        // The block's declared layout (its Offset / ArrayStride decorations) with one element in
+        // a runtime-sized array, rounded up to the struct's alignment as WGSL's SizeOf is.
+        const spirv_cross::SPIRType& block = compiler.get_type(res.base_type_id);
+        b.minBindingSize = RoundUp(WgslLayout(compiler, block).align,
+                                   compiler.get_declared_struct_size_runtime_array(block, 1));
         r.bindings.push_back(b);
       };
       for (const auto& res : resources.storage_buffers) {

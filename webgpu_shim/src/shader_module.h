@@ -19,6 +19,18 @@ struct ShaderBinding {
   uint32_t binding = 0;
   BufferBindingType type = BufferBindingType::Uniform;  // Uniform, Storage or ReadOnlyStorage
   std::string name;
+  // WebGPU's minimum buffer binding size: SizeOf the store type, a runtime-sized array counted
+  // as one element (layout: 'auto' puts it in the layout; CreateBindGroup and dispatches check it).
+  uint64_t minBindingSize = 0;
+};
+
+inline constexpr uint32_t kNoSpecId = ~uint32_t{0};
+
+// A var<workgroup> array whose length is an override (a specialization constant).
+struct WorkgroupSpecArray {
+  uint32_t specId = kNoSpecId;
+  uint64_t elementStride = 0;  // bytes per element
+  uint64_t defaultLength = 0;  // the length counted in workgroupStorageBytes
 };
 
 struct ShaderConstant {
@@ -29,8 +41,12 @@ struct ShaderConstant {
 
 struct EntryPointReflection {
   std::string name;
-  std::array<uint32_t, 3> workgroupSize{1, 1, 1};
+  std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // with the overrides' default values
+  // The SpecId overriding each workgroup size dimension, or kNoSpecId.
+  std::array<uint32_t, 3> workgroupSizeSpecIds{kNoSpecId, kNoSpecId, kNoSpecId};
+  // Bytes of var<workgroup> storage the entry point uses (WGSL sizes, overrides at defaults).
   uint64_t workgroupStorageBytes = 0;
+  std::vector<WorkgroupSpecArray> workgroupSpecArrays;
   std::vector<ShaderBinding> bindings;
   std::vector<ShaderConstant> constants;
 };
@@ -52,6 +68,7 @@ class ShaderModuleImpl : public ObjectBase {
 
   std::vector<uint32_t> spirv_;
   std::vector<EntryPointReflection> entryPoints_;
+  uint64_t wgslWorkgroupBytes_ = 0;  // the WGSL translator's count, for WGSL sources
   CompilationInfo info_;
   VkShaderModule module_ = VK_NULL_HANDLE;
 };

@@ -483,6 +483,9 @@ Instance CreateInstance(const InstanceDescriptor* descriptor = nullptr);
 // staging) hold right now, over every device of the process. For tests that check memory stays
 // flat.
 uint64_t GetBufferMemoryInUseForTesting();
+// Extension: the devices of the process not yet freed (tests check that dropping every handle,
+// even mid-submit, frees the device once the GPU is done).
+uint64_t GetLiveDeviceCountForTesting();
 
 // ---- Descriptors that hold handles ----
 
