@@ -21,6 +21,25 @@ std::vector<int32_t> labels(tg::Mulberry32& rng, int64_t n, int32_t classes) {
   return v;
 }
 
+std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (float& v : out) {
+    const double u = rng.next();
+    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
+  }
+  return out;
+}
+
+std::vector<float> gauss(tg::Mulberry32& rng, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (float& v : out) {
+    double s = 0;
+    for (int k = 0; k < 12; ++k) s += rng.next();
+    v = static_cast<float>(s - 6);
+  }
+  return out;
+}
+
 namespace detail {
 
 tg::StepResult stepChecked(const std::function<std::future<tg::StepResult>()>& call, int step) {

@@ -104,5 +104,9 @@ struct Registrar {
 // Feed helpers matching the JavaScript side: values are computed in double, rounded once.
 std::vector<float> uniform(tg::Mulberry32& rng, int64_t n, double lo = -1, double hi = 1);
 std::vector<int32_t> labels(tg::Mulberry32& rng, int64_t n, int32_t classes);
+// Image-like values: 75% zeros, the rest uniform in [0, 1); one draw per pixel.
+std::vector<float> pixels(tg::Mulberry32& rng, int64_t n);
+// Irwin–Hall: the sum of 12 uniforms − 6 (mean 0, variance 1), no transcendental function.
+std::vector<float> gauss(tg::Mulberry32& rng, int64_t n);
 
 }  // namespace tg_parity

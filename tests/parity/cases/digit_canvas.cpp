@@ -11,16 +11,6 @@ using tg_models::DigitMlp;
 const tg_models::DigitCanvasConfig kConfig{
     .inputDim = 784, .hidden = 16, .classes = 10, .batch = 16, .evalBatch = 32, .seed = 7};
 
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
-  return out;
-}
-
 Recorded run(const tg::RuntimeOptions& options) {
   const tg_models::DigitCanvasConfig& c = kConfig;
   DigitMlp model(c);

@@ -3,17 +3,7 @@
 // cross-entropy, AdamW 1e-3 (decay 0.01, clip 1). Pixels are sparse like MNIST's (and like a
 // drawn canvas). The predictor (softmax, no dropout, parametric batch) is attached twice and run
 // as main.ts runs it: B = 1 for the canvas and B = 32 for the accuracy probe.
-import { labels } from './feeds.mjs';
-
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-const pixels = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = rng();
-    out[i] = u < 0.75 ? 0 : Math.fround((u - 0.75) * 4);
-  }
-  return out;
-};
+import { labels, pixels } from './feeds.mjs';
 
 export default (tg) => {
   const { Module, Linear, crossEntropy, relu, dropout, softmax } = tg;

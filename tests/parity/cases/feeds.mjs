@@ -26,3 +26,26 @@ export function labels(rng, n, classes) {
   for (let i = 0; i < n; i++) out[i] = Math.floor(rng() * classes);
   return out;
 }
+
+// Image-like values: 75% zeros (as a digit's background), the rest uniform in [0, 1); one draw
+// per pixel.
+export function pixels(rng, n) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const u = rng();
+    out[i] = u < 0.75 ? 0 : Math.fround((u - 0.75) * 4);
+  }
+  return out;
+}
+
+// Irwin–Hall: the sum of 12 uniforms − 6, mean 0 and variance 1, with no transcendental function
+// (JavaScript's and C's libms differ in the last bit).
+export function gauss(rng, n) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let k = 0; k < 12; k++) s += rng();
+    out[i] = Math.fround(s - 6);
+  }
+  return out;
+}

@@ -11,27 +11,6 @@ using tg_models::FlowMatchingTiny;
 const tg_models::FlowMatchingTinyConfig kConfig{
     .imageH = 16, .imageW = 16, .tSteps = 10, .batch = 16, .convCh = 16, .embDim = 16, .seed = 8};
 
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
-  return out;
-}
-
-// Irwin–Hall: Σ of 12 uniforms − 6, mean 0 and variance 1, no transcendental functions.
-std::vector<float> gauss(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    double s = 0;
-    for (int k = 0; k < 12; ++k) s += rng.next();
-    v = static_cast<float>(s - 6);
-  }
-  return out;
-}
-
 // Time buckets uniform in 1..T.
 std::vector<int32_t> buckets(tg::Mulberry32& rng, int64_t n, int64_t tSteps) {
   std::vector<int32_t> out(static_cast<size_t>(n));

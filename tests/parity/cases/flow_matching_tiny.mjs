@@ -5,27 +5,7 @@
 // (H·W = 256 per [b, c]) and the loss mean (4096). Feeds as main.ts: sparse MNIST-like x_0,
 // t uniform in 1..T, the constant table t / T. The predictor is attached as main.ts does (one
 // image, static shape) and run on a noise image (sum of 12 uniforms − 6) at a random bucket.
-
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-const pixels = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = rng();
-    out[i] = u < 0.75 ? 0 : Math.fround((u - 0.75) * 4);
-  }
-  return out;
-};
-
-// Irwin–Hall: Σ of 12 uniforms − 6, mean 0 and variance 1, no transcendental functions.
-const gauss = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let k = 0; k < 12; k++) s += rng();
-    out[i] = Math.fround(s - 6);
-  }
-  return out;
-};
+import { pixels, gauss } from './feeds.mjs';
 
 export default (tg) => {
   const { Module, Linear, Embedding, Conv2d, add, mul, sub, mean, reshape, relu, randn, takeAlongAxis, square } = tg;

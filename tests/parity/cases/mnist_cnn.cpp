@@ -16,16 +16,6 @@ const tg_models::MnistCnnConfig kConfig{.batch = 16,
                                         .hidden = 16,
                                         .seed = 5};
 
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
-  return out;
-}
-
 Recorded run(const tg::RuntimeOptions& options) {
   const tg_models::MnistCnnConfig& c = kConfig;
   MnistCnn model(c);

@@ -6,17 +6,7 @@
 // Divergence kept on both sides: the flatten uses the input's batch (upstream's [BATCH_SIZE, -1]
 // would reject the probe's batch).
 
-import { labels } from './feeds.mjs';
-
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-const pixels = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = rng();
-    out[i] = u < 0.75 ? 0 : Math.fround((u - 0.75) * 4);
-  }
-  return out;
-};
+import { labels, pixels } from './feeds.mjs';
 
 export default (tg) => {
   const { Module, Linear, Conv2d, crossEntropy, relu, reshape, maxPool2d } = tg;

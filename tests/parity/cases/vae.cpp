@@ -9,27 +9,6 @@ using tg_models::Vae;
 
 const tg_models::VaeConfig kConfig{.inputDim = 64, .latent = 8, .hidden = 256, .batch = 32, .seed = 6};
 
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
-  return out;
-}
-
-// Irwin–Hall: Σ of 12 uniforms − 6, mean 0 and variance 1, no transcendental functions.
-std::vector<float> gauss(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    double s = 0;
-    for (int k = 0; k < 12; ++k) s += rng.next();
-    v = static_cast<float>(s - 6);
-  }
-  return out;
-}
-
 Recorded run(const tg::RuntimeOptions& options) {
   const tg_models::VaeConfig& c = kConfig;
   Vae model(c);

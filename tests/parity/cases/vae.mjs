@@ -5,27 +5,7 @@
 // B = 2 for the interpolation endpoints) and decode (z → image, run at B = 9 for the sample grid
 // and B = 1 for the interpolation), both attached with a parametric batch; the latents are
 // approximately N(0, 1) (sum of 12 uniforms − 6, in double).
-
-// 75% zeros, the rest uniform in [0, 1): one draw per pixel.
-const pixels = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = rng();
-    out[i] = u < 0.75 ? 0 : Math.fround((u - 0.75) * 4);
-  }
-  return out;
-};
-
-// Irwin–Hall: Σ of 12 uniforms − 6, mean 0 and variance 1, no transcendental functions.
-const gauss = (rng, n) => {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let k = 0; k < 12; k++) s += rng();
-    out[i] = Math.fround(s - 6);
-  }
-  return out;
-};
+import { pixels, gauss } from './feeds.mjs';
 
 export default (tg) => {
   const { Module, Linear, add, sub, mul, sum, exp, sigmoid, relu, randn, square } = tg;
