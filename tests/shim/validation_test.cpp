@@ -52,6 +52,17 @@ class Validation : public ShimTest {
     pass.End();
     return encoder.Finish();
   }
+  // The same with the workgroup counts read from `args` at `offset`.
+  wgpu::CommandBuffer EncodeIndirect(const wgpu::ComputePipeline& p, const wgpu::BindGroup& group,
+                                     const wgpu::Buffer& args, uint64_t offset) {
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(p);
+    pass.SetBindGroup(0, group);
+    pass.DispatchWorkgroupsIndirect(args, offset);
+    pass.End();
+    return encoder.Finish();
+  }
   MapResult MapAndWait(const wgpu::Buffer& b, wgpu::MapMode mode, size_t offset, size_t size);
 
   wgpu::Buffer storage, input;
@@ -374,28 +385,12 @@ TEST_F(Validation, WritableStorageAliasing) {
 }
 TEST_F(Validation, IndirectBufferWithoutIndirectUsage) {
   auto group = Group(pipeline, 0, {input, storage});
-  ExpectError([&] {
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipeline);
-    pass.SetBindGroup(0, group);
-    pass.DispatchWorkgroupsIndirect(storage, 0);
-    pass.End();
-    encoder.Finish();
-  }, {"\"store\"", "Indirect"});
+  ExpectError([&] { EncodeIndirect(pipeline, group, storage, 0); }, {"\"store\"", "Indirect"});
 }
 TEST_F(Validation, IndirectRangeOutOfBounds) {
   auto args = MakeBuffer(16, BufferUsage::Indirect, "args");
   auto group = Group(pipeline, 0, {input, storage});
-  ExpectError([&] {
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipeline);
-    pass.SetBindGroup(0, group);
-    pass.DispatchWorkgroupsIndirect(args, 8);
-    pass.End();
-    encoder.Finish();
-  }, {"\"args\"", "does not fit"});
+  ExpectError([&] { EncodeIndirect(pipeline, group, args, 8); }, {"\"args\"", "does not fit"});
 }
 TEST_F(Validation, EncoderLockedWhilePassOpen) {
   wgpu::CommandEncoderDescriptor ed{"locked"};
@@ -650,15 +645,7 @@ TEST_F(Validation, BindingRangeNearUint64Max) {
 TEST_F(Validation, IndirectOffsetNearUint64Max) {
   auto args = MakeBuffer(16, BufferUsage::Indirect, "far args");
   auto group = Group(pipeline, 0, {input, storage});
-  ExpectError([&] {
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipeline);
-    pass.SetBindGroup(0, group);
-    pass.DispatchWorkgroupsIndirect(args, kU64Max - 3);
-    pass.End();
-    encoder.Finish();
-  }, {"\"far args\"", "does not fit"});
+  ExpectError([&] { EncodeIndirect(pipeline, group, args, kU64Max - 3); }, {"\"far args\"", "does not fit"});
 }
 
 // ---- Objects of another device ----
@@ -740,15 +727,7 @@ TEST_F(ForeignDevice, BindGroupOfAnotherDeviceInAPass) {
 }
 TEST_F(ForeignDevice, IndirectBufferOfAnotherDevice) {
   auto group = Group(pipeline, 0, {input, storage});
-  ExpectError([&] {
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipeline);
-    pass.SetBindGroup(0, group);
-    pass.DispatchWorkgroupsIndirect(foreignBuffer, 0);
-    pass.End();
-    encoder.Finish();
-  }, {"\"foreign buffer\"", "cannot be used with"});
+  ExpectError([&] { EncodeIndirect(pipeline, group, foreignBuffer, 0); }, {"\"foreign buffer\"", "cannot be used with"});
 }
 TEST_F(ForeignDevice, CopyClearAndWriteWithABufferOfAnotherDevice) {
   ExpectError([&] {
