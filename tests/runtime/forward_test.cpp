@@ -383,7 +383,7 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   tg::releaseDevices();
   auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
   EXPECT_EQ(entries().size(), first.size());
-  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v2") << name;
+  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v3") << name;
   std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
   EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
   // An entry whose WGSL matches but whose SPIR-V is not valid (it starts with the SPIR-V magic;
@@ -526,11 +526,12 @@ TEST(Forward, SpirvCacheEntryThatIsAFifoDoesNotBlockAndIsReplaced) {
   EXPECT_EQ(fileBytes(fifo), good);  // rewritten with this kernel's entry
 }
 
-// An entry with this kernel's WGSL but another kernel's valid SPIR-V (another interface) is a
-// miss: the kernel is translated again and its entry rewritten, instead of a bind-group error on
-// every compile. The SPIR-V is an entry's tail, after the WGSL (whatever the header holds).
-TEST(Forward, SpirvCacheEntryWithAnotherKernelsSpirvIsRepaired) {
-  CacheDir dir("swap");
+// An entry with this kernel's WGSL but another kernel's valid SPIR-V is a miss: the kernel is
+// translated again and its entry rewritten. With another interface it would be a bind-group error
+// on every compile; with the same interface (same bindings, same workgroup size) it would run the
+// wrong code silently. The SPIR-V is an entry's tail, after the WGSL (whatever the header holds).
+void expectSwappedSpirvIsRepaired(bool sameInterface) {
+  CacheDir dir(sameInterface ? "swap_same" : "swap_other");
   compileAndStep(dir.path);
   tg_models::MLP model;
   const auto kernels = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = "none"}).kernels();
@@ -539,6 +540,7 @@ TEST(Forward, SpirvCacheEntryWithAnotherKernelsSpirvIsRepaired) {
     std::string bytes;
     size_t spirvAt = 0;
     size_t bindings = 0;
+    uint32_t workgroupSize = 0;
   };
   std::vector<Entry> found;
   for (const auto& p : dir.entries()) {
@@ -548,22 +550,36 @@ TEST(Forward, SpirvCacheEntryWithAnotherKernelsSpirvIsRepaired) {
       if (at == std::string::npos) continue;
       e.spirvAt = e.bytes.find(std::string("\x03\x02\x23\x07", 4), at + k.wgsl.size());
       e.bindings = k.bindings.size();
+      e.workgroupSize = k.workgroupSize;
     }
     if (e.spirvAt != 0 && e.spirvAt != std::string::npos) found.push_back(std::move(e));
   }
   ASSERT_GT(found.size(), 2u);
-  // Two entries whose kernels bind a different number of buffers.
-  const Entry& victim = found.front();
+  const Entry* victim = nullptr;
   const Entry* donor = nullptr;
-  for (const Entry& e : found) {
-    if (e.bindings != victim.bindings) donor = &e;
+  for (const Entry& a : found) {
+    for (const Entry& b : found) {
+      const bool same = a.bindings == b.bindings && a.workgroupSize == b.workgroupSize;
+      if (&a != &b && same == sameInterface && a.bytes.substr(a.spirvAt) != b.bytes.substr(b.spirvAt)) {
+        victim = &a;
+        donor = &b;
+      }
+    }
   }
   ASSERT_NE(donor, nullptr);
-  std::ofstream(victim.path, std::ios::binary | std::ios::trunc)
-      << victim.bytes.substr(0, victim.spirvAt) + donor->bytes.substr(donor->spirvAt);
+  std::ofstream(victim->path, std::ios::binary | std::ios::trunc)
+      << victim->bytes.substr(0, victim->spirvAt) + donor->bytes.substr(donor->spirvAt);
   EXPECT_NO_THROW(compileAndStep(dir.path));
-  EXPECT_EQ(fileBytes(victim.path), victim.bytes) << "not repaired: " << victim.path;
+  EXPECT_EQ(fileBytes(victim->path), victim->bytes) << "not repaired: " << victim->path;
   EXPECT_NO_THROW(compileAndStep(dir.path));
+}
+
+TEST(Forward, SpirvCacheEntryWithAnotherInterfacesSpirvIsRepaired) {
+  expectSwappedSpirvIsRepaired(false);
+}
+
+TEST(Forward, SpirvCacheEntryWithSameInterfaceOtherKernelsSpirvIsRepaired) {
+  expectSwappedSpirvIsRepaired(true);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace tg::detail {
 namespace {
 
 // Bump when the entry layout changes: old entries stop matching.
-constexpr std::string_view kEntryMagic = "tensorgrad-spirv-v2\n";
+constexpr std::string_view kEntryMagic = "tensorgrad-spirv-v3\n";
 // Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
 // SPIRV-Tools versions (tensorgrad/CMakeLists.txt). An entry from another translator is a miss.
 #ifndef TG_TRANSLATOR_ID
@@ -110,17 +110,28 @@ bool fitsKernel(const std::string& interface, const KernelSpec& kernel) {
   return interface.compare(0, want.size(), want) == 0 && bindings == kernel.bindings.size();
 }
 
-// An entry is the magic, the translator's id, the WGSL it was made from (compared in full, so a
-// hash collision cannot return the wrong code), the translator's reflection of it, and the
-// SPIR-V words; each string prefixed with its u64 length. It is used only when all of them
-// match this kernel and the SPIR-V's own interface is the one recorded: an entry holding other
-// code (another kernel's, an older translator's) is a miss, translated again and rewritten.
+// A digest binding an entry's SPIR-V to its WGSL: an entry whose words were replaced (another
+// kernel's code, even with the same interface; a torn write) no longer matches it.
+uint64_t entryChecksum(std::string_view wgsl, std::string_view words) {
+  return fnv1a(words) ^ (fnv1a(wgsl) * 0x9e3779b97f4a7c15ull);
+}
+
+// An entry is the magic, the checksum (u64), the translator's id, the WGSL it was made from
+// (compared in full, so a hash collision cannot return the wrong code), the translator's
+// reflection of it, and the SPIR-V words; each string prefixed with its u64 length. It is used
+// only when all of them match this kernel, the checksum matches the WGSL and words, and the
+// SPIR-V's own interface is the one recorded: an entry holding other code (another kernel's, an
+// older translator's) is a miss, translated again and rewritten.
 std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path,
                                                const KernelSpec& kernel) {
   const std::optional<std::string> bytes = readCacheFile(path);
   if (!bytes) return std::nullopt;
   if (bytes->compare(0, kEntryMagic.size(), kEntryMagic) != 0) return std::nullopt;
   size_t at = kEntryMagic.size();
+  uint64_t checksum = 0;
+  if (bytes->size() - at < 8) return std::nullopt;
+  std::memcpy(&checksum, bytes->data() + at, 8);
+  at += 8;
   auto field = [&]() -> std::optional<std::string_view> {
     uint64_t size = 0;
     if (bytes->size() - at < 8) return std::nullopt;
@@ -138,6 +149,7 @@ std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path
   const auto interface = field();
   if (!interface || !fitsKernel(std::string(*interface), kernel)) return std::nullopt;
   if ((bytes->size() - at) % 4 != 0 || bytes->size() == at) return std::nullopt;
+  if (entryChecksum(*wgsl, std::string_view(*bytes).substr(at)) != checksum) return std::nullopt;
   std::vector<uint32_t> words((bytes->size() - at) / 4);
   std::memcpy(words.data(), bytes->data() + at, words.size() * 4);
   if (words[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
@@ -148,12 +160,15 @@ std::optional<std::vector<uint32_t>> readEntry(const std::filesystem::path& path
 void writeEntry(const std::filesystem::path& path, const std::string& wgsl,
                 const std::string& interface, const std::vector<uint32_t>& words) {
   std::string bytes(kEntryMagic);
+  const std::string_view code(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  const uint64_t checksum = entryChecksum(wgsl, code);
+  bytes.append(reinterpret_cast<const char*>(&checksum), 8);
   for (std::string_view text : {kTranslatorId, std::string_view(wgsl), std::string_view(interface)}) {
     const uint64_t size = text.size();
     bytes.append(reinterpret_cast<const char*>(&size), 8);
     bytes += text;
   }
-  bytes.append(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  bytes += code;
   writeCacheFile(path, bytes);
 }
 
