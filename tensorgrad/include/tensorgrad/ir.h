@@ -17,6 +17,8 @@ namespace tg {
 // for comparison results consumed by `where`.
 enum class Dtype : uint8_t { F32, I32, Bool };
 std::string_view dtypeName(Dtype dtype);
+// The dtype named "f32", "i32" or "bool"; nullopt for any other text.
+std::optional<Dtype> dtypeFromName(std::string_view name);
 
 using Shape = std::vector<int64_t>;
 // The element count. Throws ShapeOverflowError (a ShapeError) when a dim is negative or the
@@ -35,6 +37,8 @@ std::string showShape(const Shape& shape);
 struct CallSite {
   std::string opName;  // user-facing name, e.g. "mean" for a mean_last node
   std::source_location location;
+  // Graphs imported from a bundle: the user's JavaScript stack frames (the location is unused).
+  std::vector<std::string> frames;
 };
 std::string formatSite(const CallSite& site);
 

@@ -161,6 +161,15 @@ using ModuleFn = std::function<Tensor(const Module&, const Inputs&)>;
 class TrainingImpl;
 class ForwardImpl;
 
+// Builds a compile's IR for a buffer-pooling choice (a trace, or an imported graph).
+using IRBuilder = std::function<CompiledIR(bool poolBuffers)>;
+// A training from a ready IR (no model: replaceModel and attach throw), and a forward attached
+// to it from a ready IR at its one input shape.
+std::shared_ptr<TrainingImpl> compileTrainingIR(const IRBuilder& build, InputDecls inputs,
+                                                OptimizerConfig optimizer,
+                                                const RuntimeOptions& options);
+std::shared_ptr<ForwardImpl> attachIR(const std::shared_ptr<TrainingImpl>& t,
+                                      const IRBuilder& build, InputDecls inputs, Dtype output);
 std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
                                               InputDecls inputs, OptimizerConfig optimizer,
                                               std::optional<uint32_t> seed,

@@ -81,6 +81,13 @@ std::string_view dtypeName(Dtype dtype) {
   return "?";
 }
 
+std::optional<Dtype> dtypeFromName(std::string_view name) {
+  for (Dtype d : {Dtype::F32, Dtype::I32, Dtype::Bool}) {
+    if (dtypeName(d) == name) return d;
+  }
+  return std::nullopt;
+}
+
 int64_t shapeSize(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
@@ -114,6 +121,11 @@ std::string showShape(const Shape& shape) {
 
 std::string formatSite(const CallSite& site) {
   std::ostringstream os;
+  if (!site.frames.empty()) {
+    os << "[" << site.opName << "] " << site.frames[0];
+    for (size_t i = 1; i < site.frames.size(); ++i) os << "; " << site.frames[i];
+    return os.str();
+  }
   os << "[" << site.opName << "] " << site.location.file_name() << ":" << site.location.line();
   if (*site.location.function_name() != '\0') os << " (in " << site.location.function_name() << ")";
   return os.str();

@@ -78,6 +78,11 @@ InputDecls metaShapes(InputDecls decls) {
 std::shared_ptr<ForwardImpl> attach(const std::shared_ptr<TrainingImpl>& t, ModuleFn forward,
                                     InputDecls inputs, Dtype output, size_t maxCachedShapes) {
   if (t->destroyed) throw std::logic_error("attach: this compile was destroyed");
+  if (!t->loss) {
+    throw std::logic_error(
+        "attach: this training was imported from a graph bundle; it has no model to trace a "
+        "forward from (its bundle's forwards are attached already)");
+  }
   auto f = std::make_shared<ForwardImpl>();
   f->worker = t->worker;
   f->parent = t;
@@ -91,6 +96,28 @@ std::shared_ptr<ForwardImpl> attach(const std::shared_ptr<TrainingImpl>& t, Modu
   t->children.push_back(f);
   // Nothing compiles yet, as upstream's attach: a forward that does not trace (a shape that does
   // not fit, a wrong output dtype) fails its first run (or graphFor) with the reason.
+  return f;
+}
+
+std::shared_ptr<ForwardImpl> attachIR(const std::shared_ptr<TrainingImpl>& t,
+                                      const IRBuilder& build, InputDecls inputs, Dtype output) {
+  if (t->destroyed) throw std::logic_error("attach: this compile was destroyed");
+  auto f = std::make_shared<ForwardImpl>();
+  f->worker = t->worker;
+  f->parent = t;
+  // Runs only if its one sibling were dropped: the feed check rejects every other shape first.
+  f->forward = [](const Module&, const Inputs&) -> Tensor {
+    throw std::logic_error("an imported forward runs only at its bundle's input shapes");
+  };
+  f->inputs = std::move(inputs);
+  f->output = output;
+  f->maxCachedShapes = 1;
+  f->options = t->options;
+  f->seed = ir(*t)->seed;
+  auto graph = std::make_shared<const CompiledIR>(traceWithPooling(f->options, *f->worker, build));
+  f->worker->post([f, graph](GpuContext& gpu) { siblingFor(*f, gpu, f->inputs, graph); }).get();
+  std::lock_guard lock(t->mutex);
+  t->children.push_back(f);
   return f;
 }
 

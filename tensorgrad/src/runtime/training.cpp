@@ -14,14 +14,14 @@ OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
   return config;
 }
 
-CompiledIR traceWith(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
-                     const OptimizerConfig& optimizer, uint32_t seed, const RuntimeOptions& options,
-                     const GpuWorker& worker) {
-  return traceWithPooling(options, worker, [&](bool pool) {
+// The training trace of `model` (references are held: call it before they go).
+IRBuilder tracer(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
+                 const OptimizerConfig& optimizer, uint32_t seed, const EmitOptions& emit) {
+  return [&model, &loss, &inputs, &optimizer, seed, &emit](bool pool) {
     return traceTraining(
-        model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed,
-        options.emit, pool);
-  });
+        model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed, emit,
+        pool);
+  };
 }
 
 // Builds the GPU side of a training IR (params initialized from its seed) without touching `t`
@@ -56,20 +56,16 @@ void requireAlive(const TrainingImpl& t, const char* call) {
 
 }  // namespace
 
-std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
-                                              InputDecls inputs, OptimizerConfig optimizer,
-                                              std::optional<uint32_t> seed,
-                                              const RuntimeOptions& options) {
+std::shared_ptr<TrainingImpl> compileTrainingIR(const IRBuilder& buildIR, InputDecls inputs,
+                                                OptimizerConfig optimizer,
+                                                const RuntimeOptions& options) {
   validateOptimizer(optimizer);  // before a device is opened
   auto t = std::make_shared<TrainingImpl>();
-  t->loss = std::move(loss);
   t->inputs = std::move(inputs);
   t->options = options;
-  t->model = &model;
   t->optimizer = optimizer;
   t->worker = sharedWorker(options);  // first: the plan depends on the device
-  auto ir = std::make_shared<const CompiledIR>(traceWith(
-      model, t->loss, t->inputs, optimizer, seed.value_or(randomSeed()), options, *t->worker));
+  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(options, *t->worker, buildIR));
   t->ir = ir;
   t->worker
       ->post([t, ir](GpuContext& gpu) {
@@ -79,6 +75,19 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
         t->stepConfig = *ir->optimizerConfig;
       })
       .get();
+  return t;
+}
+
+std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss,
+                                              InputDecls inputs, OptimizerConfig optimizer,
+                                              std::optional<uint32_t> seed,
+                                              const RuntimeOptions& options) {
+  auto t = compileTrainingIR(
+      tracer(model, loss, inputs, optimizer, seed.value_or(randomSeed()), options.emit), inputs,
+      optimizer, options);
+  t->loss = std::move(loss);
+  std::lock_guard lock(t->mutex);
+  t->model = &model;
   return t;
 }
 
@@ -172,6 +181,11 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
                                ReplaceOptions options) {
   try {
     requireAlive(*t, "replaceModel");
+    if (!t->loss) {
+      throw std::logic_error(
+          "replaceModel: this training was imported from a graph bundle; it has no model to "
+          "trace again");
+    }
     OptimizerConfig optimizer;
     {
       std::lock_guard lock(t->mutex);
@@ -183,9 +197,10 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
       }
     }
     validateOptimizer(optimizer);
-    auto ir = std::make_shared<const CompiledIR>(traceWith(model, t->loss, t->inputs, optimizer,
-                                                           options.seed.value_or(randomSeed()),
-                                                           t->options, *t->worker));
+    auto ir = std::make_shared<const CompiledIR>(traceWithPooling(
+        t->options, *t->worker,
+        tracer(model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()),
+               t->options.emit)));
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
       Built b = build(gpu, ir, t->options);

@@ -1,0 +1,114 @@
+// runBundle: a bundle trained natively on its recorded feeds, loss by loss against the browser's.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "tensorgrad/parity.h"
+
+namespace tg::parity {
+
+namespace {
+
+// f32 bits mapped so that adjacent floats are adjacent integers, -0 and +0 both 0.
+int64_t ordered(float f) {
+  int32_t i;
+  std::memcpy(&i, &f, 4);
+  return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : static_cast<int64_t>(i);
+}
+
+}  // namespace
+
+int64_t ulpDistance(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) {
+    uint32_t x, y;
+    std::memcpy(&x, &a, 4);
+    std::memcpy(&y, &b, 4);
+    return x == y ? 0 : std::numeric_limits<int64_t>::max();
+  }
+  return std::abs(ordered(a) - ordered(b));
+}
+
+bool Tolerance::accepts(float native, float recorded) const {
+  if (exact) return ulpDistance(native, recorded) == 0;
+  return std::abs(static_cast<double>(native) - recorded) <= rtol * std::abs(static_cast<double>(recorded));
+}
+
+std::string Tolerance::describe() const {
+  if (exact) return "exact (bit-identical)";
+  std::ostringstream os;
+  os << "rtol " << rtol;
+  return os.str();
+}
+
+bool RunReport::passed() const {
+  if (!error.empty() || firstFailure) return false;
+  for (const Forward& f : forwards) {
+    if (!f.ok) return false;
+  }
+  return true;
+}
+
+RunReport runBundle(const Bundle& b, const RunOptions& options) {
+  const int64_t recorded = static_cast<int64_t>(b.steps.size());
+  const int64_t steps = options.steps.value_or(recorded);
+  if (steps < 0 || steps > recorded) {
+    throw std::invalid_argument(b.source + ": " + std::to_string(steps) + " steps asked for; the bundle recorded " +
+                                std::to_string(recorded));
+  }
+  Imported model = compileImported(b, options.runtime);
+  RunReport report;
+  auto replayForwards = [&](int64_t afterStep) {
+    for (const BundleForward& f : b.forwards) {
+      for (const RecordedRun& run : f.runs) {
+        if (run.afterStep != afterStep) continue;
+        RunReport::Forward out{f.name, afterStep};
+        const RunResult r = model.forward(f.name).run(run.feeds).get();
+        if (r.kind != ResultKind::Completed) {
+          report.error = "forward '" + f.name + "' after step " + std::to_string(afterStep) + ": " +
+                         std::string(resultKindName(r.kind)) + (r.error.empty() ? "" : ": " + r.error);
+          return false;
+        }
+        out.ok = r.output.size() == run.output.size() && r.output.dtype() == run.output.dtype();
+        for (size_t i = 0; out.ok && i < r.output.size(); ++i) {
+          if (r.output.dtype() == Dtype::F32) {
+            const float x = r.output.f32()[i], y = run.output.f32()[i];
+            out.maxUlps = std::max(out.maxUlps, ulpDistance(x, y));
+            if (!options.tolerance.accepts(x, y)) out.ok = false;
+          } else if (r.output.i32()[i] != run.output.i32()[i]) {
+            out.maxUlps = std::numeric_limits<int64_t>::max();
+            out.ok = false;
+          }
+        }
+        report.forwards.push_back(out);
+      }
+    }
+    return true;
+  };
+  if (!replayForwards(0)) return report;
+  for (int64_t n = 1; n <= steps; ++n) {
+    const RecordedStep& s = b.steps[static_cast<size_t>(n - 1)];
+    if (s.setLR) model.training.setLR(*s.setLR).get();
+    const StepResult r = model.training.step(s.feeds).get();
+    if (r.kind != ResultKind::Completed) {
+      report.error = "step " + std::to_string(n) + ": " + std::string(resultKindName(r.kind)) +
+                     (r.error.empty() ? "" : ": " + r.error);
+      return report;
+    }
+    StepComparison c;
+    c.step = n;
+    c.native = r.loss;
+    c.recorded = s.loss();
+    c.ulps = ulpDistance(c.native, c.recorded);
+    c.relative = c.recorded == 0 ? std::abs(c.native) : std::abs((static_cast<double>(c.native) - c.recorded) / c.recorded);
+    c.ok = options.tolerance.accepts(c.native, c.recorded);
+    if (!c.ok && !report.firstFailure) report.firstFailure = n;
+    report.steps.push_back(c);
+    if (options.onStep) options.onStep(c);
+    if (!replayForwards(n)) return report;
+  }
+  model.training.destroy();
+  return report;
+}
+
+}  // namespace tg::parity

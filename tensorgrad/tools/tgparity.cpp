@@ -1,0 +1,188 @@
+// tgparity: run a model traced in the browser natively and say where its numbers part from the
+// browser's. See `tgparity --help` and the README's "Test a browser model natively".
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "tensorgrad/parity.h"
+
+namespace {
+
+std::string hexBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  char b[9];
+  std::snprintf(b, sizeof b, "%08x", u);
+  return b;
+}
+
+int runCommand(const std::string& file, std::optional<int64_t> steps, const std::string& device,
+               std::optional<double> rtol) {
+  const tg::Bundle b = tg::loadBundle(file);
+  tg::parity::RunOptions o;
+  o.steps = steps;
+  o.runtime.device = device;
+  if (rtol) o.tolerance = {false, *rtol};
+  o.onStep = [](const tg::parity::StepComparison& c) {
+    std::printf("step %lld loss %.9g recorded %.9g (%s %s) %lld ulp rel %.3g%s\n",
+                static_cast<long long>(c.step), static_cast<double>(c.native),
+                static_cast<double>(c.recorded), hexBits(c.native).c_str(),
+                hexBits(c.recorded).c_str(), static_cast<long long>(c.ulps), c.relative,
+                c.ok ? "" : "  FAIL");
+    std::fflush(stdout);
+  };
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  for (const auto& f : r.forwards) {
+    std::printf("forward %s after step %lld: %s (max %lld ulp)\n", f.name.c_str(),
+                static_cast<long long>(f.afterStep), f.ok ? "matches" : "DIFFERS",
+                static_cast<long long>(f.maxUlps));
+  }
+  if (!r.error.empty()) {
+    std::printf("error: %s\n", r.error.c_str());
+    return 1;
+  }
+  if (r.firstFailure) {
+    std::printf("FAIL: step %lld is past the tolerance (%s); run `tgparity diff %s --step %lld` to find the kernel\n",
+                static_cast<long long>(*r.firstFailure), o.tolerance.describe().c_str(), file.c_str(),
+                static_cast<long long>(*r.firstFailure));
+    return 1;
+  }
+  if (!r.passed()) {
+    std::printf("FAIL: a recorded forward run differs\n");
+    return 1;
+  }
+  std::printf("PASS: %zu steps within %s\n", r.steps.size(), o.tolerance.describe().c_str());
+  return 0;
+}
+
+int diffCommand(const std::string& file, int64_t step, const std::string& device,
+                const std::string& node, const std::string& runner, const std::string& keep) {
+  const tg::Bundle b = tg::loadBundle(file);
+  tg::parity::DiffOptions o;
+  o.step = step;
+  o.runtime.device = device;
+  o.node = node;
+  o.dawnRunner = runner;
+  o.workDir = keep;
+  const tg::parity::DiffReport r = tg::parity::diffBundle(b, o);
+  if (!r.first) {
+    std::printf("step %lld: all %zu kernels give the same bits natively and as upstream's kernels in Dawn\n",
+                static_cast<long long>(r.step), r.kernels);
+    return 0;
+  }
+  const auto& d = *r.first;
+  std::printf("step %lld: kernel %zu of %zu differs\n", static_cast<long long>(r.step), d.kernel, r.kernels);
+  std::printf("  op        %d (%s)\n", d.opIndex, std::string(tg::opKindName(d.kind)).c_str());
+  std::printf("  call site %s\n", d.site.empty() ? "(none: an op the library appended)" : d.site.c_str());
+  std::printf("  output    %s\n", d.buffer.c_str());
+  std::printf("  differing %zu of %zu elements, first at index %zu\n", d.differing, d.elements, d.firstIndex);
+  if (d.maxUlps == std::numeric_limits<int64_t>::max())
+    std::printf("  max ulp   (not comparable: integer output, a NaN, or a kernel of another form)\n");
+  else
+    std::printf("  max ulp   %lld\n  max rel   %.3g\n", static_cast<long long>(d.maxUlps), d.maxRelative);
+  std::printf("--- native WGSL ---\n%s\n--- upstream WGSL ---\n%s\n", d.nativeWgsl.c_str(), d.upstreamWgsl.c_str());
+  return 1;
+}
+
+int recordCommand(const std::string& file, const std::string& out, std::optional<int64_t> steps,
+                  const std::string& device) {
+  const tg::Bundle b = tg::loadBundle(file);
+  tg::RuntimeOptions o;
+  o.device = device;
+  tg::Imported model = tg::compileImported(b, o);
+  std::vector<tg::Feed> feeds;
+  const int64_t n = steps.value_or(static_cast<int64_t>(b.steps.size()));
+  if (n < 1 || n > static_cast<int64_t>(b.steps.size()))
+    throw std::invalid_argument(file + ": " + std::to_string(n) + " steps asked for; the bundle recorded " + std::to_string(b.steps.size()));
+  for (int64_t i = 0; i < n; ++i) feeds.push_back(b.steps[static_cast<size_t>(i)].feeds);
+  const tg::parity::Golden g = tg::parity::recordGolden(model.training, feeds);
+  if (out.empty()) {
+    std::cout << g.toJson().dump(1) << "\n";
+  } else {
+    tg::parity::saveGolden(g, out);
+    std::printf("wrote %s: %zu steps, %zu params\n", out.c_str(), g.lossBits.size(), g.params.size());
+  }
+  return 0;
+}
+
+int checkCommand(const std::string& file, const std::string& golden, const std::string& device) {
+  const tg::parity::Golden want = tg::parity::loadGolden(golden);
+  const tg::Bundle b = tg::loadBundle(file);
+  if (want.lossBits.size() > b.steps.size())
+    throw std::invalid_argument(golden + ": " + std::to_string(want.lossBits.size()) + " steps, but the bundle recorded " + std::to_string(b.steps.size()));
+  tg::RuntimeOptions o;
+  o.device = device;
+  tg::Imported model = tg::compileImported(b, o);
+  std::vector<tg::Feed> feeds;
+  for (size_t i = 0; i < want.lossBits.size(); ++i) feeds.push_back(b.steps[i].feeds);
+  const std::string diff = tg::parity::compareGolden(want, tg::parity::recordGolden(model.training, feeds));
+  if (diff.empty()) {
+    std::printf("PASS: %zu steps, %zu params and %zu captures match %s\n", want.lossBits.size(),
+                want.params.size(), want.captures.size(), golden.c_str());
+    return 0;
+  }
+  std::printf("FAIL: the run differs from %s\n%s", golden.c_str(), diff.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tgparity: run a tensorgrad model traced in the browser (a graph bundle written by "
+      "tensorgrad/js/tgbundle.mjs) natively, and find where its numbers part from the browser's.\n"
+      "Exit status: 0 pass, 1 a difference past the tolerance, 2 bad input or another error."};
+  app.require_subcommand(1);
+  std::string bundle, device, node = "node", runner, keep, out, golden;
+  std::optional<int64_t> steps;
+  int64_t step = 1;
+  std::optional<double> rtol;
+
+  auto* run = app.add_subcommand("run", "Train natively on the bundle's recorded feeds; print `step <n> loss <value>` "
+                                        "and compare each loss with the recorded one (bit-identical by default).");
+  run->add_option("bundle", bundle, "the .tgbundle.json file")->required();
+  run->add_option("--steps", steps, "how many recorded steps to run (default: all)")->check(CLI::PositiveNumber);
+  run->add_option("--device", device, "adapter whose name contains this text (default: the best one)");
+  bool exactFlag = false;
+  auto* exact = run->add_flag("--exact", exactFlag, "require bit-identical losses (the default)");
+  run->add_option("--rtol", rtol, "accept |native - recorded| <= R * |recorded| instead of exact bits")
+      ->check(CLI::NonNegativeNumber)
+      ->excludes(exact);
+
+  auto* diff = app.add_subcommand("diff", "Run every kernel of one recorded step natively and, on the same inputs, "
+                                          "upstream's kernel in Dawn for Node (npm `webgpu`); report the first kernel "
+                                          "whose output differs: op, call site, ulps, both WGSL texts.");
+  diff->add_option("bundle", bundle, "the .tgbundle.json file")->required();
+  diff->add_option("--step", step, "the recorded step to compare (1-based, default 1)")->check(CLI::PositiveNumber);
+  diff->add_option("--device", device, "native adapter whose name contains this text");
+  diff->add_option("--node", node, "the Node.js executable (default: node on PATH)");
+  diff->add_option("--dawn-runner", runner, "Dawn's kernel runner, run_kernels.mjs (default: $TGPARITY_DAWN_RUNNER, else this "
+                                            "source tree's tests/dawn/run_kernels.mjs)");
+  diff->add_option("--keep", keep, "write the Dawn job and result into this directory and keep them");
+
+  auto* record = app.add_subcommand("record", "Train natively on the bundle's feeds and write a golden run (loss bits, "
+                                              "parameter and capture SHA-256s) for `check`.");
+  record->add_option("bundle", bundle, "the .tgbundle.json file")->required();
+  record->add_option("-o,--out", out, "the golden file to write (default: print it)");
+  record->add_option("--steps", steps, "how many recorded steps to run (default: all)")->check(CLI::PositiveNumber);
+  record->add_option("--device", device, "adapter whose name contains this text");
+
+  auto* check = app.add_subcommand("check", "Train again and compare with a golden run from `record`: exit 1 naming the "
+                                            "first differing step, parameter or capture.");
+  check->add_option("bundle", bundle, "the .tgbundle.json file")->required();
+  check->add_option("golden", golden, "the golden file `record` wrote")->required();
+  check->add_option("--device", device, "adapter whose name contains this text");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*run) return runCommand(bundle, steps, device, rtol);
+    if (*diff) return diffCommand(bundle, step, device, node, runner, keep);
+    if (*record) return recordCommand(bundle, out, steps, device);
+    return checkCommand(bundle, golden, device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tgparity: %s\n", e.what());
+    return 2;
+  }
+}

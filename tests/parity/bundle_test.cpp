@@ -1,0 +1,337 @@
+// Graph bundles exported from upstream itself (bundles/*.tgbundle.json, written by
+// upstream/gen_goldens.sh --bundles through tensorgrad/js/tgbundle.mjs) imported and trained
+// natively: the same graph, the recorded browser losses to the bit, the recorded forward
+// outputs; `diff` names a deliberately perturbed kernel; malformed bundles each give an error
+// naming the field; golden runs record and check.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "models.h"
+#include "tensorgrad/json.h"
+#include "tensorgrad/parity.h"
+#include "tensorgrad/parity_gtest.h"
+
+namespace {
+
+std::string bundlePath(const std::string& name) {
+  return std::string(TG_PARITY_BUNDLE_DIR) + "/" + name + ".tgbundle.json";
+}
+
+nlohmann::json bundleJson(const std::string& name) {
+  return nlohmann::json::parse(std::ifstream(bundlePath(name)));
+}
+
+// The bundle graph without call sites: what graphToJson writes.
+nlohmann::json withoutSites(nlohmann::json graph) {
+  for (auto& t : graph["tensors"]) t.erase("site");
+  return graph;
+}
+
+tg::RuntimeOptions cpuOptions() {
+  tg::RuntimeOptions o;
+  o.cacheDir = TG_TEST_CACHE_DIR;
+  return o;
+}
+
+class BundleCase : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BundleCase, ImportsTheSameGraph) {
+  const nlohmann::json j = bundleJson(GetParam());
+  const tg::Bundle b = tg::loadBundle(bundlePath(GetParam()));
+  EXPECT_EQ(tg::graphToJson(tg::importGraph(b).graph), withoutSites(j["training"]["graph"]));
+  for (size_t i = 0; i < b.forwards.size(); ++i) {
+    EXPECT_EQ(tg::graphToJson(tg::importForward(b, b.forwards[i]).graph),
+              withoutSites(j["forwards"][i]["graph"]))
+        << b.forwards[i].name;
+  }
+  // Our codegen emits a kernel for the same ops as upstream's.
+  const tg::CompiledIR ir = tg::importGraph(b);
+  for (size_t i = 0; i < ir.kernels.size(); ++i)
+    EXPECT_EQ(ir.kernels[i].wgsl.empty(), b.kernels[i].wgsl.empty()) << "op " << i;
+}
+
+TEST_P(BundleCase, TrainsBitIdenticalToTheRecordedBrowserLosses) {
+  const tg::Bundle b = tg::loadBundle(bundlePath(GetParam()));
+  ASSERT_GE(b.steps.size(), 3u);
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.steps.size(), b.steps.size());
+  for (const auto& s : r.steps)
+    EXPECT_EQ(s.ulps, 0) << "step " << s.step << ": " << s.native << " vs " << s.recorded;
+  EXPECT_EQ(r.forwards.size(), [&] {
+    size_t n = 0;
+    for (const auto& f : b.forwards) n += f.runs.size();
+    return n;
+  }());
+  for (const auto& f : r.forwards) EXPECT_TRUE(f.ok) << f.name << ": " << f.maxUlps << " ulp";
+  EXPECT_TRUE(r.passed());
+}
+
+INSTANTIATE_TEST_SUITE_P(Upstream, BundleCase,
+                         ::testing::Values("mlp_sin", "transformer", "mnist_cnn", "digit_canvas"));
+
+TEST(Bundle, AToleranceReportsTheFirstStepPastIt) {
+  nlohmann::json j = bundleJson("mlp_sin");
+  // The browser "recorded" another loss at step 3: one ulp up.
+  std::string& bits = j["steps"][2]["loss"].get_ref<std::string&>();
+  bits = [&] {
+    char b[9];
+    std::snprintf(b, sizeof b, "%08x", static_cast<unsigned>(std::stoul(bits, nullptr, 16) + 1));
+    return std::string(b);
+  }();
+  const tg::Bundle b = tg::parseBundle(j.dump(), "perturbed");
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  o.steps = 4;
+  tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  ASSERT_TRUE(r.firstFailure);
+  EXPECT_EQ(*r.firstFailure, 3);
+  EXPECT_EQ(r.steps[2].ulps, 1);
+  o.tolerance = {false, 1e-6};
+  r = tg::parity::runBundle(b, o);
+  EXPECT_FALSE(r.firstFailure);
+  EXPECT_THROW(tg::parity::runBundle(b, {.steps = 1000}), std::invalid_argument);
+}
+
+TEST(Bundle, ImportedTrainingHasNoModelToTraceAgain) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
+  tg::Imported m = tg::compileImported(b, cpuOptions());
+  // reset restores the bundle's parameters, not a fresh draw.
+  m.training.step(b.steps[0].feeds).get();
+  m.training.reset().get();
+  EXPECT_EQ(m.training.downloadParams().get(), b.params);
+  EXPECT_EQ(m.training.paramNames(), b.paramNames);
+  EXPECT_THROW(m.training.attach({}), std::logic_error);
+  tg::Module other;
+  EXPECT_THROW(m.training.replaceModel(other).get(), std::logic_error);
+  EXPECT_THROW(m.forward("nope"), std::invalid_argument);
+  // An imported forward runs at its recorded shape only, and says so for another.
+  const auto& f = b.forwards.at(0);
+  tg::Feed wrong = f.runs.at(0).feeds;
+  wrong.begin()->second = std::vector<float>(3, 0.5f);
+  const tg::RunResult r = m.forward(f.name).run(wrong).get();
+  EXPECT_EQ(r.kind, tg::ResultKind::Failed);
+  EXPECT_NE(r.error.find(wrong.begin()->first), std::string::npos) << r.error;
+}
+
+// ---- diff: the first kernel whose output differs from upstream's kernel in Dawn ----
+
+TEST(BundleDiff, FindsNoDifferenceInAnExactModel) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
+  tg::parity::DiffOptions o;
+  o.runtime = cpuOptions();
+  o.step = 2;
+  const tg::parity::DiffReport r = tg::parity::diffBundle(b, o);
+  EXPECT_FALSE(r.first) << "op " << r.first->opIndex << " " << tg::opKindName(r.first->kind);
+  EXPECT_GT(r.kernels, 30u);
+}
+
+TEST(BundleDiff, NamesADeliberatelyPerturbedKernel) {
+  nlohmann::json j = bundleJson("mlp_sin");
+  // Upstream's relu kernel of the first relu op computes max(x, 0); make the browser's compute
+  // max(x, 0.5) instead.
+  int perturbed = -1;
+  for (auto& k : j["training"]["kernels"]) {
+    std::string& wgsl = k["wgsl"].get_ref<std::string&>();
+    const size_t at = wgsl.find("max(");
+    if (k["opKind"] == "relu" && at != std::string::npos) {
+      const size_t zero = wgsl.find("0.0", at);
+      ASSERT_NE(zero, std::string::npos) << wgsl;
+      wgsl.replace(zero, 3, "0.5");
+      perturbed = k["opIndex"].get<int>();
+      break;
+    }
+  }
+  ASSERT_GE(perturbed, 0);
+  const tg::Bundle b = tg::parseBundle(j.dump(), "perturbed");
+  tg::parity::DiffOptions o;
+  o.runtime = cpuOptions();
+  const tg::parity::DiffReport r = tg::parity::diffBundle(b, o);
+  ASSERT_TRUE(r.first);
+  EXPECT_EQ(r.first->opIndex, perturbed);
+  EXPECT_EQ(r.first->kind, tg::OpKind::Relu);
+  EXPECT_GT(r.first->differing, 0u);
+  EXPECT_NE(r.first->upstreamWgsl.find("0.5"), std::string::npos);
+  EXPECT_NE(r.first->site.find("relu"), std::string::npos) << r.first->site;
+}
+
+TEST(BundleDiff, SaysWhatToInstallWithoutNode) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
+  tg::parity::DiffOptions o;
+  o.runtime = cpuOptions();
+  o.node = "/nonexistent/node";
+  try {
+    tg::parity::diffBundle(b, o);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("Node.js"), std::string::npos) << e.what();
+  }
+}
+
+// ---- malformed bundles: a clear error naming the field ----
+
+struct Malformed {
+  const char* name;
+  std::function<void(nlohmann::json&)> edit;
+  const char* message;  // a substring of the error
+};
+
+nlohmann::json& firstOp(nlohmann::json& j, const char* kind) {
+  for (auto& op : j["training"]["graph"]["ops"]) {
+    if (op["kind"] == kind) return op;
+  }
+  throw std::logic_error(std::string("no ") + kind + " op");
+}
+
+TEST(BundleErrors, EachMalformedBundleIsRejectedNamingTheField) {
+  const std::vector<Malformed> cases = {
+      {"wrong format", [](nlohmann::json& j) { j["format"] = "something-else"; }, "format: expected \"tensorgrad-bundle\""},
+      {"future version", [](nlohmann::json& j) { j["version"] = 2; }, "version 2 is not supported"},
+      {"unknown top-level field", [](nlohmann::json& j) { j["extra"] = 1; }, "unknown field 'extra'"},
+      {"unknown op kind", [](nlohmann::json& j) { firstOp(j, "relu")["kind"] = "swish"; }, "unknown op kind \"swish\""},
+      {"unknown op field", [](nlohmann::json& j) { firstOp(j, "relu")["alpha"] = 1; }, "(relu): unknown field 'alpha'"},
+      {"dangling tensor id", [](nlohmann::json& j) { firstOp(j, "relu")["a"] = 99999; }, "(relu): field 'a': tensor 99999 does not exist"},
+      {"tensor used before its op", [](nlohmann::json& j) {
+         auto& op = firstOp(j, "matmul");
+         op["a"] = op["out"];
+       }, "is read before any op produces it"},
+      {"shape against the op's rule", [](nlohmann::json& j) {
+         const int out = firstOp(j, "matmul")["out"];
+         j["training"]["graph"]["tensors"][out]["shape"][0] = 7;
+       }, "but the op gives"},
+      {"negative dim", [](nlohmann::json& j) { j["training"]["graph"]["tensors"][0]["shape"][0] = -4; }, "not positive"},
+      {"wrong tensor dtype", [](nlohmann::json& j) { j["training"]["graph"]["tensors"][0]["dtype"] = "f16"; }, "expected a dtype"},
+      {"missing param values", [](nlohmann::json& j) {
+         // A safetensors file with no tensors: {"__metadata__":{}} padded to 8 bytes.
+         const std::string header = "{\"__metadata__\":{}}     ";
+         std::string bytes(8, '\0');
+         bytes[0] = static_cast<char>(header.size());
+         bytes += header;
+         static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+         std::string b64;
+         for (size_t i = 0; i < bytes.size(); i += 3) {
+           const uint32_t n = uint32_t(uint8_t(bytes[i])) << 16 | uint32_t(uint8_t(bytes[i + 1])) << 8 | uint8_t(bytes[i + 2]);
+           for (int k = 3; k >= 0; --k) b64 += digits[(n >> (6 * k)) & 63];
+         }
+         j["params"] = b64;
+       }, "params: missing parameter"},
+      {"params not base64", [](nlohmann::json& j) { j["params"] = "not*base64"; }, "params: base64 length"},
+      {"param name not in graph", [](nlohmann::json& j) { j["training"]["paramNames"].push_back("ghost.W"); }, "'ghost.W' has no param_input op"},
+      {"kernel count", [](nlohmann::json& j) { j["training"]["kernels"].erase(0); }, "kernels for"},
+      {"kernel of another op", [](nlohmann::json& j) { j["training"]["kernels"][1]["opKind"] = "exp"; }, "training.kernels[1].opKind"},
+      {"writeback to no state", [](nlohmann::json& j) { j["training"]["writebacks"][0]["destName"] = "adam_m_ghost"; }, "no state named 'adam_m_ghost'"},
+      {"unknown optimizer", [](nlohmann::json& j) { j["training"]["optimizer"]["kind"] = "lion"; }, "unknown optimizer 'lion'"},
+      {"negative learning rate", [](nlohmann::json& j) { j["training"]["optimizer"]["lr"] = -1; }, "training.optimizer.lr"},
+      {"feed of the wrong dtype", [](nlohmann::json& j) { j["steps"][0]["feeds"]["x"]["dtype"] = "i32"; }, "steps[0].feeds.x: is [256, 1] i32 but the input is declared [256, 1] f32"},
+      {"feed of the wrong size", [](nlohmann::json& j) {
+         std::string& d = j["steps"][0]["feeds"]["x"]["data"].get_ref<std::string&>();
+         d = d.substr(0, d.size() - 8);
+       }, "steps[0].feeds.x.data: holds"},
+      {"feed missing", [](nlohmann::json& j) { j["steps"][1]["feeds"].erase("y"); }, "steps[1].feeds: does not feed input 'y'"},
+      {"undeclared feed", [](nlohmann::json& j) { j["steps"][1]["feeds"]["z"] = j["steps"][1]["feeds"]["y"]; }, "feeds an undeclared input 'z'"},
+      {"loss not bits", [](nlohmann::json& j) { j["steps"][0]["loss"] = 0.5; }, "steps[0].loss: expected a string"},
+      {"input not in graph", [](nlohmann::json& j) { j["training"]["inputs"][0]["name"] = "w"; }, "is not a declared input"},
+      {"non-finite attribute as null", [](nlohmann::json& j) { firstOp(j, "mul_scalar")["scalar"] = nullptr; }, "non-finite number as null"},
+      {"forward reading an unknown param", [](nlohmann::json& j) {
+         for (auto& op : j["forwards"][0]["graph"]["ops"]) {
+           if (op["kind"] == "param_input") {
+             op["name"] = "ghost";
+             break;
+           }
+         }
+       }, "parameter 'ghost'"},
+  };
+  const nlohmann::json good = bundleJson("mlp_sin");
+  EXPECT_NO_THROW(tg::parseBundle(good.dump(), "good"));
+  for (const Malformed& c : cases) {
+    nlohmann::json j = good;
+    try {
+      c.edit(j);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << c.name << ": the edit failed: " << e.what();
+      continue;
+    }
+    try {
+      tg::parseBundle(j.dump(), "case.tgbundle.json");
+      ADD_FAILURE() << c.name << ": accepted";
+    } catch (const tg::BundleError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind("case.tgbundle.json: ", 0), 0u) << c.name << ": " << m;
+      EXPECT_NE(m.find(c.message), std::string::npos) << c.name << ": " << m;
+    }
+  }
+  // Not JSON at all, truncated, and not a file.
+  const std::string text = good.dump();
+  EXPECT_THROW(tg::parseBundle(text.substr(0, text.size() / 2), "t"), tg::BundleError);
+  EXPECT_THROW(tg::loadBundle("/nonexistent.tgbundle.json"), tg::BundleError);
+  EXPECT_THROW(tg::loadBundle(TG_PARITY_BUNDLE_DIR), tg::BundleError);
+}
+
+// ---- golden runs ----
+
+TEST(Golden, RecordsAndChecksARun) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
+  std::vector<tg::Feed> feeds;
+  for (size_t i = 0; i < 3; ++i) feeds.push_back(b.steps[i].feeds);
+  tg::Imported m = tg::compileImported(b, cpuOptions());
+  const tg::parity::Golden g = tg::parity::recordGolden(m.training, feeds);
+  ASSERT_EQ(g.lossBits.size(), 3u);
+  EXPECT_EQ(g.lossBits[0], b.steps[0].lossBits);
+  EXPECT_EQ(g.params.size(), b.paramNames.size());
+  const auto file = std::filesystem::temp_directory_path() / ("golden_" + std::to_string(::getpid()) + ".json");
+  tg::parity::saveGolden(g, file);
+  const tg::parity::Golden back = tg::parity::loadGolden(file);
+  std::filesystem::remove(file);
+  EXPECT_EQ(tg::parity::compareGolden(back, g), "");
+  // A second run from the same start gives the same fingerprint; one step less does not.
+  m.training.reset().get();
+  EXPECT_EQ(tg::parity::compareGolden(g, tg::parity::recordGolden(m.training, feeds)), "");
+  m.training.reset().get();
+  feeds.pop_back();
+  const std::string diff = tg::parity::compareGolden(g, tg::parity::recordGolden(m.training, feeds));
+  EXPECT_NE(diff.find("steps: golden has 3, the run 2"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("param 'l1.W': differs"), std::string::npos) << diff;
+  EXPECT_THROW(tg::parity::loadGolden("/nonexistent.json"), std::invalid_argument);
+}
+
+// The GoogleTest helper on a C++ model: the first run writes the golden, a run from the same seed
+// matches it, a run from another seed does not.
+TEST(Golden, GoogleTestHelperOnACppModel) {
+  const auto file = std::filesystem::temp_directory_path() / ("golden_mlp_" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(file);
+  std::vector<tg::Feed> feeds;
+  for (int s = 0; s < 3; ++s) {
+    std::vector<float> x(8), y(8);
+    for (int i = 0; i < 8; ++i) {
+      x[i] = 0.25f * static_cast<float>(i - 4 + s);
+      y[i] = std::sin(x[i]);
+    }
+    feeds.push_back({{"x", x}, {"y", y}});
+  }
+  const tg_models::MLP model;
+  auto spec = tg_models::mlpSpec(model, 8);
+  spec.seed = 7;
+  tg::parity::expectMatchesGolden(tg::compile(spec, cpuOptions()), feeds, file);
+  ASSERT_TRUE(std::filesystem::exists(file));
+  EXPECT_TRUE(tg::parity::matchesGolden(tg::compile(spec, cpuOptions()), feeds, file));
+  spec.seed = 8;
+  const ::testing::AssertionResult other = tg::parity::matchesGolden(tg::compile(spec, cpuOptions()), feeds, file);
+  EXPECT_FALSE(other);
+  EXPECT_NE(std::string(other.message()).find("step 1: loss"), std::string::npos) << other.message();
+  std::filesystem::remove(file);
+}
+
+TEST(Golden, UlpDistance) {
+  EXPECT_EQ(tg::parity::ulpDistance(1.f, 1.f), 0);
+  EXPECT_EQ(tg::parity::ulpDistance(0.f, -0.f), 0);
+  EXPECT_EQ(tg::parity::ulpDistance(1.f, std::nextafter(1.f, 2.f)), 1);
+  EXPECT_EQ(tg::parity::ulpDistance(-std::numeric_limits<float>::denorm_min(),
+                                    std::numeric_limits<float>::denorm_min()),
+            2);
+  EXPECT_EQ(tg::parity::ulpDistance(NAN, 1.f), std::numeric_limits<int64_t>::max());
+}
+
+}  // namespace
