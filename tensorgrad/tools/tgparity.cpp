@@ -73,7 +73,8 @@ int diffCommand(const std::string& file, int64_t step, const std::string& device
     return 0;
   }
   const auto& d = *r.first;
-  std::printf("step %lld: kernel %zu of %zu differs\n", static_cast<long long>(r.step), d.kernel, r.kernels);
+  std::printf("step %lld: kernel %zu (of %zu dispatched, counting from 0) is the first that differs\n",
+              static_cast<long long>(r.step), d.kernel, r.kernels);
   std::printf("  op        %d (%s)\n", d.opIndex, std::string(tg::opKindName(d.kind)).c_str());
   std::printf("  call site %s\n", d.site.empty() ? "(none: an op the library appended)" : d.site.c_str());
   std::printf("  output    %s\n", d.buffer.c_str());

@@ -85,7 +85,7 @@ struct KernelDifference {
 
 struct DiffReport {
   int64_t step = 0;
-  size_t kernels = 0;  // compared
+  size_t kernels = 0;  // dispatched in the step
   std::optional<KernelDifference> first;
   std::string dawnAdapter;
 };

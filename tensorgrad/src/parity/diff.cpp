@@ -167,6 +167,7 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
   std::vector<Compared> compared;
   DiffReport report;
   report.step = K;
+  report.kernels = step.kernelOutputs.size();
   auto difference = [&](size_t index, const KernelOutput& k) {
     KernelDifference d;
     d.kernel = index;
@@ -191,7 +192,6 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
       KernelDifference d = difference(index, k);
       d.differing = d.elements;
       d.maxUlps = std::numeric_limits<int64_t>::max();
-      report.kernels = index + 1;
       report.first = std::move(d);
       return report;
     }
@@ -273,7 +273,6 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
         d.maxRelative = std::max(d.maxRelative, std::isnan(rel) ? INFINITY : rel);
       }
     }
-    report.kernels = index + 1;
     if (d.differing > 0) {
       report.first = std::move(d);
       return report;

@@ -328,6 +328,13 @@ Graph graphFromJson(const nlohmann::json& j) {
       fail(where, "field 'out': tensor " + std::to_string(out) + " names source " +
                       (t.source ? std::to_string(*t.source) : "null") + ", not this op");
     }
+    // Leaves and fills carry their shape (and a leaf its dtype) on the tensor only, as upstream's
+    // JSON does; the tracer keeps them in the attributes too.
+    const auto& names = def->attrNames;
+    auto serialized = [&](std::string_view f) { return std::find(names.begin(), names.end(), f) != names.end(); };
+    if (!serialized("shape") && !serialized("newShape") && !serialized("targetShape") && !serialized("outShape"))
+      op.attrs.shape = t.shape;
+    if (!serialized("dtype")) op.attrs.dtype = t.dtype;
     // The op's own shape and dtype rule, as tracing applies it.
     std::vector<const TensorInfo*> in;
     for (int id : op.inputs) in.push_back(&g.tensors[static_cast<size_t>(id)]);

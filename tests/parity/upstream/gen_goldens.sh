@@ -3,6 +3,7 @@
 # (Dawn for Node, npm `webgpu`, OpenGL ES backend on Mesa's llvmpipe). See ../README.md.
 #
 #   gen_goldens.sh [UPSTREAM_CHECKOUT] [--verify-untraced] [case ...]
+#   gen_goldens.sh [UPSTREAM_CHECKOUT] --bundles [case ...]
 #
 # UPSTREAM_CHECKOUT: a work tree of upstream (src/, scripts/build.mjs, package.json) at version
 # 0.4.6; without one, the pinned commit is fetched from GitHub (or from $TENSORGRAD_UPSTREAM_URL,
@@ -26,10 +27,20 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 parity=$(dirname "$here")
 
 checkout=
+bundles=0
 if [[ $# -gt 0 && -d "$1" ]]; then
   checkout=$(cd "$1" && pwd)
   shift
 fi
+
+# --bundles (anywhere after the checkout): write ../bundles/<case>.tgbundle.json instead, recorded
+# through tensorgrad/js/tgbundle.mjs (gen_bundles.mjs; default cases: the README MLP, the
+# transformer, the CNN and the dropout classifier).
+args=()
+for a in "$@"; do
+  if [[ "$a" == --bundles ]]; then bundles=1; else args+=("$a"); fi
+done
+set -- "${args[@]+"${args[@]}"}"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/tg-goldens.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -75,14 +86,22 @@ fi
 mkdir -p "$scratch/upstream"
 tar -C "$checkout" --exclude=./.git --exclude=./node_modules --exclude=./dist --exclude=./build-artifacts -cf - . |
   tar -C "$scratch/upstream" -xf -
-cp "$here/package.json" "$here/package-lock.json" "$here/node_env.mjs" "$here/gen_goldens.mjs" "$scratch/"
+cp "$here/package.json" "$here/package-lock.json" "$here/node_env.mjs" "$here/gen_goldens.mjs" \
+   "$here/gen_bundles.mjs" "$scratch/"
 echo "gen_goldens: installing the pinned tooling (npm ci)" >&2
 (cd "$scratch" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
 echo "gen_goldens: building upstream $version with its scripts/build.mjs" >&2
 (cd "$scratch/upstream" && node scripts/build.mjs >&2)
 
 # Dawn prints two warnings per device about dynamic-offset limits; drop just those.
-EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp \
-  node "$scratch/gen_goldens.mjs" --upstream "$scratch/upstream/dist/index.js" \
-  --commit "$commit" --version "$version" --cases "$parity/cases" --out "$parity/golden" "$@" \
-  2> >(grep -v 'artificially reduced' >&2)
+if ((bundles)); then
+  EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp \
+    node "$scratch/gen_bundles.mjs" --upstream "$scratch/upstream/dist/index.js" --version "$version" \
+    --recorder "$(dirname "$(dirname "$parity")")/tensorgrad/js/tgbundle.mjs" --cases "$parity/cases" \
+    --out "$parity/bundles" --golden "$parity/golden" "$@" 2> >(grep -v 'artificially reduced' >&2)
+else
+  EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp \
+    node "$scratch/gen_goldens.mjs" --upstream "$scratch/upstream/dist/index.js" \
+    --commit "$commit" --version "$version" --cases "$parity/cases" --out "$parity/golden" "$@" \
+    2> >(grep -v 'artificially reduced' >&2)
+fi

@@ -1,0 +1,69 @@
+// Writes ../bundles/<case>.tgbundle.json: the parity cases trained by upstream tensorgrad in Dawn
+// for Node, recorded through tensorgrad/js/tgbundle.mjs exactly as a user's script would (the
+// recorder wraps train.step). Called by `gen_goldens.sh --bundles`; the recorded losses must equal
+// the case's golden (same upstream, same feeds).
+import { readFileSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { adapterInfo } from './node_env.mjs';  // first: installs navigator.gpu, Worker
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_CASES = ['mlp_sin', 'transformer', 'mnist_cnn', 'digit_canvas'];
+
+function parseArgs(argv) {
+  const o = { cases: resolve(here, '../cases'), out: resolve(here, '../bundles'), golden: resolve(here, '../golden'), names: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--upstream') o.upstream = argv[++i];
+    else if (a === '--version') o.version = argv[++i];
+    else if (a === '--recorder') o.recorder = argv[++i];
+    else if (a === '--cases') o.cases = resolve(argv[++i]);
+    else if (a === '--out') o.out = resolve(argv[++i]);
+    else if (a === '--golden') o.golden = resolve(argv[++i]);
+    else if (a === '--commit' || a === '--verify-untraced') { if (a === '--commit') i++; }
+    else if (a.startsWith('--')) throw new Error(`gen_bundles: unknown option ${a}`);
+    else o.names.push(a.replace(/\.mjs$/, ''));
+  }
+  if (!o.upstream || !o.version || !o.recorder) throw new Error('usage: gen_bundles.mjs --upstream DIST_INDEX_JS --version V --recorder TGBUNDLE_MJS [--cases DIR] [--out DIR] [case ...]');
+  return o;
+}
+
+const f32Bits = (x) => new Uint32Array(new Float32Array([x]).buffer)[0].toString(16).padStart(8, '0');
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const tg = await import(pathToFileURL(resolve(o.upstream)).href);
+  const { recordBundle } = await import(pathToFileURL(resolve(o.recorder)).href);
+  const { mulberry32 } = await import(pathToFileURL(join(o.cases, 'feeds.mjs')).href);
+  mkdirSync(o.out, { recursive: true });
+  for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
+    const c = (await import(pathToFileURL(join(o.cases, `${name}.mjs`)).href)).default(tg);
+    if (!c.training) throw new Error(`case ${name}: bundles are of training cases`);
+    const path = join(o.out, `${name}.tgbundle.json`);
+    const train = await tg.compile(c.training);
+    const rng = mulberry32(c.feedSeed);
+    const forwards = {};
+    for (const f of c.forwards ?? []) forwards[f.name] = { spec: f.spec, feed: () => f.feed(rng) };
+    const recorder = recordBundle(tg, train, c.training, {
+      steps: c.steps, path, forwards, tensorgrad: o.version,
+      adapter: adapterInfo?.description || [adapterInfo?.vendor, adapterInfo?.architecture].filter(Boolean).join(' ') || null,
+    });
+    const losses = [];
+    for (let s = 0; s < c.steps; s++) {
+      const r = await train.step(c.feed(rng));
+      if (r.kind !== 'completed') throw new Error(`case ${name}: step ${s} ${r.kind}`);
+      losses.push(f32Bits(r.loss));
+    }
+    const bundle = await recorder.done;
+    train.destroy();
+    const golden = JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8'));
+    const recorded = bundle.steps.map((s) => s.loss);
+    if (JSON.stringify(recorded) !== JSON.stringify(golden.losses) || JSON.stringify(losses) !== JSON.stringify(recorded)) {
+      throw new Error(`case ${name}: the recorded losses differ from golden/${name}.json`);
+    }
+    console.log(`${name}: ${bundle.steps.length} steps, ${bundle.forwards.length} forwards, ${(statSync(path).size / 1024).toFixed(0)} KiB`);
+  }
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? String(e)); process.exit(1); });
