@@ -265,7 +265,7 @@ export function recordBundle(tg, train, spec, options = {}) {
     }
     recorded.push({ feeds, setLR: pendingLR, loss: f32Bits(r.loss) });
     pendingLR = null;
-    if (recorded.length >= steps) await save();
+    if (steps > 0 && recorded.length >= steps) await save();
     return r;
   };
   done.catch(() => {});  // surfaced through recorder.done and save()

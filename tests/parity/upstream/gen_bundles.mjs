@@ -2,7 +2,7 @@
 // for Node, recorded through tensorgrad/js/tgbundle.mjs exactly as a user's script would (the
 // recorder wraps train.step). Called by `gen_goldens.sh --bundles`; the recorded losses must equal
 // the case's golden (same upstream, same feeds).
-import { readFileSync, mkdirSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,6 +57,12 @@ async function main() {
     }
     const bundle = await recorder.done;
     train.destroy();
+    // Call sites name files by URL: make those of this machine's checkout and scratch directory
+    // neutral, so the committed bundles do not change with where they were generated.
+    const neutral = readFileSync(path, 'utf8')
+      .replaceAll(pathToFileURL(resolve(o.cases, '../../..')).href + '/', '<repo>/')
+      .replaceAll(pathToFileURL(here).href + '/', '<generator>/');
+    writeFileSync(path, neutral);
     const golden = JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8'));
     const recorded = bundle.steps.map((s) => s.loss);
     if (JSON.stringify(recorded) !== JSON.stringify(golden.losses) || JSON.stringify(losses) !== JSON.stringify(recorded)) {
