@@ -39,10 +39,15 @@ struct WritebackDecl {
   enum class Kind { Param, State } destKind = Kind::Param;
 };
 
+// The per-step tensor inputs the optimizers add (upstream's names).
+inline constexpr const char* kAdamLrInput = "_adam_lrt";
+inline constexpr const char* kAdamDecayShrinkInput = "_adam_decay_shrink";
+inline constexpr const char* kSgdLrInput = "_sgd_lr";
+
 // What the host feeds each step, besides the user's inputs.
 struct OptimizerResult {
   std::vector<WritebackDecl> writebacks;
-  std::string lrInputName;                          // "_adam_lrt" or "_sgd_lr"
+  std::string lrInputName;                          // kAdamLrInput or kSgdLrInput
   std::optional<std::string> decayShrinkInputName;  // AdamW under a schedule
 };
 

@@ -32,7 +32,7 @@ OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads,
                            const std::vector<ParamInfo>& params, const Adam& c, double weightDecay,
                            const NameFilter& decayFilter) {
   OptimizerResult r;
-  r.lrInputName = "_adam_lrt";
+  r.lrInputName = kAdamLrInput;
   const bool scheduled = isLRDynamic(c.lr);
   std::set<std::string> decayed;
   if (weightDecay > 0) {
@@ -46,7 +46,7 @@ OptimizerResult appendAdam(Graph& graph, const ParamGrads& grads,
     const Tensor lrt = tensorInput(r.lrInputName, {}, Dtype::F32);
     std::optional<Tensor> shrinkInput;
     if (scheduled && !decayed.empty()) {
-      r.decayShrinkInputName = "_adam_decay_shrink";
+      r.decayShrinkInputName = kAdamDecayShrinkInput;
       shrinkInput = tensorInput(*r.decayShrinkInputName, {}, Dtype::F32);
     }
     const double staticShrink = 1 - resolveLR(c.lr, 1) * weightDecay;
@@ -87,7 +87,7 @@ OptimizerResult appendSgd(Graph& graph, const ParamGrads& grads,
         "sgd: nesterov requires momentum > 0 (got momentum=" + std::to_string(c.momentum) + ")");
   }
   OptimizerResult r;
-  r.lrInputName = "_sgd_lr";
+  r.lrInputName = kSgdLrInput;
   traceInto(graph, [&] {
     const Tensor lr = tensorInput(r.lrInputName, {}, Dtype::F32);
     for (const auto& [name, gradId] : grads) {

@@ -396,8 +396,8 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
     r.fail("training.graph.outputs", "a training graph has one output, the f32 scalar loss");
   }
   const bool adam = !std::holds_alternative<SGD>(b.optimizer);
-  std::set<std::string> runtimeInputs = {std::string(kPrngSeedInput), adam ? "_adam_lrt" : "_sgd_lr"};
-  if (adam) runtimeInputs.insert("_adam_decay_shrink");
+  std::set<std::string> runtimeInputs = {kPrngSeedInput, adam ? kAdamLrInput : kSgdLrInput};
+  if (adam) runtimeInputs.insert(kAdamDecayShrinkInput);
   checkGraphInputs(r, "training", b.graph, b.inputs, runtimeInputs);
 
   // Parameters: names, initial values and the graph's param_input ops agree.

@@ -46,9 +46,9 @@ CompiledIR importGraph(const Bundle& b, bool poolBuffers, const EmitOptions& emi
   ir.optimizerConfig = b.optimizer;
   ir.optimizer.writebacks = b.writebacks;
   const bool sgd = std::holds_alternative<SGD>(b.optimizer);
-  ir.optimizer.lrInputName = sgd ? "_sgd_lr" : "_adam_lrt";
+  ir.optimizer.lrInputName = sgd ? kSgdLrInput : kAdamLrInput;
   for (const Op& op : b.graph.ops) {
-    if (op.kind == OpKind::TensorInput && op.attrs.name == "_adam_decay_shrink")
+    if (op.kind == OpKind::TensorInput && op.attrs.name == kAdamDecayShrinkInput)
       ir.optimizer.decayShrinkInputName = op.attrs.name;
   }
   ir.seed = b.seed;
