@@ -270,6 +270,19 @@ TEST(BundleErrors, EachMalformedBundleIsRejectedNamingTheField) {
   EXPECT_THROW(tg::loadBundle(TG_PARITY_BUNDLE_DIR), tg::BundleError);
 }
 
+// Upstream decays with any weightDecay > 0, "adam" or "adamw"; the reader follows its rule.
+TEST(BundleErrors, AnAdamWithWeightDecayReadsAsAdamW) {
+  nlohmann::json j = bundleJson("mlp_sin");
+  EXPECT_TRUE(std::holds_alternative<tg::Adam>(tg::parseBundle(j.dump(), "b").optimizer));
+  j["training"]["optimizer"]["weightDecay"] = 0.1;
+  const tg::OptimizerConfig o = tg::parseBundle(j.dump(), "b").optimizer;
+  ASSERT_TRUE(std::holds_alternative<tg::AdamW>(o));
+  EXPECT_EQ(std::get<tg::AdamW>(o).weightDecay, 0.1);
+  j["training"]["optimizer"]["kind"] = "adamw";
+  j["training"]["optimizer"].erase("weightDecay");
+  EXPECT_THROW(tg::parseBundle(j.dump(), "b"), tg::BundleError);  // adamw must say its decay
+}
+
 // ---- golden runs ----
 
 TEST(Golden, RecordsAndChecksARun) {

@@ -176,12 +176,16 @@ class Reader {
       a.beta2 = num("beta2", 0.999);
       a.eps = num("eps", 1e-8);
       a.clipGradNorm = clip;
-      if (kind == "adam") {
+      // Upstream decays whenever weightDecay > 0, whatever the kind says: an "adam" with decay
+      // feeds the same per-step shrink input as an "adamw".
+      const double decay = kind == "adamw" ? number(member(v, "weightDecay", where), where + ".weightDecay")
+                                           : num("weightDecay", 0);
+      if (kind == "adam" && decay == 0) {
         out = a;
       } else {
         AdamW w;
         static_cast<Adam&>(w) = a;
-        w.weightDecay = number(member(v, "weightDecay", where), where + ".weightDecay");
+        w.weightDecay = decay;
         out = w;
       }
     } else if (kind == "sgd") {
