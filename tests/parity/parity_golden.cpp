@@ -6,27 +6,15 @@
 #include <sstream>
 
 #include "sha256.h"
+#include "tensorgrad/bundle.h"
 
 namespace tg_parity {
 
 std::vector<uint8_t> base64(const std::string& text) {
-  static const std::string digits =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::vector<uint8_t> out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=') break;
-    const size_t v = digits.find(c);
-    if (v == std::string::npos) throw std::runtime_error("golden: bad base64 character");
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<uint8_t>(acc >> bits));
-    }
-  }
-  return out;
+  std::string error;
+  auto bytes = tg::decodeBase64(text, &error);
+  if (!bytes) throw std::runtime_error("golden: " + error);
+  return std::move(*bytes);
 }
 
 std::string hex(const uint8_t* bytes, size_t n) {

@@ -81,6 +81,10 @@ struct Bundle {
   const BundleForward& forward(const std::string& name) const;  // throws naming the known ones
 };
 
+// Strict RFC 4648 base64 with padding (the encoding of a bundle's binary payloads); nullopt, with
+// the reason in `error`, for any other text.
+std::optional<std::vector<uint8_t>> decodeBase64(std::string_view text, std::string* error = nullptr);
+
 // Throws BundleError (a missing or unreadable file, bad JSON, an unknown format or version, any
 // field that is missing, unknown, of the wrong type or inconsistent with the graph).
 Bundle loadBundle(const std::filesystem::path& file);

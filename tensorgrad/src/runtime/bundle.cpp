@@ -80,36 +80,11 @@ class Reader {
     fail(where, "expected \"f32\", \"i32\" or \"bool\", got " + v.dump().substr(0, 60));
   }
 
-  // Strict RFC 4648 base64 with padding.
   std::vector<uint8_t> base64(const Json& v, const std::string& where) const {
-    const std::string text = string(v, where);
-    if (text.size() % 4 != 0) fail(where, "base64 length " + std::to_string(text.size()) + " is not a multiple of 4");
-    std::vector<uint8_t> out;
-    out.reserve(text.size() / 4 * 3);
-    for (size_t i = 0; i < text.size(); i += 4) {
-      uint32_t acc = 0;
-      int pad = 0;
-      for (size_t k = 0; k < 4; ++k) {
-        const char c = text[i + k];
-        int d = c >= 'A' && c <= 'Z'   ? c - 'A'
-                : c >= 'a' && c <= 'z' ? c - 'a' + 26
-                : c >= '0' && c <= '9' ? c - '0' + 52
-                : c == '+'             ? 62
-                : c == '/'             ? 63
-                                       : -1;
-        if (c == '=' && i + 4 == text.size() && k >= 2 && (k == 3 || text[i + 3] == '=')) {
-          ++pad;
-          d = 0;
-        } else if (d < 0 || pad > 0) {
-          fail(where, "bad base64 character at offset " + std::to_string(i + k));
-        }
-        acc = (acc << 6) | static_cast<uint32_t>(d);
-      }
-      out.push_back(static_cast<uint8_t>(acc >> 16));
-      if (pad < 2) out.push_back(static_cast<uint8_t>(acc >> 8));
-      if (pad < 1) out.push_back(static_cast<uint8_t>(acc));
-    }
-    return out;
+    std::string error;
+    auto bytes = decodeBase64(string(v, where), &error);
+    if (!bytes) fail(where, error);
+    return std::move(*bytes);
   }
 
   LR lr(const Json& v, const std::string& where) const {
@@ -346,6 +321,41 @@ std::map<std::string, Shape> graphParams(const Graph& g) {
 }
 
 }  // namespace
+
+std::optional<std::vector<uint8_t>> decodeBase64(std::string_view text, std::string* error) {
+  auto bad = [&](std::string message) -> std::optional<std::vector<uint8_t>> {
+    if (error) *error = std::move(message);
+    return std::nullopt;
+  };
+  if (text.size() % 4 != 0)
+    return bad("base64 length " + std::to_string(text.size()) + " is not a multiple of 4");
+  std::vector<uint8_t> out;
+  out.reserve(text.size() / 4 * 3);
+  for (size_t i = 0; i < text.size(); i += 4) {
+    uint32_t acc = 0;
+    int pad = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      const char c = text[i + k];
+      int d = c >= 'A' && c <= 'Z'   ? c - 'A'
+              : c >= 'a' && c <= 'z' ? c - 'a' + 26
+              : c >= '0' && c <= '9' ? c - '0' + 52
+              : c == '+'             ? 62
+              : c == '/'             ? 63
+                                     : -1;
+      if (c == '=' && i + 4 == text.size() && k >= 2 && (k == 3 || text[i + 3] == '=')) {
+        ++pad;
+        d = 0;
+      } else if (d < 0 || pad > 0) {
+        return bad("bad base64 character at offset " + std::to_string(i + k));
+      }
+      acc = (acc << 6) | static_cast<uint32_t>(d);
+    }
+    out.push_back(static_cast<uint8_t>(acc >> 16));
+    if (pad < 2) out.push_back(static_cast<uint8_t>(acc >> 8));
+    if (pad < 1) out.push_back(static_cast<uint8_t>(acc));
+  }
+  return out;
+}
 
 float RecordedStep::loss() const {
   float f;
