@@ -10,14 +10,6 @@
 
 namespace {
 
-std::string hexBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  char b[9];
-  std::snprintf(b, sizeof b, "%08x", u);
-  return b;
-}
-
 int runCommand(const std::string& file, std::optional<int64_t> steps, const std::string& device,
                std::optional<double> rtol) {
   const tg::Bundle b = tg::loadBundle(file);
@@ -28,8 +20,8 @@ int runCommand(const std::string& file, std::optional<int64_t> steps, const std:
   o.onStep = [](const tg::parity::StepComparison& c) {
     std::printf("step %lld loss %.9g recorded %.9g (%s %s) %lld ulp rel %.3g%s\n",
                 static_cast<long long>(c.step), static_cast<double>(c.native),
-                static_cast<double>(c.recorded), hexBits(c.native).c_str(),
-                hexBits(c.recorded).c_str(), static_cast<long long>(c.ulps), c.relative,
+                static_cast<double>(c.recorded), tg::parity::hexBits(c.native).c_str(),
+                tg::parity::hexBits(c.recorded).c_str(), static_cast<long long>(c.ulps), c.relative,
                 c.ok ? "" : "  FAIL");
     std::fflush(stdout);
   };

@@ -19,6 +19,8 @@ namespace tg::parity {
 // How far apart two f32 values are in units in the last place (0: same bits; +0 and -0 are 0
 // apart; a NaN against anything else is INT64_MAX).
 int64_t ulpDistance(float a, float b);
+// A float's bits as 8 lowercase hex digits, as bundles and golden files write losses.
+std::string hexBits(float f);
 
 // How a native loss is compared with a recorded one.
 struct Tolerance {

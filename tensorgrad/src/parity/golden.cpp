@@ -10,9 +10,9 @@ namespace tg::parity {
 namespace {
 
 std::string hexBits(uint32_t bits) {
-  char b[9];
-  std::snprintf(b, sizeof b, "%08x", bits);
-  return b;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return tg::parity::hexBits(f);
 }
 
 std::string digest(const Array& a) { return sha256Hex(a.data(), a.size() * 4); }

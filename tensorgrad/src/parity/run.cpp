@@ -19,6 +19,14 @@ int64_t ordered(float f) {
 
 }  // namespace
 
+std::string hexBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  char b[9];
+  std::snprintf(b, sizeof b, "%08x", u);
+  return b;
+}
+
 int64_t ulpDistance(float a, float b) {
   if (std::isnan(a) || std::isnan(b)) {
     uint32_t x, y;
