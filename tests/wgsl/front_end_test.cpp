@@ -72,6 +72,19 @@ TEST(Lowering, IntegerSemanticsAreExplicit) {
   EXPECT_NE(g.find("tg_f2u("), std::string::npos) << g;   // saturating conversion
 }
 
+TEST(Lowering, BuiltinsOnConstantsFoldToConstants) {
+  // The folded value and type: max(1, 2) stays abstract (so it converts to u32), max(1, 2.5) is
+  // an abstract float, and a function-scope concrete const sizes an array.
+  const std::string g = lowered(
+      "  const c = max(1, 2);\n  let u : u32 = c;\n  const d = max(1, 2.5);\n  let x : f32 = d;\n"
+      "  const k = clamp(-7, -3, 3) + abs(-4) + select(10, 20, c > 1);\n  let y : i32 = k;\n"
+      "  const m = min(3u, 4u);\n  var w : array<u32, m>;\n  b[0] = u + u32(x) + u32(y) + w[2];");
+  EXPECT_NE(g.find("uint w_u_1 = 2u;"), std::string::npos) << g;
+  EXPECT_NE(g.find("float w_x_2 = 2.5;"), std::string::npos) << g;
+  EXPECT_NE(g.find("int w_y_3 = 21;"), std::string::npos) << g;
+  EXPECT_NE(g.find("uint w_w_5[3];"), std::string::npos) << g;
+}
+
 TEST(Lowering, IdentifiersNeverCollideWithGlsl) {
   const std::string g = lowered(
       "  let input = 1u;\n  let output = input + 1u;\n  let sample = output;\n  b[0] = sample;");

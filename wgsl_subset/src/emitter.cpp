@@ -1,5 +1,6 @@
 #include "emitter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -786,15 +787,22 @@ class Lowerer {
           return "";
         }
         std::string code;
-        if (init)
-          code = convert(*init, t, s.expr->pos).code;
-        else if (t.k != K::Array && t.k != K::Struct)
+        std::optional<double> constant;  // a concrete const keeps its value (array sizes, folding)
+        if (init) {
+          const Value v = convert(*init, t, s.expr->pos);
+          code = v.code;
+          if (s.kind == Stmt::Kind::Const) constant = v.constant;
+        } else if (t.k != K::Array && t.k != K::Struct) {
           code = zeroOf(t);
+        }
         const std::string name = mangle(s.name) + "_" + std::to_string(++locals_);
         const bool isVar = s.kind == Stmt::Kind::Var;
+        const Symbol::Kind kind = isVar ? Symbol::Kind::Var
+                                  : s.kind == Stmt::Kind::Const ? Symbol::Kind::Const
+                                                                : Symbol::Kind::Let;
         define(s.pos, s.name,
-               Symbol{t, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
-                      "function", (s.expr && nonUniform(*s.expr)) || (isVar && nonUniformFlow())});
+               Symbol{t, name, kind, isVar, constant, "function",
+                      (s.expr && nonUniform(*s.expr)) || (isVar && nonUniformFlow())});
         const std::string arr = t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "";
         if (t.k == K::Array && code.empty()) {  // WGSL zero-initialises function variables
           return p + t.glsl() + " " + name + arr + ";\n" + p + "for (int tg_z = 0; tg_z < " +
@@ -1458,6 +1466,10 @@ class Lowerer {
                         " and " + a[1].type.wgsl());
       if (a[2].type.k != K::Bool)
         fail(e.args[2]->pos, "select: the condition must be bool, got " + a[2].type.wgsl());
+      if (a[0].constant && a[1].constant && a[2].constant && a[0].type.isScalar()) {
+        const Value& v = *a[2].constant != 0 ? a[1] : a[0];  // a const-expression: fold it
+        return lit(literalOf(*v.constant, v.type, e.pos), v.type, v.constant);
+      }
       Type t = concrete(a[0].type);
       return Value{"(" + a[2].code + " ? " + convert(a[1], t, e.pos).code + " : " +
                        convert(a[0], t, e.pos).code + ")",
@@ -1718,6 +1730,9 @@ class Lowerer {
                     : r.domain == Rule::Int ? (st.k == K::I32 || st.k == K::U32)
                                             : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
     if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0].type.wgsl());
+    if (f == "min" || f == "max" || f == "abs" || f == "clamp") {
+      if (std::optional<Value> v = foldNumeric(f, a, e)) return *v;
+    }
     std::string code = std::string(r.glsl) + "(";
     for (size_t i = 0; i < a.size(); ++i) {
       const Value v = convert(a[i], t, e.args[i]->pos);
@@ -1735,6 +1750,42 @@ class Lowerer {
                         : r.result == Rule::BoolScalar ? Type::scalar(K::Bool)
                                                        : t;
     return Value{code, result, false, false, std::nullopt};
+  }
+
+  // The GLSL literal of a folded scalar constant of type `t`.
+  static std::string literalOf(double v, const Type& t, SourcePos pos) {
+    if (t.k == K::Bool) return v != 0 ? "true" : "false";
+    if (t.isFloat()) return f32Literal(v, pos);
+    if (t.k == K::U32) return std::to_string(static_cast<int64_t>(v)) + "u";
+    return i32Literal(v);
+  }
+
+  // min, max, abs and clamp on constant scalars are const-expressions (WGSL evaluates them at
+  // shader creation): `const c = max(1, 2);` is the abstract-int 2. Abstract arguments stay
+  // abstract; f32 folds in float; abs of the most negative i32 wraps, as at run time.
+  std::optional<Value> foldNumeric(const std::string& f, const std::vector<Value>& a,
+                                   const Expr& e) {
+    for (const Value& v : a) {
+      if (!v.constant || !v.type.isScalar()) return std::nullopt;
+    }
+    const Type t = a[0].type;
+    std::vector<double> x;
+    for (size_t i = 0; i < a.size(); ++i) {
+      double c = *convert(a[i], t, e.args[i]->pos).constant;
+      if (t.k == K::F32) c = static_cast<float>(c);
+      x.push_back(c);
+    }
+    double v = 0;
+    if (f == "min") v = std::min(x[0], x[1]);
+    if (f == "max") v = std::max(x[0], x[1]);
+    if (f == "abs") v = t.k == K::I32 && x[0] == -2147483648.0 ? x[0] : std::fabs(x[0]);
+    if (f == "clamp") {
+      if (x[1] > x[2])
+        fail(e.pos, "clamp called with 'low' (" + literalOf(x[1], t, e.pos) +
+                        ") greater than 'high' (" + literalOf(x[2], t, e.pos) + ")");
+      v = std::min(std::max(x[0], x[1]), x[2]);
+    }
+    return lit(literalOf(v, t, e.pos), t, v);
   }
 
   enum class LoopKind { Plain, WithContinuing, Switch, Continuing };
