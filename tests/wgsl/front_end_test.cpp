@@ -119,6 +119,19 @@ fn k(@builtin(local_invocation_index) i : u32) {
   EXPECT_EQ(r.reflection.overrides[1].id, 7u);
   EXPECT_EQ(r.reflection.overrides[1].type, "f32");
   EXPECT_EQ(r.reflection.overrides[1].defaultValue, 1.5);
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides, (std::array<std::string, 3>{"", "", ""}));
+}
+
+TEST(Lowering, WorkgroupSizeOverrideIsASpecializationConstant) {
+  const wgsl::Result r = wgsl::translate(R"(@id(5) override wy : u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> y : array<u32>;
+@compute @workgroup_size(16, wy) fn main(@builtin(local_invocation_index) i : u32) { y[i] = i; })");
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{16, 4, 1}));  // the default
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides, (std::array<std::string, 3>{"", "wy", ""}));
+  EXPECT_NE(r.glsl.find("local_size_y = 4, local_size_z = 1, local_size_y_id = 5) in;"),
+            std::string::npos)
+      << r.glsl;
 }
 
 }  // namespace

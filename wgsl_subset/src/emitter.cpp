@@ -555,15 +555,33 @@ class Lowerer {
         fail(ws->pos, "@workgroup_size takes 1 to 3 arguments");
       std::optional<Type> argType;
       static const int64_t kMax[3] = {1024, 1024, 64};  // glslang's (and Vulkan's) minimum maxima
+      std::string overrideIds;  // local_size_{x,y,z}_id for dimensions an override sets
       for (size_t i = 0; i < ws->args.size(); ++i) {
-        const Type at = expr(*ws->args[i]).type;
+        const Value arg = expr(*ws->args[i]);
+        const Type at = arg.type;
         if (!at.isAbstract()) {
           if (argType && !(*argType == at))
             fail(ws->args[i]->pos,
                  "@workgroup_size arguments must be of the same type, either i32 or u32");
           argType = at;
         }
-        const int64_t v = constInt(*ws->args[i], "@workgroup_size argument");
+        // An override names a specialization constant: the size is its default here and the
+        // pipeline's constant at pipeline creation (the shim reads local_size_*_id back).
+        const OverrideInfo* o = nullptr;
+        if (!arg.constant) o = workgroupSizeOverride(*ws->args[i]);
+        if (o) {
+          if (!at.isInteger())
+            fail(ws->args[i]->pos,
+                 "'@workgroup_size' argument must be a constant or override-expression of type "
+                 "'abstract-integer', 'i32' or 'u32'");
+          if (!o->defaultValue)
+            unsupported(ws->args[i]->pos, "override '" + o->name +
+                                              "' without a default value in @workgroup_size");
+          overrideIds += std::string(", local_size_") + "xyz"[i] + "_id = " + std::to_string(o->id);
+          out_.reflection.workgroupSizeOverrides[i] = o->name;
+        }
+        const int64_t v = o ? static_cast<int64_t>(*o->defaultValue)
+                            : constInt(*ws->args[i], "@workgroup_size argument");
         if (v < 1)
           fail(ws->args[i]->pos,
                "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
@@ -575,7 +593,7 @@ class Lowerer {
       out_.reflection.workgroupSize = size;
       header_ += "layout(local_size_x = " + std::to_string(size[0]) +
                  ", local_size_y = " + std::to_string(size[1]) +
-                 ", local_size_z = " + std::to_string(size[2]) + ") in;\n";
+                 ", local_size_z = " + std::to_string(size[2]) + overrideIds + ") in;\n";
       static const std::map<std::string, std::pair<std::string, Type>> builtins = {
           {"global_invocation_id", {"gl_GlobalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
           {"local_invocation_id", {"gl_LocalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
@@ -629,6 +647,34 @@ class Lowerer {
     scopes_.pop_back();
     if (functionUsesBarrier_) barrierFunctions_.insert(f.name);
     if (functionReturnsNonUniform_) nonUniformResult_.insert(f.name);
+  }
+
+  // The override a @workgroup_size argument names (null when it names none). Other
+  // override-expressions (`wg * 2u`) would need a computed specialization constant, which GLSL's
+  // local_size_*_id cannot express: outside the subset.
+  const OverrideInfo* workgroupSizeOverride(const Expr& e) {
+    const Expr* x = &e;
+    while (x->kind == Expr::Kind::Paren) x = x->args[0].get();
+    if (x->kind == Expr::Kind::Ident) {
+      const Symbol* s = lookup(x->text);
+      for (const auto& o : out_.reflection.overrides) {
+        if (s && s->kind == Symbol::Kind::Const && o.name == x->text) return &o;
+      }
+    }
+    if (usesOverride(e))
+      unsupported(e.pos, "override-expression in @workgroup_size other than a single override");
+    return nullptr;
+  }
+  bool usesOverride(const Expr& e) {  // bounded: the parser limits expression depth
+    if (e.kind == Expr::Kind::Ident) {
+      for (const auto& o : out_.reflection.overrides) {
+        if (o.name == e.text) return true;
+      }
+    }
+    for (const auto& a : e.args) {
+      if (usesOverride(*a)) return true;
+    }
+    return false;
   }
 
   static bool endsWithReturn(const std::vector<StmtPtr>& body) {
