@@ -85,6 +85,15 @@ TEST(Lowering, BuiltinsOnConstantsFoldToConstants) {
   EXPECT_NE(g.find("uint w_w_5[3];"), std::string::npos) << g;
 }
 
+// glslang is not linked (translate.cpp), so it keeps uncalled functions: only the helpers the
+// code calls are emitted.
+TEST(Lowering, PreludeHoldsOnlyTheHelpersTheCodeCalls) {
+  const std::string g = lowered("  b[0] = b[1] / b[2];");
+  EXPECT_NE(g.find("uint tg_div(uint a, uint b)"), std::string::npos) << g;
+  EXPECT_EQ(g.find("tg_rem("), std::string::npos) << g;
+  EXPECT_EQ(g.find("tg_f2i("), std::string::npos) << g;
+}
+
 TEST(Lowering, IdentifiersNeverCollideWithGlsl) {
   const std::string g = lowered(
       "  let input = 1u;\n  let output = input + 1u;\n  let sample = output;\n  b[0] = sample;");

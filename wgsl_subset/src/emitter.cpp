@@ -90,11 +90,25 @@ class Lowerer {
     }
     if (!entry) fail(SourcePos{1, 1}, "no @compute entry point");
     out_.reflection.entryPoint = entry->name;
-    std::string glsl = "#version 450\n" + header_ + kPrelude + decls_ + body_;
+    std::string glsl = "#version 450\n" + header_ + usedPrelude() + decls_ + body_;
     return {std::move(glsl), std::move(out_.reflection)};
   }
 
  private:
+  // The prelude helpers the code calls (glslang keeps uncalled functions: translate.cpp does
+  // not link). Each helper is one line, named `tg_<name>(` after its return type.
+  std::string usedPrelude() const {
+    std::string out;
+    std::istringstream lines(kPrelude);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t start = line.find("tg_"), end = line.find('(');
+      const std::string call = line.substr(start, end - start + 1);
+      if (decls_.find(call) != std::string::npos || body_.find(call) != std::string::npos)
+        out += line + "\n";
+    }
+    return out;
+  }
+
   // ---- module-scope dependency order ----
   struct Decl {
     enum Kind { Struct, Global, Function } kind;
