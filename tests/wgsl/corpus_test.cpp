@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "default_device.h"
 #include "wgsl_subset/wgsl_subset.h"
@@ -223,6 +224,57 @@ INSTANTIATE_TEST_SUITE_P(Kernels, Corpus, ::testing::ValuesIn(corpus()),
                          [](const ::testing::TestParamInfo<fs::path>& p) {
                            return p.param.stem().string();
                          });
+
+// An override in @workgroup_size is a specialization constant: the pipeline's constant, not the
+// default, sets how many invocations a workgroup has.
+TEST(Corpus, WorkgroupSizeOverrideTakesThePipelineConstant) {
+  const std::string source = R"(override wg : u32 = 64;
+@group(0) @binding(0) var<storage, read_write> out : array<atomic<u32>>;
+@compute @workgroup_size(wg) fn main(@builtin(local_invocation_index) lid : u32) {
+  atomicAdd(&out[0], 1u);
+  atomicMax(&out[1], lid);
+})";
+  const wgsl::Result r = wgsl::translate(source);
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{64, 1, 1}));
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides[0], "wg");
+  std::vector<std::string> errors;
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  ASSERT_TRUE(gpu.device) << errors.front();
+  wgpu::ShaderSourceWGSL src;
+  src.code = source;
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &src;
+  const wgpu::ShaderModule module = gpu.device.CreateShaderModule(&md);
+  for (const auto& [constants, count, maxIndex] :
+       {std::tuple{std::vector<wgpu::ConstantEntry>{}, 2u * 64u, 63u},
+        std::tuple{std::vector<wgpu::ConstantEntry>{{"wg", 32}}, 2u * 32u, 31u}}) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = module;
+    pd.compute.constants = constants;
+    const wgpu::ComputePipeline pipeline = gpu.device.CreateComputePipeline(&pd);
+    wgpu::BufferDescriptor bd;
+    bd.size = 8;
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    const wgpu::Buffer buffer = gpu.device.CreateBuffer(&bd);
+    const uint32_t zero[2] = {0, 0};
+    gpu.device.GetQueue().WriteBuffer(buffer, 0, zero, 8);
+    wgpu::BindGroupDescriptor bg;
+    bg.layout = pipeline.GetBindGroupLayout(0);
+    bg.entries.push_back({.binding = 0, .buffer = buffer});
+    wgpu::CommandEncoder enc = gpu.device.CreateCommandEncoder();
+    wgpu::ComputePassEncoder pass = enc.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, gpu.device.CreateBindGroup(&bg));
+    pass.DispatchWorkgroups(2);
+    pass.End();
+    const auto out = test_support::submitAndReadBack(gpu, enc, {buffer});
+    ASSERT_TRUE(errors.empty()) << errors.front();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0][0], count) << "invocations";
+    EXPECT_EQ(out[0][1], maxIndex) << "largest local_invocation_index";
+  }
+}
 
 TEST(Corpus, WholeCorpusTranslatesWellUnderASecond) {
   std::vector<std::string> sources;

@@ -134,6 +134,19 @@ TEST(Diagnostics, TypeAndResolutionErrors) {
        2, 23, "already used by 'a'"});
 }
 
+// The uniformity errors point at the barrier, or at the call argument a callee's barrier needs
+// uniform, and at what Tint reports for loop-carried non-uniformity.
+TEST(Diagnostics, UniformityErrors) {
+  const std::string helper = kHead + "fn f(a : u32, v : u32) { if (v > 0u) { b[a] = v; workgroupBarrier(); } }\n";
+  expectError({(helper + "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
+                         "  f(i, 2u);\n  f(1u, i);\n}\n").c_str(),
+               5, 9, "argument 2 of 'f' must be uniform: a barrier in 'f' depends on it"});
+  expectError({(kHead + "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
+                        "  var x = 0u;\n  while (x < 8u) {\n    workgroupBarrier();\n    x += i;\n  }\n}\n")
+                   .c_str(),
+               5, 5, "'workgroupBarrier' must only be called from uniform control flow"});
+}
+
 TEST(Diagnostics, GarbageNeverCrashes) {
   const std::string inputs[] = {"",
                                 "@",

@@ -72,6 +72,28 @@ TEST(Lowering, IntegerSemanticsAreExplicit) {
   EXPECT_NE(g.find("tg_f2u("), std::string::npos) << g;   // saturating conversion
 }
 
+TEST(Lowering, BuiltinsOnConstantsFoldToConstants) {
+  // The folded value and type: max(1, 2) stays abstract (so it converts to u32), max(1, 2.5) is
+  // an abstract float, and a function-scope concrete const sizes an array.
+  const std::string g = lowered(
+      "  const c = max(1, 2);\n  let u : u32 = c;\n  const d = max(1, 2.5);\n  let x : f32 = d;\n"
+      "  const k = clamp(-7, -3, 3) + abs(-4) + select(10, 20, c > 1);\n  let y : i32 = k;\n"
+      "  const m = min(3u, 4u);\n  var w : array<u32, m>;\n  b[0] = u + u32(x) + u32(y) + w[2];");
+  EXPECT_NE(g.find("uint w_u_1 = 2u;"), std::string::npos) << g;
+  EXPECT_NE(g.find("float w_x_2 = 2.5;"), std::string::npos) << g;
+  EXPECT_NE(g.find("int w_y_3 = 21;"), std::string::npos) << g;
+  EXPECT_NE(g.find("uint w_w_5[3];"), std::string::npos) << g;
+}
+
+// glslang is not linked (translate.cpp), so it keeps uncalled functions: only the helpers the
+// code calls are emitted.
+TEST(Lowering, PreludeHoldsOnlyTheHelpersTheCodeCalls) {
+  const std::string g = lowered("  b[0] = b[1] / b[2];");
+  EXPECT_NE(g.find("uint tg_div(uint a, uint b)"), std::string::npos) << g;
+  EXPECT_EQ(g.find("tg_rem("), std::string::npos) << g;
+  EXPECT_EQ(g.find("tg_f2i("), std::string::npos) << g;
+}
+
 TEST(Lowering, IdentifiersNeverCollideWithGlsl) {
   const std::string g = lowered(
       "  let input = 1u;\n  let output = input + 1u;\n  let sample = output;\n  b[0] = sample;");
@@ -106,6 +128,19 @@ fn k(@builtin(local_invocation_index) i : u32) {
   EXPECT_EQ(r.reflection.overrides[1].id, 7u);
   EXPECT_EQ(r.reflection.overrides[1].type, "f32");
   EXPECT_EQ(r.reflection.overrides[1].defaultValue, 1.5);
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides, (std::array<std::string, 3>{"", "", ""}));
+}
+
+TEST(Lowering, WorkgroupSizeOverrideIsASpecializationConstant) {
+  const wgsl::Result r = wgsl::translate(R"(@id(5) override wy : u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> y : array<u32>;
+@compute @workgroup_size(16, wy) fn main(@builtin(local_invocation_index) i : u32) { y[i] = i; })");
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{16, 4, 1}));  // the default
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides, (std::array<std::string, 3>{"", "wy", ""}));
+  EXPECT_NE(r.glsl.find("local_size_y = 4, local_size_z = 1, local_size_y_id = 5) in;"),
+            std::string::npos)
+      << r.glsl;
 }
 
 }  // namespace

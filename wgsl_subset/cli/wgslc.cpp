@@ -41,6 +41,7 @@ nlohmann::json reflectionJson(const wgsl::Reflection& r) {
   }
   return {{"entryPoint", r.entryPoint},
           {"workgroupSize", r.workgroupSize},
+          {"workgroupSizeOverrides", r.workgroupSizeOverrides},
           {"bindings", bindings},
           {"overrides", overrides},
           {"workgroupStorageBytes", r.workgroupStorageBytes}};

@@ -1,5 +1,6 @@
 #include "emitter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -34,6 +35,13 @@ struct Value {
   std::optional<double> constant;  // folded value of an abstract (or const) expression
 };
 
+// Uniformity taint: bit 0 says "may differ between invocations"; bit 1 + i says "depends on the
+// current function's parameter i" (parameters past 61 share bit 63, erring towards requiring
+// uniformity), so a function's summary can be applied to each call's arguments.
+using Taint = uint64_t;
+constexpr Taint kNonUniform = 1;
+Taint paramBit(size_t i) { return Taint{2} << std::min<size_t>(i, 62); }
+
 struct Symbol {
   Type type;
   std::string glsl;
@@ -41,7 +49,8 @@ struct Symbol {
   bool writable = false;
   std::optional<double> constant;  // abstract module/function const
   std::string space;               // storage/uniform/workgroup/private for globals
-  bool nonUniform = false;         // may differ between invocations (uniformity analysis)
+  Taint taint = 0;                 // uniformity analysis
+  const Stmt* decl = nullptr;      // the declaring statement of a local (loop fixed point)
 };
 
 std::string f32Literal(double v, SourcePos pos) {
@@ -89,11 +98,25 @@ class Lowerer {
     }
     if (!entry) fail(SourcePos{1, 1}, "no @compute entry point");
     out_.reflection.entryPoint = entry->name;
-    std::string glsl = "#version 450\n" + header_ + kPrelude + decls_ + body_;
+    std::string glsl = "#version 450\n" + header_ + usedPrelude() + decls_ + body_;
     return {std::move(glsl), std::move(out_.reflection)};
   }
 
  private:
+  // The prelude helpers the code calls (glslang keeps uncalled functions: translate.cpp does
+  // not link). Each helper is one line, named `tg_<name>(` after its return type.
+  std::string usedPrelude() const {
+    std::string out;
+    std::istringstream lines(kPrelude);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t start = line.find("tg_"), end = line.find('(');
+      const std::string call = line.substr(start, end - start + 1);
+      if (decls_.find(call) != std::string::npos || body_.find(call) != std::string::npos)
+        out += line + "\n";
+    }
+    return out;
+  }
+
   // ---- module-scope dependency order ----
   struct Decl {
     enum Kind { Struct, Global, Function } kind;
@@ -542,7 +565,8 @@ class Lowerer {
   // ---- functions ----
   void emitFunction(const Function& f, bool entry) {
     scopes_.emplace_back();
-    returnedNonUniformly_ = functionUsesBarrier_ = functionReturnsNonUniform_ = false;
+    functionUsesBarrier_ = false;
+    returnedTaint_ = returnTaint_ = requiredTaint_ = 0;
     std::string sig;
     std::string prologue;
     if (entry) {
@@ -554,15 +578,33 @@ class Lowerer {
         fail(ws->pos, "@workgroup_size takes 1 to 3 arguments");
       std::optional<Type> argType;
       static const int64_t kMax[3] = {1024, 1024, 64};  // glslang's (and Vulkan's) minimum maxima
+      std::string overrideIds;  // local_size_{x,y,z}_id for dimensions an override sets
       for (size_t i = 0; i < ws->args.size(); ++i) {
-        const Type at = expr(*ws->args[i]).type;
+        const Value arg = expr(*ws->args[i]);
+        const Type at = arg.type;
         if (!at.isAbstract()) {
           if (argType && !(*argType == at))
             fail(ws->args[i]->pos,
                  "@workgroup_size arguments must be of the same type, either i32 or u32");
           argType = at;
         }
-        const int64_t v = constInt(*ws->args[i], "@workgroup_size argument");
+        // An override names a specialization constant: the size is its default here and the
+        // pipeline's constant at pipeline creation (the shim reads local_size_*_id back).
+        const OverrideInfo* o = nullptr;
+        if (!arg.constant) o = workgroupSizeOverride(*ws->args[i]);
+        if (o) {
+          if (!at.isInteger())
+            fail(ws->args[i]->pos,
+                 "'@workgroup_size' argument must be a constant or override-expression of type "
+                 "'abstract-integer', 'i32' or 'u32'");
+          if (!o->defaultValue)
+            unsupported(ws->args[i]->pos, "override '" + o->name +
+                                              "' without a default value in @workgroup_size");
+          overrideIds += std::string(", local_size_") + "xyz"[i] + "_id = " + std::to_string(o->id);
+          out_.reflection.workgroupSizeOverrides[i] = o->name;
+        }
+        const int64_t v = o ? static_cast<int64_t>(*o->defaultValue)
+                            : constInt(*ws->args[i], "@workgroup_size argument");
         if (v < 1)
           fail(ws->args[i]->pos,
                "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
@@ -574,7 +616,7 @@ class Lowerer {
       out_.reflection.workgroupSize = size;
       header_ += "layout(local_size_x = " + std::to_string(size[0]) +
                  ", local_size_y = " + std::to_string(size[1]) +
-                 ", local_size_z = " + std::to_string(size[2]) + ") in;\n";
+                 ", local_size_z = " + std::to_string(size[2]) + overrideIds + ") in;\n";
       static const std::map<std::string, std::pair<std::string, Type>> builtins = {
           {"global_invocation_id", {"gl_GlobalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
           {"local_invocation_id", {"gl_LocalInvocationID", Type::vec(3, Type::scalar(K::U32))}},
@@ -612,7 +654,8 @@ class Lowerer {
         params += (params.empty() ? "" : ", ") + t.glsl() + " " + mangle(p.name) +
                   (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "");
         define(p.pos, p.name,
-               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, ""});
+               Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, "",
+                      paramBit(ptypes.size())});
         ptypes.push_back(t);
       }
       functions_[f.name] = {ptypes, returnType_};
@@ -627,7 +670,36 @@ class Lowerer {
     body_ += sig + " {\n" + body + "}\n";
     scopes_.pop_back();
     if (functionUsesBarrier_) barrierFunctions_.insert(f.name);
-    if (functionReturnsNonUniform_) nonUniformResult_.insert(f.name);
+    returnTaints_[f.name] = returnTaint_;
+    requiredParams_[f.name] = requiredTaint_;
+  }
+
+  // The override a @workgroup_size argument names (null when it names none). Other
+  // override-expressions (`wg * 2u`) would need a computed specialization constant, which GLSL's
+  // local_size_*_id cannot express: outside the subset.
+  const OverrideInfo* workgroupSizeOverride(const Expr& e) {
+    const Expr* x = &e;
+    while (x->kind == Expr::Kind::Paren) x = x->args[0].get();
+    if (x->kind == Expr::Kind::Ident) {
+      const Symbol* s = lookup(x->text);
+      for (const auto& o : out_.reflection.overrides) {
+        if (s && s->kind == Symbol::Kind::Const && o.name == x->text) return &o;
+      }
+    }
+    if (usesOverride(e))
+      unsupported(e.pos, "override-expression in @workgroup_size other than a single override");
+    return nullptr;
+  }
+  bool usesOverride(const Expr& e) {  // bounded: the parser limits expression depth
+    if (e.kind == Expr::Kind::Ident) {
+      for (const auto& o : out_.reflection.overrides) {
+        if (o.name == e.text) return true;
+      }
+    }
+    for (const auto& a : e.args) {
+      if (usesOverride(*a)) return true;
+    }
+    return false;
   }
 
   static bool endsWithReturn(const std::vector<StmtPtr>& body) {
@@ -675,49 +747,173 @@ class Lowerer {
   // ---- uniformity (a simplified form of WGSL's analysis) ----
   // Values that may differ between invocations: the invocation-id builtins, read_write module
   // variables (storage, workgroup, private), atomics, and what is computed or assigned from them
-  // or under control flow that depends on them. Barriers need uniform control flow.
-  bool nonUniformFlow() const {
-    if (returnedNonUniformly_) return true;
-    for (const bool b : flowStack_) {
-      if (b) return true;
-    }
-    return false;
+  // or under control flow that depends on them. Barriers need uniform control flow. A function
+  // is summarised for its callers: whether it calls a barrier, which parameters must be uniform
+  // (a barrier depends on them), and which its result depends on.
+  Taint flowTaint() const {
+    Taint t = returnedTaint_;
+    for (const Taint f : flowStack_) t |= f;
+    return t;
   }
-  bool nonUniform(const Expr& e) {  // bounded: the parser limits expression depth
+  Taint taint(const Expr& e) {  // bounded: the parser limits expression depth
     if (e.kind == Expr::Kind::Ident) {
       const Symbol* s = lookup(e.text);
-      return s && s->nonUniform;
+      return s ? s->taint : 0;
     }
-    if (e.kind == Expr::Kind::Call) {
-      if (e.text == "arrayLength") return false;
-      if (e.text.starts_with("atomic") && !lookup(e.text)) return true;
-      if (nonUniformResult_.contains(e.text)) return true;
+    if (e.kind == Expr::Kind::Call && !lookup(e.text)) {
+      if (e.text == "arrayLength") return 0;
+      if (e.text.starts_with("atomic")) return kNonUniform;
+      if (auto it = returnTaints_.find(e.text); it != returnTaints_.end()) {
+        Taint t = it->second & kNonUniform;
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          if (it->second & paramBit(i)) t |= taint(*e.args[i]);
+        }
+        return t;
+      }
     }
-    for (const auto& a : e.args) {
-      if (nonUniform(*a)) return true;
-    }
-    return false;
+    Taint t = 0;
+    for (const auto& a : e.args) t |= taint(*a);
+    return t;
   }
-  void markAssigned(const Expr& target, bool valueNonUniform) {
+  void markAssigned(const Expr& target, Taint value) {
     const Expr* root = &target;
     while (root->kind == Expr::Kind::Index || root->kind == Expr::Kind::Member)
       root = root->args[0].get();
     if (root->kind != Expr::Kind::Ident) return;
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       if (auto f = it->find(root->text); f != it->end()) {
-        if (f->second.kind == Symbol::Kind::Var && (valueNonUniform || nonUniformFlow()))
-          f->second.nonUniform = true;
+        if (f->second.kind == Symbol::Kind::Var) grow(f->second, value | flowTaint());
         return;
       }
     }
   }
-  struct Flow {  // control flow that depends on `cond` for the statement's extent
-    Flow(Lowerer& l, bool cond) : lowerer(l) { l.flowStack_.push_back(cond); }
+  void grow(Symbol& s, Taint t) {
+    if ((s.taint | t) == s.taint) return;
+    s.taint |= t;
+    changed_ = true;
+    if (s.decl) declTaint_[s.decl] |= s.taint;
+  }
+  void grow(Taint& x, Taint t) {
+    if ((x | t) != x) x |= t, changed_ = true;
+  }
+  // A barrier, or a call to a function that reaches one, needs uniform control flow here;
+  // flow that depends on this function's parameters makes them required-uniform.
+  void requireUniformFlow(const Expr& e) {
+    const Taint t = flowTaint();
+    if (t & kNonUniform)
+      fail(e.pos, "'" + e.text + "' must only be called from uniform control flow");
+    requiredTaint_ |= t;
+    functionUsesBarrier_ = true;
+  }
+  struct Flow {  // control flow that depends on `t` for the statement's extent
+    Flow(Lowerer& l, Taint t) : lowerer(l), at(l.flowStack_.size()) { l.flowStack_.push_back(t); }
     ~Flow() { lowerer.flowStack_.pop_back(); }
     Flow(const Flow&) = delete;
     Flow& operator=(const Flow&) = delete;
+    size_t index() const { return at; }
     Lowerer& lowerer;
+    size_t at;  // this entry in flowStack_
   };
+  // A break or continue under non-uniform flow leaves fewer invocations in the rest of the
+  // construct it continues or leaves (after a loop or switch, invocations reconverge).
+  void exitConstruct(size_t flowIndex) { flowStack_[flowIndex] |= flowTaint(); }
+
+  // Loop-carried non-uniformity: before the outermost loop is lowered, a fixed point over it
+  // joins what every variable may be assigned anywhere in the loop (declTaint_, outer symbols)
+  // and the flow at every exit of each loop (loopTaint_: break, continue, return, break if, the
+  // condition), which then covers the whole body, as the next iteration runs it. Lowering
+  // starts from that state. Not flow-sensitive inside the loop: it may reject what Tint accepts
+  // (a variable reset to a uniform value before its use), never the reverse.
+  void fixLoopTaint(const Stmt& loop) {
+    if (inLoopFixedPoint_) return;
+    inLoopFixedPoint_ = true;
+    do {
+      changed_ = false;
+      taintStmt(loop, Exits{});
+    } while (changed_);
+    inLoopFixedPoint_ = false;
+  }
+  struct Exits {  // the innermost loop, and where a break goes (loop or switch flow entry)
+    const Stmt* loop = nullptr;
+    std::optional<size_t> switchFlow;
+  };
+  void taintBlock(const std::vector<StmtPtr>& body, const Exits& x) {
+    scopes_.emplace_back();
+    for (const auto& st : body) taintStmt(*st, x);
+    scopes_.pop_back();
+  }
+  void taintStmt(const Stmt& s, const Exits& x) {  // bounded: the parser limits statement nesting
+    switch (s.kind) {
+      case Stmt::Kind::Let:
+      case Stmt::Kind::Var:
+      case Stmt::Kind::Const: {
+        const bool isVar = s.kind == Stmt::Kind::Var;
+        Taint& t = declTaint_[&s];
+        grow(t, (s.expr ? taint(*s.expr) : 0) | (isVar ? flowTaint() : 0));
+        Symbol sym;
+        sym.kind = isVar ? Symbol::Kind::Var : Symbol::Kind::Let;
+        sym.taint = t;
+        sym.decl = &s;
+        scope()[s.name] = sym;
+        return;
+      }
+      case Stmt::Kind::Assign:
+      case Stmt::Kind::CompoundAssign:
+        markAssigned(*s.lhs, taint(*s.expr));
+        return;
+      case Stmt::Kind::Increment:
+      case Stmt::Kind::Decrement:
+        markAssigned(*s.lhs, 0);
+        return;
+      case Stmt::Kind::Return:
+        for (const Stmt* loop : activeLoops_) grow(loopTaint_[loop], flowTaint());
+        return;
+      case Stmt::Kind::Break:
+        if (x.switchFlow) exitConstruct(*x.switchFlow);
+        else if (x.loop) grow(loopTaint_[x.loop], flowTaint());
+        return;
+      case Stmt::Kind::Continue:
+        if (x.loop) grow(loopTaint_[x.loop], flowTaint());
+        return;
+      case Stmt::Kind::BreakIf:
+        if (x.loop) grow(loopTaint_[x.loop], taint(*s.expr) | flowTaint());
+        return;
+      case Stmt::Kind::If: {
+        const Flow flow(*this, taint(*s.expr));
+        taintBlock(s.body, x);
+        taintBlock(s.elseBody, x);
+        return;
+      }
+      case Stmt::Kind::Block:
+        taintBlock(s.body, x);
+        return;
+      case Stmt::Kind::Switch: {
+        const Flow flow(*this, taint(*s.expr));
+        const Exits inner{x.loop, flow.index()};
+        for (const auto& c : s.cases) taintBlock(c.body, inner);
+        return;
+      }
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::Loop: {
+        scopes_.emplace_back();
+        if (s.init) taintStmt(*s.init, x);
+        activeLoops_.insert(&s);
+        Taint& lt = loopTaint_[&s];
+        const Flow flow(*this, lt);
+        if (s.expr) grow(lt, taint(*s.expr));
+        const Exits inner{&s, std::nullopt};
+        for (const auto& st : s.body) taintStmt(*st, inner);  // continuing sees the body's names
+        for (const auto& st : s.continuing) taintStmt(*st, inner);
+        if (s.update) taintStmt(*s.update, inner);
+        activeLoops_.erase(&s);
+        scopes_.pop_back();
+        return;
+      }
+      default:
+        return;
+    }
+  }
 
   // ---- statements ----
   std::string pad(int d) const { return std::string(static_cast<size_t>(d) * 2, ' '); }
@@ -786,15 +982,24 @@ class Lowerer {
           return "";
         }
         std::string code;
-        if (init)
-          code = convert(*init, t, s.expr->pos).code;
-        else if (t.k != K::Array && t.k != K::Struct)
+        std::optional<double> constant;  // a concrete const keeps its value (array sizes, folding)
+        if (init) {
+          const Value v = convert(*init, t, s.expr->pos);
+          code = v.code;
+          if (s.kind == Stmt::Kind::Const) constant = v.constant;
+        } else if (t.k != K::Array && t.k != K::Struct) {
           code = zeroOf(t);
+        }
         const std::string name = mangle(s.name) + "_" + std::to_string(++locals_);
         const bool isVar = s.kind == Stmt::Kind::Var;
-        define(s.pos, s.name,
-               Symbol{t, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
-                      "function", (s.expr && nonUniform(*s.expr)) || (isVar && nonUniformFlow())});
+        const Symbol::Kind kind = isVar ? Symbol::Kind::Var
+                                  : s.kind == Stmt::Kind::Const ? Symbol::Kind::Const
+                                                                : Symbol::Kind::Let;
+        Symbol sym{t, name, kind, isVar, constant, "function"};
+        sym.taint = (s.expr ? taint(*s.expr) : 0) | (isVar ? flowTaint() : 0);
+        if (auto it = declTaint_.find(&s); it != declTaint_.end()) sym.taint |= it->second;
+        sym.decl = &s;
+        define(s.pos, s.name, sym);
         const std::string arr = t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "";
         if (t.k == K::Array && code.empty()) {  // WGSL zero-initialises function variables
           return p + t.glsl() + " " + name + arr + ";\n" + p + "for (int tg_z = 0; tg_z < " +
@@ -803,7 +1008,7 @@ class Lowerer {
         return p + t.glsl() + " " + name + arr + (code.empty() ? "" : " = " + code) + ";\n";
       }
       case Stmt::Kind::Assign: {
-        markAssigned(*s.lhs, nonUniform(*s.expr));
+        markAssigned(*s.lhs, taint(*s.expr));
         const Value target = assignTarget(*s.lhs);
         const Value v = convert(expr(*s.expr), target.type, s.expr->pos);
         return p + target.code + " = " + v.code + ";\n";
@@ -811,7 +1016,7 @@ class Lowerer {
       case Stmt::Kind::PhonyAssign:
         return p + "/* _ = */ " + expr(*s.expr).code + ";\n";
       case Stmt::Kind::CompoundAssign: {
-        markAssigned(*s.lhs, nonUniform(*s.expr));
+        markAssigned(*s.lhs, taint(*s.expr));
         const Value target = assignTarget(*s.lhs);
         Value l = target;
         l.assignable = false;
@@ -832,8 +1037,10 @@ class Lowerer {
       }
       case Stmt::Kind::Return: {
         if (inContinuing_) fail(s.pos, "a continuing block must not contain a return statement");
-        if (s.expr && nonUniform(*s.expr)) functionReturnsNonUniform_ = true;
-        if (nonUniformFlow()) returnedNonUniformly_ = true;  // the rest runs for fewer invocations
+        // The result depends on the value and on the flow that chose this return; after a
+        // return under such flow the rest of the function runs for fewer invocations.
+        returnTaint_ |= (s.expr ? taint(*s.expr) : 0) | flowTaint();
+        returnedTaint_ |= flowTaint();
         if (!s.expr) {
           if (returnType_.k != K::Void)
             fail(s.pos, "missing return value of type " + returnType_.wgsl());
@@ -846,7 +1053,7 @@ class Lowerer {
         const Value c = expr(*s.expr);
         if (c.type.k != K::Bool)
           fail(s.expr->pos, "if condition must be bool, got " + c.type.wgsl());
-        const Flow flow(*this, nonUniform(*s.expr));
+        const Flow flow(*this, taint(*s.expr));
         std::string out = p + "if (" + c.code + ") " + blockOf(s.body, d);
         if (!s.elseBody.empty()) {
           if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If) {
@@ -863,13 +1070,17 @@ class Lowerer {
         const Value c = expr(*s.expr);
         if (c.type.k != K::Bool)
           fail(s.expr->pos, "while condition must be bool, got " + c.type.wgsl());
+        fixLoopTaint(s);
         loops_.push_back(LoopKind::Plain);
-        const Flow flow(*this, nonUniform(*s.expr));
+        const Flow flow(*this, taint(*s.expr) | loopTaint_[&s]);
+        exitFlow_.push_back({flow.index(), flow.index()});
         std::string out = p + "while (" + c.code + ") " + blockOf(s.body, d) + "\n";
+        exitFlow_.pop_back();
         loops_.pop_back();
         return out;
       }
       case Stmt::Kind::For: {
+        fixLoopTaint(s);
         scopes_.emplace_back();
         std::string init = s.init ? stmt(*s.init, 0) : ";";
         while (!init.empty() && (init.back() == '\n')) init.pop_back();
@@ -887,9 +1098,11 @@ class Lowerer {
             update.pop_back();
         }
         loops_.push_back(LoopKind::Plain);
-        const Flow flow(*this, s.expr && nonUniform(*s.expr));
+        const Flow flow(*this, (s.expr ? taint(*s.expr) : 0) | loopTaint_[&s]);
+        exitFlow_.push_back({flow.index(), flow.index()});
         std::string out =
             p + "for (" + init + " " + cond + "; " + update + ") " + blockOf(s.body, d) + "\n";
+        exitFlow_.pop_back();
         loops_.pop_back();
         scopes_.pop_back();
         return out;
@@ -898,6 +1111,9 @@ class Lowerer {
         if (!loopExits(s.body) && !loopExits(s.continuing)) fail(s.pos, "loop does not exit");
         // loop { body continuing { c; break if x; } }: `continue` must reach the continuing
         // block, so the body runs inside a one-shot do-while that `continue` leaves.
+        fixLoopTaint(s);
+        const Flow flow(*this, loopTaint_[&s]);
+        exitFlow_.push_back({flow.index(), flow.index()});
         const int id = ++locals_;
         const std::string brk = "tg_break_" + std::to_string(id);
         loops_.push_back(s.continuing.empty() ? LoopKind::Plain : LoopKind::WithContinuing);
@@ -930,10 +1146,12 @@ class Lowerer {
         }
         breakFlags_.pop_back();
         loops_.pop_back();
+        exitFlow_.pop_back();
         return out;
       }
       case Stmt::Kind::Break: {
         if (loops_.empty()) fail(s.pos, "'break' outside a loop or switch");
+        exitConstruct(exitFlow_.back().first);
         if (loops_.back() == LoopKind::Continuing)
           fail(s.pos,
                "'break' must not be used to exit from a continuing block; use 'break if'");
@@ -943,6 +1161,7 @@ class Lowerer {
       }
       case Stmt::Kind::Continue: {
         if (loops_.empty()) fail(s.pos, "'continue' outside a loop");
+        exitConstruct(exitFlow_.back().second);
         for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
           if (*it == LoopKind::Continuing)
             fail(s.pos, "'continue' must not be used to exit from a continuing block");
@@ -970,7 +1189,8 @@ class Lowerer {
         bool sawDefault = false;
         std::set<int64_t> seen;
         loops_.push_back(LoopKind::Switch);
-        const Flow flow(*this, nonUniform(*s.expr));
+        const Flow flow(*this, taint(*s.expr));
+        exitFlow_.push_back({flow.index(), exitFlow_.empty() ? flow.index() : exitFlow_.back().second});
         for (const auto& c : s.cases) {
           for (const auto& e : c.selectors) {
             const Value v = convert(expr(*e), st, e->pos);
@@ -987,6 +1207,7 @@ class Lowerer {
           out += p + "  " + blockOf(c.body, d + 1) + "\n" + p + "  break;\n";
         }
         loops_.pop_back();
+        exitFlow_.pop_back();
         if (!sawDefault) fail(s.pos, "a switch needs a default clause");
         return out + p + "}\n";
       }
@@ -1031,7 +1252,7 @@ class Lowerer {
     const bool isVar = s.kind == Stmt::Kind::Var;
     define(s.pos, s.name,
            Symbol{rt, name, isVar ? Symbol::Kind::Var : Symbol::Kind::Let, isVar, std::nullopt,
-                  "function"});
+                  "function", kNonUniform, &s});
     return out;
   }
 
@@ -1435,11 +1656,7 @@ class Lowerer {
                    std::nullopt};
     }
     if (f.starts_with("atomic")) return atomicCall(e);
-    if (f == "workgroupBarrier" || f == "storageBarrier") {
-      if (nonUniformFlow())
-        fail(e.pos, "'" + f + "' must only be called from uniform control flow");
-      functionUsesBarrier_ = true;
-    }
+    if (f == "workgroupBarrier" || f == "storageBarrier") requireUniformFlow(e);
     if (f == "workgroupBarrier") {
       arity(e, 0);
       return Value{"barrier()", Type::scalar(K::Void), false, false, std::nullopt};
@@ -1458,18 +1675,29 @@ class Lowerer {
                         " and " + a[1].type.wgsl());
       if (a[2].type.k != K::Bool)
         fail(e.args[2]->pos, "select: the condition must be bool, got " + a[2].type.wgsl());
+      if (a[0].constant && a[1].constant && a[2].constant && a[0].type.isScalar()) {
+        const Value& v = *a[2].constant != 0 ? a[1] : a[0];  // a const-expression: fold it
+        return lit(literalOf(*v.constant, v.type, e.pos), v.type, v.constant);
+      }
       Type t = concrete(a[0].type);
       return Value{"(" + a[2].code + " ? " + convert(a[1], t, e.pos).code + " : " +
                        convert(a[0], t, e.pos).code + ")",
                    t, false, false, std::nullopt};
     }
     if (auto it = functions_.find(f); it != functions_.end()) {
-      if (barrierFunctions_.contains(f)) {
-        if (nonUniformFlow())
-          fail(e.pos, "'" + f + "' must only be called from uniform control flow");
-        functionUsesBarrier_ = true;
-      }
       const auto& [params, ret] = it->second;
+      if (barrierFunctions_.contains(f)) {
+        requireUniformFlow(e);
+        const Taint required = requiredParams_[f];
+        for (size_t i = 0; i < e.args.size() && i < params.size(); ++i) {
+          if (!(required & paramBit(i))) continue;
+          const Taint t = taint(*e.args[i]);
+          if (t & kNonUniform)
+            fail(e.args[i]->pos, "argument " + std::to_string(i + 1) + " of '" + f +
+                                     "' must be uniform: a barrier in '" + f + "' depends on it");
+          requiredTaint_ |= t;
+        }
+      }
       if (e.args.size() != params.size())
         fail(e.pos, "function '" + f + "' takes " + std::to_string(params.size()) +
                         " arguments, got " + std::to_string(e.args.size()));
@@ -1718,6 +1946,9 @@ class Lowerer {
                     : r.domain == Rule::Int ? (st.k == K::I32 || st.k == K::U32)
                                             : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
     if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0].type.wgsl());
+    if (f == "min" || f == "max" || f == "abs" || f == "clamp") {
+      if (std::optional<Value> v = foldNumeric(f, a, e)) return *v;
+    }
     std::string code = std::string(r.glsl) + "(";
     for (size_t i = 0; i < a.size(); ++i) {
       const Value v = convert(a[i], t, e.args[i]->pos);
@@ -1737,6 +1968,42 @@ class Lowerer {
     return Value{code, result, false, false, std::nullopt};
   }
 
+  // The GLSL literal of a folded scalar constant of type `t`.
+  static std::string literalOf(double v, const Type& t, SourcePos pos) {
+    if (t.k == K::Bool) return v != 0 ? "true" : "false";
+    if (t.isFloat()) return f32Literal(v, pos);
+    if (t.k == K::U32) return std::to_string(static_cast<int64_t>(v)) + "u";
+    return i32Literal(v);
+  }
+
+  // min, max, abs and clamp on constant scalars are const-expressions (WGSL evaluates them at
+  // shader creation): `const c = max(1, 2);` is the abstract-int 2. Abstract arguments stay
+  // abstract; f32 folds in float; abs of the most negative i32 wraps, as at run time.
+  std::optional<Value> foldNumeric(const std::string& f, const std::vector<Value>& a,
+                                   const Expr& e) {
+    for (const Value& v : a) {
+      if (!v.constant || !v.type.isScalar()) return std::nullopt;
+    }
+    const Type t = a[0].type;
+    std::vector<double> x;
+    for (size_t i = 0; i < a.size(); ++i) {
+      double c = *convert(a[i], t, e.args[i]->pos).constant;
+      if (t.k == K::F32) c = static_cast<float>(c);
+      x.push_back(c);
+    }
+    double v = 0;
+    if (f == "min") v = std::min(x[0], x[1]);
+    if (f == "max") v = std::max(x[0], x[1]);
+    if (f == "abs") v = t.k == K::I32 && x[0] == -2147483648.0 ? x[0] : std::fabs(x[0]);
+    if (f == "clamp") {
+      if (x[1] > x[2])
+        fail(e.pos, "clamp called with 'low' (" + literalOf(x[1], t, e.pos) +
+                        ") greater than 'high' (" + literalOf(x[2], t, e.pos) + ")");
+      v = std::min(std::max(x[0], x[1]), x[2]);
+    }
+    return lit(literalOf(v, t, e.pos), t, v);
+  }
+
   enum class LoopKind { Plain, WithContinuing, Switch, Continuing };
 
   const Module& m_;
@@ -1750,10 +2017,15 @@ class Lowerer {
   std::vector<std::string> breakFlags_;
   int locals_ = 0;
   int inContinuing_ = 0;
-  std::vector<bool> flowStack_;
-  bool returnedNonUniformly_ = false, functionUsesBarrier_ = false,
-       functionReturnsNonUniform_ = false;
-  std::set<std::string> barrierFunctions_, nonUniformResult_;
+  std::vector<Taint> flowStack_;
+  std::vector<std::pair<size_t, size_t>> exitFlow_;  // flow entries a break / continue leaves
+  Taint returnedTaint_ = 0, returnTaint_ = 0, requiredTaint_ = 0;  // the current function's
+  bool functionUsesBarrier_ = false;
+  std::set<std::string> barrierFunctions_;
+  std::map<std::string, Taint> returnTaints_, requiredParams_;  // per function, by parameter
+  std::map<const Stmt*, Taint> loopTaint_, declTaint_;            // the loop fixed point
+  std::set<const Stmt*> activeLoops_;
+  bool inLoopFixedPoint_ = false, changed_ = false;
   std::set<std::string> moduleFunctions_;
   uint32_t nextOverrideId_ = 0;
 };

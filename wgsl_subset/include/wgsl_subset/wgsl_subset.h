@@ -35,7 +35,9 @@ struct OverrideInfo {
 
 struct Reflection {
   std::string entryPoint;
-  std::array<uint32_t, 3> workgroupSize{1, 1, 1};
+  std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // an override's dimension: its default
+  // The override that sets each dimension ("" when fixed); pipeline constants may change it.
+  std::array<std::string, 3> workgroupSizeOverrides;
   std::vector<BindingInfo> bindings;
   std::vector<OverrideInfo> overrides;
   uint32_t workgroupStorageBytes = 0;

@@ -1,0 +1,3 @@
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+fn f(v : u32) { if (v > 0u) { workgroupBarrier(); } }
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_id) lid : vec3u) { f(lid.x); }

@@ -1,0 +1,3 @@
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+override wg : f32 = 64.0;
+@compute @workgroup_size(wg) fn main() { b[0] = 1u; }
