@@ -350,7 +350,7 @@ class Lowerer {
       const Type t = resolveType(m.type);
       if (t.k == K::Array && t.n == 0) unsupported(m.pos, "runtime-sized array member");
       d += "  " + t.glsl() + " " + mangle(m.name) +
-           (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") + ";\n";
+           dims(t) + ";\n";
       members.emplace_back(m.name, t);
     }
     structs_[s.name] = members;
@@ -478,14 +478,13 @@ class Lowerer {
       if (t.k == K::Array) {
         if (space == "uniform")
           unsupported(g.pos, "array in the uniform address space (wrap it in a struct)");
-        decls_ += layout + qual + block + " { " + t.glsl() + " " + name + "[" +
-                  (t.n ? std::to_string(t.n) : "") + "]; };\n";
+        decls_ += layout + qual + block + " { " + t.glsl() + " " + name + dims(t) + "; };\n";
         element = t.elem->wgsl();
       } else if (t.k == K::Struct) {
         std::string members;
         for (const auto& [mn, mt] : structs_[t.name])
           members += mt.glsl() + " " + mangle(mn) +
-                     (mt.k == K::Array ? "[" + std::to_string(mt.n) + "]" : "") + "; ";
+                     dims(mt) + "; ";
         decls_ += layout + qual + block + " { " + members + "} " + name + ";\n";
         element = t.name;
       } else {
@@ -508,7 +507,8 @@ class Lowerer {
       if (t.k == K::Array && t.n == 0)
         fail(g.pos, "workgroup array '" + g.name + "' needs a fixed size");
       decls_ += "shared " + t.glsl() + " " + name +
-                (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") + ";\n";
+                dims(t) + ";\n";
+      zeroAtEntry_.push_back({name, t, true});
       out_.reflection.workgroupStorageBytes += static_cast<uint32_t>(t.byteSize());
       define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space, true});
       return;
@@ -519,8 +519,9 @@ class Lowerer {
         init = " = " + convert(expr(*g.init), t, g.init->pos).code;
       else if (t.k != K::Array && t.k != K::Struct)
         init = " = " + zeroOf(t);
-      decls_ += t.glsl() + " " + name + (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "") +
+      decls_ += t.glsl() + " " + name + dims(t) +
                 init + ";\n";
+      if (!g.init && (t.k == K::Array || t.k == K::Struct)) zeroAtEntry_.push_back({name, t, false});
       define(g.pos, g.name, Symbol{t, name, Symbol::Kind::Global, true, std::nullopt, space, true});
       return;
     }
@@ -545,6 +546,13 @@ class Lowerer {
     return "";
   }
 
+  // GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized):
+  // array<array<u32, 5>, 7> is `uint x[7][5]`, as Type::glsl() spells only the innermost element.
+  static std::string dims(const Type& t) {
+    if (t.k != K::Array) return "";
+    return "[" + (t.n ? std::to_string(t.n) : std::string()) + "]" + dims(*t.elem);
+  }
+
   static std::string zeroOf(const Type& t) {
     switch (t.k) {
       case K::Bool:
@@ -560,6 +568,44 @@ class Lowerer {
       default:
         return "";
     }
+  }
+
+  // Statements that give `target` (of type `t`) WGSL's zero value, which WGSL promises for every
+  // variable without an initializer; GLSL leaves arrays, structs and `shared` memory undefined.
+  std::string zeroFill(const std::string& target, const Type& t, const std::string& indent) {
+    if (t.k == K::Array) {
+      const std::string i = "tg_z" + std::to_string(indent.size());  // unique per nesting level
+      return indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(t.n) + "; ++" + i +
+             ") {\n" + zeroFill(target + "[" + i + "]", *t.elem, indent + "  ") + indent + "}\n";
+    }
+    if (t.k == K::Struct) {
+      std::string out;
+      for (const auto& [mn, mt] : structs_[t.name]) out += zeroFill(target + "." + mangle(mn), mt, indent);
+      return out;
+    }
+    return indent + target + " = " + zeroOf(t.k == K::Atomic ? *t.elem : t) + ";\n";
+  }
+
+  // The entry point's first statements: private arrays and structs zeroed per invocation, then
+  // workgroup memory zeroed by the workgroup's invocations together (an array's elements are
+  // shared out by local index, anything else is written by invocation 0) and a barrier, as Tint
+  // and Dawn do when the driver does not zero it.
+  std::string zeroInitPrologue() {
+    std::string out, shared;
+    for (const auto& z : zeroAtEntry_) {
+      if (!z.workgroup) {
+        out += zeroFill(z.name, z.type, "  ");
+      } else if (z.type.k == K::Array) {
+        shared += "  for (uint tg_w = gl_LocalInvocationIndex; tg_w < " + std::to_string(z.type.n) +
+                  "u; tg_w += gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z) {\n" +
+                  zeroFill(z.name + "[tg_w]", *z.type.elem, "    ") + "  }\n";
+      } else {
+        shared += "  if (gl_LocalInvocationIndex == 0u) {\n" + zeroFill(z.name, z.type, "    ") +
+                  "  }\n";
+      }
+    }
+    if (!shared.empty()) out += shared + "  barrier();\n";
+    return out;
   }
 
   // ---- functions ----
@@ -640,6 +686,7 @@ class Lowerer {
                       it->first != "workgroup_id" && it->first != "num_workgroups"});
         prologue += "  " + t.glsl() + " " + mangle(p.name) + " = " + it->second.first + ";\n";
       }
+      prologue += zeroInitPrologue();
       sig = "void main()";
     } else {
       returnType_ = f.returnType ? resolveType(*f.returnType) : Type::scalar(K::Void);
@@ -652,7 +699,7 @@ class Lowerer {
         if (t.k == K::Array && t.n == 0)
           fail(p.type.pos, "a parameter cannot be a runtime-sized array");
         params += (params.empty() ? "" : ", ") + t.glsl() + " " + mangle(p.name) +
-                  (t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "");
+                  dims(t);
         define(p.pos, p.name,
                Symbol{t, mangle(p.name), Symbol::Kind::Param, false, std::nullopt, "",
                       paramBit(ptypes.size())});
@@ -1000,11 +1047,9 @@ class Lowerer {
         if (auto it = declTaint_.find(&s); it != declTaint_.end()) sym.taint |= it->second;
         sym.decl = &s;
         define(s.pos, s.name, sym);
-        const std::string arr = t.k == K::Array ? "[" + std::to_string(t.n) + "]" : "";
-        if (t.k == K::Array && code.empty()) {  // WGSL zero-initialises function variables
-          return p + t.glsl() + " " + name + arr + ";\n" + p + "for (int tg_z = 0; tg_z < " +
-                 std::to_string(t.n) + "; ++tg_z) " + name + "[tg_z] = " + zeroOf(*t.elem) + ";\n";
-        }
+        const std::string arr = dims(t);
+        if ((t.k == K::Array || t.k == K::Struct) && code.empty())  // WGSL zeroes variables
+          return p + t.glsl() + " " + name + arr + ";\n" + zeroFill(name, t, p);
         return p + t.glsl() + " " + name + arr + (code.empty() ? "" : " = " + code) + ";\n";
       }
       case Stmt::Kind::Assign: {
@@ -1761,14 +1806,14 @@ class Lowerer {
       if (e.args.empty() && t.n > 0) {  // the zero value
         const std::string z = zeroOf(*t.elem);
         if (z.empty()) unsupported(e.pos, "zero-value constructor of " + t.wgsl());
-        std::string code = t.elem->glsl() + "[" + std::to_string(t.n) + "](";
+        std::string code = t.glsl() + dims(t) + "(";
         for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + z;
         return Value{code + ")", t, false, false, std::nullopt};
       }
       if (static_cast<int>(e.args.size()) != t.n)
         fail(e.pos, "array constructor needs " + std::to_string(t.n) + " elements, got " +
                         std::to_string(e.args.size()));
-      std::string code = t.elem->glsl() + "[" + std::to_string(t.n) + "](";
+      std::string code = t.glsl() + dims(t) + "(";
       for (size_t i = 0; i < e.args.size(); ++i)
         code += (i ? ", " : "") + convert(expr(*e.args[i]), *t.elem, e.args[i]->pos).code;
       return Value{code + ")", t, false, false, std::nullopt};
@@ -2009,6 +2054,12 @@ class Lowerer {
   const Module& m_;
   Lowered out_;
   std::string header_, decls_, body_;
+  struct ZeroAtEntry {
+    std::string name;  // GLSL name
+    Type type;
+    bool workgroup;  // else private
+  };
+  std::vector<ZeroAtEntry> zeroAtEntry_;
   std::vector<std::map<std::string, Symbol>> scopes_{1};
   std::map<std::string, std::vector<std::pair<std::string, Type>>> structs_;
   std::map<std::string, std::pair<std::vector<Type>, Type>> functions_;
