@@ -372,6 +372,40 @@ TEST(Training, DestroyFailsLaterCalls) {
   EXPECT_THROW(await(train.downloadParams()), std::logic_error);
 }
 
+// A device lost mid-training (a driver reset; simulated through the shim's Device::ForceLoss):
+// every later call on the compile fails saying so, never hangs or reports garbage, and the next
+// compile runs on a new device.
+TEST(Training, DeviceLossFailsLaterCallsAndTheNextCompileGetsANewDevice) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model, 8));
+  auto infer = train.attach({.forward = [](const tg_models::MLP& m, const tg::Inputs& in) {
+                               return tg_models::mlpForward(m, in["x"]);
+                             },
+                             .inputs = {{"x", {{4, 1}}}}});
+  const std::vector<float> xs(8, 1.f), ys(8, 0.5f), x4(4, 0.25f);
+  const float first = completedStep(train.step({{"x", xs}, {"y", ys}})).loss;
+  ASSERT_TRUE(tg::loseDeviceForTesting({}, "simulated driver reset"));
+  EXPECT_FALSE(tg::loseDeviceForTesting({}));  // no device held any more: nothing to lose
+  for (int i = 0; i < 2; ++i) {
+    const tg::StepResult r = await(train.step({{"x", xs}, {"y", ys}}));
+    EXPECT_EQ(r.kind, tg::ResultKind::Failed) << "step after the loss #" << i;
+    EXPECT_NE(r.error.find("device lost: simulated driver reset"), std::string::npos) << r.error;
+    const tg::RunResult run = await(infer.run({{"x", x4}}));
+    EXPECT_EQ(run.kind, tg::ResultKind::Failed);
+    EXPECT_NE(run.error.find("device lost"), std::string::npos) << run.error;
+  }
+  try {
+    await(train.downloadParams());
+    ADD_FAILURE() << "downloadParams on a lost device returned";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("device lost"), std::string::npos) << e.what();
+  }
+  // A new compile opens a new device and starts from the same initial params.
+  tg_models::MLP again;
+  auto retrain = tg::compile(tg_models::mlpSpec(again, 8));
+  EXPECT_EQ(completedStep(retrain.step({{"x", xs}, {"y", ys}})).loss, first);
+}
+
 TEST(Training, CheckWebGPUExplainsAMissingAdapter) {
   const tg::WebGPUSupport ok = tg::checkWebGPU();
   EXPECT_TRUE(ok.ok) << ok.message;

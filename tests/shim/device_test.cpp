@@ -463,5 +463,68 @@ TEST_F(DeviceLifetime, DestroyWithAMapPendingOnInFlightWork) {
   EXPECT_EQ(readback.GetConstMappedRange(), nullptr);
 }
 
+// ---- device loss (Device::ForceLoss stands in for a driver reset, which lavapipe cannot do) ----
+
+TEST_F(DeviceLifetime, ForcedLossWithWorkInFlightAbortsMapsDropsLaterWorkAndFreesTheDevice) {
+  const uint64_t devices = wgpu::GetLiveDeviceCountForTesting();
+  {
+    wgpu::DeviceDescriptor desc;
+    wgpu::DeviceLostReason reason = wgpu::DeviceLostReason::Destroyed;
+    std::string lostMessage;
+    int lostCalls = 0, uncapturedHere = 0;
+    desc.SetDeviceLostCallback(wgpu::CallbackMode::AllowSpontaneous,
+                               [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
+                                 reason = r;
+                                 lostMessage = m;
+                                 ++lostCalls;
+                               });
+    desc.SetUncapturedErrorCallback(
+        [&](const wgpu::Device&, wgpu::ErrorType, std::string_view) { ++uncapturedHere; });
+    wgpu::Device d;
+    Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestDeviceStatus, wgpu::Device got, std::string_view) { d = got; }));
+    ASSERT_TRUE(d);
+    constexpr uint64_t kSize = 4ull << 20;
+    auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc);
+    auto readback = BufferOn(d, kSize, BufferUsage::MapRead | BufferUsage::CopyDst, "readback");
+    auto encoder = d.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(src, 0, readback, 0, kSize);
+    auto commands = encoder.Finish();
+    d.GetQueue().Submit(1, &commands);
+    wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::Success;
+    std::string mapMessage;
+    auto f = readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::MapAsyncStatus s, std::string_view m) {
+                                 status = s;
+                                 mapMessage = m;
+                               });
+    d.ForceLoss(wgpu::DeviceLostReason::Unknown, "GPU reset by the driver");
+    EXPECT_EQ(lostCalls, 1);  // AllowSpontaneous: at once
+    EXPECT_EQ(reason, wgpu::DeviceLostReason::Unknown);
+    EXPECT_EQ(lostMessage, "GPU reset by the driver");
+    Wait(f);
+    EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted);
+    EXPECT_NE(mapMessage.find("lost"), std::string::npos) << mapMessage;
+    EXPECT_EQ(readback.GetConstMappedRange(), nullptr);
+    // Later work is dropped without errors, maps fail, a second loss or a destroy reports nothing.
+    auto again = d.CreateCommandEncoder();
+    again.CopyBufferToBuffer(src, 0, readback, 0, kSize);
+    auto more = again.Finish();
+    d.GetQueue().Submit(1, &more);
+    status = wgpu::MapAsyncStatus::Success;
+    Wait(readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
+                           [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; }));
+    EXPECT_EQ(status, wgpu::MapAsyncStatus::Aborted);
+    d.ForceLoss(wgpu::DeviceLostReason::Unknown, "again");
+    d.Destroy();
+    instance.ProcessEvents();
+    EXPECT_EQ(lostCalls, 1);
+    EXPECT_EQ(uncapturedHere, 0);
+  }
+  // Every handle dropped: the lost device and its in-flight work are freed.
+  instance.ProcessEvents();
+  EXPECT_EQ(wgpu::GetLiveDeviceCountForTesting(), devices);
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -219,6 +219,9 @@ Future Device::PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) 
   return Checked("Device").PopErrorScope(mode, std::move(callback));
 }
 void Device::Destroy() const { Checked("Device").Destroy(); }
+void Device::ForceLoss(DeviceLostReason reason, std::string_view message) const {
+  Checked("Device").Lose(reason, std::string(message));
+}
 void Device::SetLabel(std::string_view label) const { Checked("Device").SetLabel(label); }
 
 // ---- Buffer ----

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -304,5 +305,12 @@ WebGPUSupport checkWebGPU(const RuntimeOptions& options = {});
 // compile opens a new device. Devices are never destroyed at exit: the OS reclaims them, and
 // no driver state is torn down from static destructors.
 void releaseDevices();
+
+// Loses the device the runtime holds for `options` (if it holds one) as a driver reset would,
+// through the shim's Device::ForceLoss, so an application can test its recovery: the call in
+// flight and every later call on compiles made on that device fail with "device lost: <message>",
+// and the next compile opens a new device. Returns whether a device was lost.
+bool loseDeviceForTesting(const RuntimeOptions& options = {},
+                          std::string_view message = "lost for testing");
 
 }  // namespace tg

@@ -10,6 +10,10 @@ std::string GpuContext::takeErrors() {
   std::string all;
   for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
   errors.clear();
+  // A lost device fails every call from then on, each saying so.
+  if (lost)
+    all += (all.empty() ? "" : "\n") + std::string("device lost: ") + lostMessage +
+           " (calls on compiles made on this device fail; a new compile opens a new device)";
   return all;
 }
 
@@ -52,8 +56,9 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
       [raw](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { raw->errors.emplace_back(m); });
   dd.SetDeviceLostCallback(wgpu::CallbackMode::AllowSpontaneous,
                            [raw](const wgpu::Device&, wgpu::DeviceLostReason reason, std::string_view m) {
-                             if (reason != wgpu::DeviceLostReason::Destroyed)
-                               raw->errors.push_back("device lost: " + std::string(m));
+                             if (reason == wgpu::DeviceLostReason::Destroyed) return;
+                             raw->lostMessage = m;
+                             raw->lost = true;
                            });
   gpu->wait(adapter.RequestDevice(&dd, wgpu::CallbackMode::WaitAnyOnly,
                                   [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view m) {
@@ -79,14 +84,17 @@ Registry& registry() {
   return *r;
 }
 
+std::string workerKey(const RuntimeOptions& options) {
+  return options.device + '\n' + resolveCacheDir(options.cacheDir).string();
+}
+
 }  // namespace
 
 std::shared_ptr<GpuWorker> sharedWorker(const RuntimeOptions& options) {
-  const std::string key = options.device + '\n' + resolveCacheDir(options.cacheDir).string();
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  std::shared_ptr<GpuWorker>& w = r.workers[key];
-  if (!w) w = std::make_shared<GpuWorker>(options);
+  std::shared_ptr<GpuWorker>& w = r.workers[workerKey(options)];
+  if (!w || w->lost()) w = std::make_shared<GpuWorker>(options);
   return w;
 }
 
@@ -102,6 +110,23 @@ void releaseDevices() {
     released.swap(r.workers);
   }
   // Idle workers stop here, outside the lock (joining their threads).
+}
+
+bool loseDeviceForTesting(const RuntimeOptions& options, std::string_view message) {
+  std::shared_ptr<detail::GpuWorker> worker;
+  {
+    detail::Registry& r = detail::registry();
+    std::lock_guard lock(r.mutex);
+    auto it = r.workers.find(detail::workerKey(options));
+    if (it == r.workers.end() || it->second->lost()) return false;
+    worker = it->second;
+  }
+  worker
+      ->post([m = std::string(message)](detail::GpuContext& gpu) {
+        gpu.device.ForceLoss(wgpu::DeviceLostReason::Unknown, m);
+      })
+      .get();
+  return true;
 }
 
 }  // namespace tg
@@ -128,6 +153,7 @@ GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<St
     throw;
   }
   onCpu_ = state_->gpu->cpuAdapter;  // written before `opened` was set, never after
+  lostFlag_ = &state_->gpu->lost;
 }
 
 GpuWorker::~GpuWorker() {

@@ -4,6 +4,7 @@
 
 #include <webgpu/webgpu_cpp.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -28,10 +29,15 @@ struct GpuContext {
   bool cpuAdapter = false;  // a software device (lavapipe, SwiftShader)
   std::unique_ptr<PipelineCache> pipelines;
   std::vector<std::string> errors;  // uncaptured device errors and device loss, oldest first
+  // Set by the device-lost callback (on the GPU thread); read by sharedWorker on any thread, which
+  // then opens a new device for later compiles.
+  std::atomic<bool> lost{false};
+  std::string lostMessage;  // GPU thread only
 
   // Blocks until `future` completes.
   void wait(wgpu::Future future) const { instance.WaitAny(future, UINT64_MAX); }
-  // The errors reported since the last call, joined; empty if none.
+  // The errors reported since the last call, joined, and the loss once the device is lost; empty
+  // if none.
   std::string takeErrors();
 };
 
@@ -47,6 +53,9 @@ class GpuWorker {
 
   // Whether the device runs on the CPU (readable from any thread).
   bool onCpu() const { return onCpu_; }
+  // Whether the device was lost (readable from any thread). A lost worker stays with the compiles
+  // made on it, whose calls then fail; sharedWorker hands later compiles a new one.
+  bool lost() const { return lostFlag_->load(); }
 
   // Runs fn(GpuContext&) on the GPU thread after everything posted before it; its value or
   // exception arrives through the future.
@@ -90,6 +99,7 @@ class GpuWorker {
   std::shared_ptr<State> state_;
   std::thread thread_;
   bool onCpu_ = false;
+  const std::atomic<bool>* lostFlag_ = nullptr;  // the GpuContext's, which the state keeps
 };
 
 // The GPU thread for `options`' device: one per adapter and cache directory, started on first

@@ -448,6 +448,9 @@ class Device : public Handle<detail::DeviceImpl> {
   void PushErrorScope(ErrorFilter filter) const;
   Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) const;
   void Destroy() const;
+  // Loses the device now, as a driver reset would (Dawn's test API of the same name): the lost
+  // callback fires with `reason` and `message`, pending maps abort, later work is dropped.
+  void ForceLoss(DeviceLostReason reason, std::string_view message) const;
   void SetLabel(std::string_view label) const;
 };
 
