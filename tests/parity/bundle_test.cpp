@@ -73,6 +73,74 @@ TEST_P(BundleCase, TrainsBitIdenticalToTheRecordedBrowserLosses) {
 INSTANTIATE_TEST_SUITE_P(Upstream, BundleCase,
                          ::testing::Values("mlp_sin", "transformer", "mnist_cnn", "digit_canvas"));
 
+// Bundles recorded in Chromium (upstream on WebGPU over SwiftShader; the recorder's download
+// path; upstream/gen_goldens.sh --bundles --chromium) hold what the Node recording holds — the
+// graph, kernels, params, feeds and forwards — with the browser's own losses.
+class ChromiumBundle : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ChromiumBundle, HoldsTheNodeRecordingsGraphKernelsParamsAndFeeds) {
+  const nlohmann::json node = bundleJson(GetParam()), chromium = bundleJson(GetParam() + ".chromium");
+  EXPECT_EQ(chromium["adapter"], "google swiftshader");
+  EXPECT_EQ(withoutSites(chromium["training"]["graph"]), withoutSites(node["training"]["graph"]));
+  EXPECT_EQ(chromium["training"]["kernels"], node["training"]["kernels"]);
+  EXPECT_EQ(chromium["params"], node["params"]);
+  ASSERT_EQ(chromium["steps"].size(), node["steps"].size());
+  for (size_t i = 0; i < node["steps"].size(); ++i)
+    EXPECT_EQ(chromium["steps"][i]["feeds"], node["steps"][i]["feeds"]) << "step " << i + 1;
+  ASSERT_EQ(chromium["forwards"].size(), node["forwards"].size());
+  for (size_t i = 0; i < node["forwards"].size(); ++i) {
+    EXPECT_EQ(withoutSites(chromium["forwards"][i]["graph"]), withoutSites(node["forwards"][i]["graph"]));
+    EXPECT_EQ(chromium["forwards"][i]["runs"].size(), node["forwards"][i]["runs"].size());
+  }
+  // The user's call sites (the case's model code) are the same frames in both recordings' V8.
+  size_t compared = 0;
+  const auto& tensors = node["training"]["graph"]["tensors"];
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const auto& frames = tensors[i]["site"]["frames"];
+    if (frames.empty() || frames[0].get<std::string>().find("<repo>/tests/parity/cases/") == std::string::npos)
+      continue;
+    EXPECT_EQ(chromium["training"]["graph"]["tensors"][i]["site"]["frames"][0], frames[0]) << "tensor " << i;
+    ++compared;
+  }
+  EXPECT_GT(compared, 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Upstream, ChromiumBundle, ::testing::Values("mlp_sin", "transformer"));
+
+// The README MLP trained in Chromium: native training gives its losses and forward outputs bit for
+// bit.
+TEST(ChromiumBundle, MlpTrainsBitIdenticalToChromium) {
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  const tg::parity::RunReport r = tg::parity::runBundle(tg::loadBundle(bundlePath("mlp_sin.chromium")), o);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.steps.size(), 30u);
+  for (const auto& s : r.steps) EXPECT_EQ(s.ulps, 0) << "step " << s.step;
+  for (const auto& f : r.forwards) EXPECT_TRUE(f.ok) << f.name;
+  EXPECT_TRUE(r.passed());
+}
+
+// SwiftShader rounds the transformer differently from Dawn-on-GL's llvmpipe, which native training
+// matches: the exact comparison names the first step that differs (step 2, by one ulp); every loss
+// is within 1e-5 relative, and the forward's logits after step 20 within a few hundred ulp.
+TEST(ChromiumBundle, TransformerNamesTheFirstStepWhereSwiftShaderRoundsDifferently) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("transformer.chromium"));
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_TRUE(r.firstFailure);
+  EXPECT_EQ(*r.firstFailure, 2);
+  EXPECT_EQ(r.steps[0].ulps, 0);
+  EXPECT_EQ(r.steps[1].ulps, 1);
+  o.tolerance = {false, 1e-5};
+  r = tg::parity::runBundle(b, o);
+  EXPECT_FALSE(r.firstFailure);
+  ASSERT_EQ(r.forwards.size(), 1u);
+  EXPECT_GT(r.forwards[0].maxUlps, 0);
+  EXPECT_LE(r.forwards[0].maxUlps, 1000);
+}
+
 TEST(Bundle, AToleranceReportsTheFirstStepPastIt) {
   nlohmann::json j = bundleJson("mlp_sin");
   // The browser "recorded" another loss at step 3: one ulp up.

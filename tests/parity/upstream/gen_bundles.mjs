@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { adapterInfo } from './node_env.mjs';  // first: installs navigator.gpu, Worker
+import { recordCase, checkRecorded, goldenMismatch } from './record_case.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_CASES = ['mlp_sin', 'transformer', 'mnist_cnn', 'digit_canvas'];
@@ -29,8 +30,6 @@ function parseArgs(argv) {
   return o;
 }
 
-const f32Bits = (x) => new Uint32Array(new Float32Array([x]).buffer)[0].toString(16).padStart(8, '0');
-
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const tg = await import(pathToFileURL(resolve(o.upstream)).href);
@@ -39,35 +38,20 @@ async function main() {
   mkdirSync(o.out, { recursive: true });
   for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
     const c = (await import(pathToFileURL(join(o.cases, `${name}.mjs`)).href)).default(tg);
-    if (!c.training) throw new Error(`case ${name}: bundles are of training cases`);
     const path = join(o.out, `${name}.tgbundle.json`);
-    const train = await tg.compile(c.training);
-    const rng = mulberry32(c.feedSeed);
-    const forwards = {};
-    for (const f of c.forwards ?? []) forwards[f.name] = { spec: f.spec, feed: () => f.feed(rng) };
-    const recorder = recordBundle(tg, train, c.training, {
-      steps: c.steps, path, forwards, tensorgrad: o.version,
+    const { bundle, losses } = await recordCase(tg, recordBundle, mulberry32, c, {
+      path, tensorgrad: o.version,
       adapter: adapterInfo?.description || [adapterInfo?.vendor, adapterInfo?.architecture].filter(Boolean).join(' ') || null,
     });
-    const losses = [];
-    for (let s = 0; s < c.steps; s++) {
-      const r = await train.step(c.feed(rng));
-      if (r.kind !== 'completed') throw new Error(`case ${name}: step ${s} ${r.kind}`);
-      losses.push(f32Bits(r.loss));
-    }
-    const bundle = await recorder.done;
-    train.destroy();
     // Call sites name files by URL: make those of this machine's checkout and scratch directory
     // neutral, so the committed bundles do not change with where they were generated.
     const neutral = readFileSync(path, 'utf8')
       .replaceAll(pathToFileURL(resolve(o.cases, '../../..')).href + '/', '<repo>/')
       .replaceAll(pathToFileURL(here).href + '/', '<generator>/');
     writeFileSync(path, neutral);
-    const golden = JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8'));
-    const recorded = bundle.steps.map((s) => s.loss);
-    if (JSON.stringify(recorded) !== JSON.stringify(golden.losses) || JSON.stringify(losses) !== JSON.stringify(recorded)) {
-      throw new Error(`case ${name}: the recorded losses differ from golden/${name}.json`);
-    }
+    checkRecorded(name, bundle, losses);
+    const off = goldenMismatch(bundle, JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8')));
+    if (off) throw new Error(`case ${name}: step ${off.step} loss ${off.loss} differs from golden/${name}.json's ${off.golden}`);
     console.log(`${name}: ${bundle.steps.length} steps, ${bundle.forwards.length} forwards, ${(statSync(path).size / 1024).toFixed(0)} KiB`);
   }
 }

@@ -3,7 +3,7 @@
 # (Dawn for Node, npm `webgpu`, OpenGL ES backend on Mesa's llvmpipe). See ../README.md.
 #
 #   gen_goldens.sh [UPSTREAM_CHECKOUT] [--verify-untraced] [case ...]
-#   gen_goldens.sh [UPSTREAM_CHECKOUT] --bundles [case ...]
+#   gen_goldens.sh [UPSTREAM_CHECKOUT] --bundles [--chromium] [case ...]
 #
 # UPSTREAM_CHECKOUT: a work tree of upstream (src/, scripts/build.mjs, package.json) at version
 # 0.4.6; without one, the pinned commit is fetched from GitHub (or from $TENSORGRAD_UPSTREAM_URL,
@@ -35,10 +35,15 @@ fi
 
 # --bundles (anywhere after the checkout): write ../bundles/<case>.tgbundle.json instead, recorded
 # through tensorgrad/js/tgbundle.mjs (gen_bundles.mjs; default cases: the README MLP, the
-# transformer, the CNN and the dropout classifier).
+# transformer, the CNN and the dropout classifier). --chromium records them in Debian's Chromium
+# instead (WebGPU on SwiftShader, the recorder's download path; gen_bundles_chromium.mjs) as
+# ../bundles/<case>.chromium.tgbundle.json (default cases: the README MLP and the transformer).
+chromium=0
 args=()
 for a in "$@"; do
-  if [[ "$a" == --bundles ]]; then bundles=1; else args+=("$a"); fi
+  if [[ "$a" == --bundles ]]; then bundles=1
+  elif [[ "$a" == --chromium ]]; then chromium=1
+  else args+=("$a"); fi
 done
 set -- "${args[@]+"${args[@]}"}"
 
@@ -87,14 +92,17 @@ mkdir -p "$scratch/upstream"
 tar -C "$checkout" --exclude=./.git --exclude=./node_modules --exclude=./dist --exclude=./build-artifacts -cf - . |
   tar -C "$scratch/upstream" -xf -
 cp "$here/package.json" "$here/package-lock.json" "$here/node_env.mjs" "$here/gen_goldens.mjs" \
-   "$here/gen_bundles.mjs" "$scratch/"
+   "$here/gen_bundles.mjs" "$here/gen_bundles_chromium.mjs" "$here/record_case.mjs" "$scratch/"
 echo "gen_goldens: installing the pinned tooling (npm ci)" >&2
 (cd "$scratch" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
 echo "gen_goldens: building upstream $version with its scripts/build.mjs" >&2
 (cd "$scratch/upstream" && node scripts/build.mjs >&2)
 
 # Dawn prints two warnings per device about dynamic-offset limits; drop just those.
-if ((bundles)); then
+if ((bundles && chromium)); then
+  node "$scratch/gen_bundles_chromium.mjs" --upstream "$scratch/upstream/dist/index.js" --version "$version" \
+    --repo "$(dirname "$(dirname "$parity")")" --out "$parity/bundles" --golden "$parity/golden" "$@"
+elif ((bundles)); then
   EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp \
     node "$scratch/gen_bundles.mjs" --upstream "$scratch/upstream/dist/index.js" --version "$version" \
     --recorder "$(dirname "$(dirname "$parity")")/tensorgrad/js/tgbundle.mjs" --cases "$parity/cases" \

@@ -1,0 +1,121 @@
+// Writes ../bundles/<case>.chromium.tgbundle.json: the same recording as gen_bundles.mjs, made in
+// a real browser — Debian's Chromium (WebGPU on SwiftShader) driven by playwright-core — where
+// tensorgrad/js/tgbundle.mjs takes its browser path and offers the bundle as a download, which is
+// what is saved. Called by `gen_goldens.sh --bundles --chromium`; it says whether the recorded
+// losses equal the case's golden from Dawn for Node.
+//
+// The page is served on 127.0.0.1 from two roots: /repo/ (this checkout: the cases and the
+// recorder) and /generator/ (the scratch directory: upstream's dist/index.js and record_case.mjs),
+// so call sites neutralise to the same <repo>/ and <generator>/ names as the Node bundles'.
+import { createServer } from 'node:http';
+import { readFileSync, writeFileSync, mkdirSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, resolve, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { checkRecorded, goldenMismatch } from './record_case.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_CASES = ['mlp_sin', 'transformer'];
+
+function parseArgs(argv) {
+  const o = { repo: resolve(here, '../../..'), out: resolve(here, '../bundles'), golden: resolve(here, '../golden'),
+    chromium: process.env.CHROMIUM || '/usr/bin/chromium', names: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--upstream') o.upstream = resolve(argv[++i]);
+    else if (a === '--version') o.version = argv[++i];
+    else if (a === '--repo') o.repo = resolve(argv[++i]);
+    else if (a === '--out') o.out = resolve(argv[++i]);
+    else if (a === '--golden') o.golden = resolve(argv[++i]);
+    else if (a === '--chromium') o.chromium = argv[++i];
+    else if (a.startsWith('--')) throw new Error(`gen_bundles_chromium: unknown option ${a}`);
+    else o.names.push(a.replace(/\.mjs$/, ''));
+  }
+  if (!o.upstream || !o.version) throw new Error('usage: gen_bundles_chromium.mjs --upstream DIST_INDEX_JS --version V [--repo DIR] [--out DIR] [--chromium PATH] [case ...]');
+  if (!existsSync(o.chromium)) throw new Error(`gen_bundles_chromium: no Chromium at ${o.chromium} (Debian: apt install chromium; or set CHROMIUM)`);
+  return o;
+}
+
+const page = (version) => `<!doctype html><meta charset="utf-8"><title>tgbundle in Chromium</title><body>
+<script type="module">
+import * as tg from '/generator/upstream/dist/index.js';
+import { recordBundle } from '/repo/tensorgrad/js/tgbundle.mjs';
+import { mulberry32 } from '/repo/tests/parity/cases/feeds.mjs';
+import { recordCase } from '/generator/record_case.mjs';
+try {
+  const name = new URLSearchParams(location.search).get('case');
+  const c = (await import('/repo/tests/parity/cases/' + name + '.mjs')).default(tg);
+  const info = (await navigator.gpu?.requestAdapter())?.info;
+  const adapter = info ? (info.description || [info.vendor, info.architecture].filter(Boolean).join(' ') || null) : null;
+  const { bundle, losses } = await recordCase(tg, recordBundle, mulberry32, c,
+    { path: name + '.chromium.tgbundle.json', tensorgrad: ${JSON.stringify(version)}, adapter });
+  window.__done = { losses, steps: bundle.steps.length, forwards: bundle.forwards.length, adapter };
+} catch (e) {
+  window.__done = { error: String(e?.stack ?? e) };
+}
+</script>`;
+
+const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.map': 'application/json' };
+
+function serve(roots, html) {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (url.pathname === '/index.html') { res.writeHead(200, { 'content-type': 'text/html' }); return res.end(html); }
+    if (url.pathname === '/favicon.ico') { res.writeHead(204); return res.end(); }
+    for (const [prefix, dir] of Object.entries(roots)) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      const file = normalize(join(dir, decodeURIComponent(url.pathname.slice(prefix.length))));
+      if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) break;
+      res.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
+      return res.end(readFileSync(file));
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const generator = dirname(dirname(dirname(o.upstream)));  // <scratch>/upstream/dist/index.js → <scratch>
+  const server = await serve({ '/repo/': o.repo, '/generator/': generator }, page(o.version));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: o.chromium,
+    args: ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--no-sandbox'],
+  });
+  try {
+    mkdirSync(o.out, { recursive: true });
+    for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
+      const context = await browser.newContext({ acceptDownloads: true });
+      const tab = await context.newPage();
+      const errors = [];
+      tab.on('pageerror', (e) => errors.push(String(e)));
+      tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`); });
+      const download = tab.waitForEvent('download', { timeout: 20 * 60_000 });
+      await tab.goto(`${origin}/index.html?case=${name}`);
+      const done = await (await tab.waitForFunction(() => window.__done, null, { timeout: 20 * 60_000, polling: 500 })).jsonValue();
+      if (done.error) throw new Error(`case ${name} in Chromium: ${done.error}`);
+      const path = join(o.out, `${name}.chromium.tgbundle.json`);
+      await (await download).saveAs(path);
+      await context.close();
+      if (errors.length) throw new Error(`case ${name}: the page reported errors:\n${errors.join('\n')}`);
+      const neutral = readFileSync(path, 'utf8').replaceAll(`${origin}/repo/`, '<repo>/').replaceAll(`${origin}/generator/`, '<generator>/')
+        .replaceAll(`${origin}/index.html?case=${name}`, '<page>');
+      writeFileSync(path, neutral);
+      const bundle = JSON.parse(neutral);
+      checkRecorded(name, bundle, done.losses);
+      // Browsers' backends may round differently (SwiftShader is not Dawn-on-GL's llvmpipe): a
+      // difference from the golden is reported, and it is what the bundle's own losses then show.
+      const off = goldenMismatch(bundle, JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8')));
+      console.log(`${name}: ${bundle.steps.length} steps, ${bundle.forwards.length} forwards, adapter '${done.adapter}', ${(statSync(path).size / 1024).toFixed(0)} KiB; ` +
+        (off ? `differs from the Dawn golden first at step ${off.step} (${off.loss} vs ${off.golden})` : 'every loss equals the Dawn golden'));
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e?.stack ?? String(e)); process.exit(1); });
