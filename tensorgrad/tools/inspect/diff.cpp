@@ -1,4 +1,4 @@
-// Two compiles side by side: their kernels aligned by (op kind, output, call site) with a longest
+// Two compiles side by side: their kernels aligned by (op kind, output shape) with a longest
 // common subsequence, so an inserted or fused kernel shifts nothing; aligned kernels whose WGSL
 // differs are "changed" (with a unified diff), the rest added or removed.
 #include <sstream>
@@ -37,7 +37,8 @@ std::vector<std::string> lines(const std::string& text) {
 
 std::vector<std::string> signatures(const std::vector<KernelRow>& rows) {
   std::vector<std::string> out;
-  for (const KernelRow& r : rows) out.push_back(r.kind + " " + r.output + " " + r.site);
+  // Not the call site: a bundle's sites are JavaScript frames, a sample's C++ lines.
+  for (const KernelRow& r : rows) out.push_back(r.kind + " " + r.output);
   return out;
 }
 
