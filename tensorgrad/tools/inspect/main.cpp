@@ -238,6 +238,12 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     gSizes = takeSizes(args);
+    static const std::set<std::string> kSubcommands = {"models", "summary", "kernels", "wgsl", "spirv", "glsl",
+                                                      "plan", "schedule", "graph", "profile", "diff", "html"};
+    if (!args.empty() && !args.front().starts_with("-") && !kSubcommands.count(args.front()))
+      throw InputError("unknown subcommand '" + args.front() +
+                       "'; the subcommands are: models, summary, kernels, wgsl, spirv, glsl, plan, schedule, graph, "
+                       "profile, diff, html");
     std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse
     app.parse(args);
   } catch (const InputError& e) {
