@@ -1,7 +1,7 @@
 // Opens a tg-inspect HTML report in headless Chromium (Debian's, through npm playwright-core)
 // and prints what the inspect tests check, as one JSON line: console errors and uncaught
 // exceptions, graph nodes drawn, kernels listed, kernels left after a search, and whether
-// clicking a kernel shows its WGSL and SPIR-V.
+// clicking a kernel shows its WGSL and SPIR-V (and, for a bundle, upstream's WGSL).
 //   node check_report.mjs REPORT.html QUERY [SCREENSHOT.png]
 import { chromium } from 'playwright-core';
 
@@ -30,6 +30,12 @@ try {
   await page.click('#detail .tabs button[data-t="spirv"]');
   result.detailSpirv = (await page.locator('#code').textContent()).includes('OpEntryPoint');
   result.highlighted = await page.locator('#code span.op').count();
+  // Bundles: the WGSL upstream ran in the browser, in its own tab.
+  result.upstreamTab = (await page.locator('#detail .tabs button[data-t="upstream"]').count()) > 0;
+  if (result.upstreamTab) {
+    await page.click('#detail .tabs button[data-t="upstream"]');
+    result.upstreamWgsl = (await page.locator('#code').textContent()).includes('@compute');
+  }
   if (screenshot) {
     await page.fill('#search', 'matmul');
     await page.locator('#kernel-table tbody tr:visible').nth(2).click();

@@ -267,16 +267,18 @@ std::string chromiumSkipReason() {
 
 TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
   if (const std::string why = chromiumSkipReason(); !why.empty()) GTEST_SKIP() << why;
-  for (const std::string& source : {kSmallTransformer, kBundle}) {
+  // The transformer (small) with a profile; the MLP as the browser exported it.
+  for (const std::string& source : {kSmallTransformer, kMlpBundle}) {
     SCOPED_TRACE(source);
+    const bool bundle = source == kMlpBundle;
     const fs::path report = scratch("html") / "report.html";
-    const Result r = inspect("html " + source + " -o " + report.string() + (source == kBundle ? "" : " --profile --reps 1"));
+    const Result r = inspect("html " + source + " -o " + report.string() + (bundle ? "" : " --profile --reps 1"));
     ASSERT_EQ(r.status, 0) << r.out;
     std::vector<std::pair<std::string, int64_t>> sizes;
-    if (source != kBundle) sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
-    const tg_inspect::Subject s = subject(source == kBundle ? kBundle : "transformer", sizes);
+    if (!bundle) sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
+    const tg_inspect::Subject s = subject(bundle ? kMlpBundle : "transformer", sizes);
     // What the report's search should leave: the same rule, counted here.
-    const std::string query = "softmax";
+    const std::string query = bundle ? "relu" : "softmax";
     size_t expected = 0;
     for (const tg_inspect::KernelRow& row : tg_inspect::kernelRows(s)) {
       std::string text = row.kind + " " + row.phase + " " + row.output + " " + row.site + " " + s.kernel(row.index).wgsl;
@@ -295,6 +297,10 @@ TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
     EXPECT_TRUE(j["detailWgsl"].get<bool>());
     EXPECT_TRUE(j["detailSpirv"].get<bool>());
     EXPECT_GT(j["highlighted"].get<int>(), 0);
+    EXPECT_EQ(j["upstreamTab"].get<bool>(), bundle);
+    if (bundle) {
+      EXPECT_TRUE(j["upstreamWgsl"].get<bool>());
+    }
   }
 }
 

@@ -93,7 +93,7 @@ TEST(Registry, CompiledSampleStepsAndRunsItsForwards) {
   for (const char* name : {"mlp-sin", "kan-tiny"}) {
     SCOPED_TRACE(name);
     const tg_models::Sample s = tg_models::findSample(name).make({{"batch", 16}}, 7);
-    tg_models::SampleTraining t = s.compile({.cacheDir = "none"});
+    tg_models::SampleTraining t = s.compile({.cacheDir = TG_TEST_CACHE_DIR});
     tg::Mulberry32 rng(1);
     for (int i = 0; i < 2; ++i) {
       const tg::StepResult r = t.training.step(s.feed(rng)).get();

@@ -132,8 +132,13 @@ function select(i) {
   if (k.fused.length) rows.push(['fused ops', k.fused.join(', ')]);
   if (cost) { const c = cost.get(i); rows.push(['time', c.us.toFixed(2) + ' µs; ' + (c.us > 0 ? (c.bytes / c.us / 1e3).toFixed(2) + ' GB/s, ' + (c.flops / c.us / 1e3).toFixed(2) + ' GFLOP/s' : '')]); }
   for (const [a, b] of rows) h += '<tr><th>' + esc(a) + '</th><td>' + esc(b) + '</td></tr>';
-  h += '</table><p class="tabs">' + ['wgsl', 'spirv', 'glsl'].map(t => '<button data-t="' + t + '" class="' + (t === tab ? 'active' : '') + '">' + {wgsl: 'WGSL', spirv: 'SPIR-V', glsl: 'GLSL'}[t] + '</button>').join('') + '</p>';
-  h += '<pre class="code" id="code">' + (sh[tab] ? highlight(sh[tab], tab) : '<span class="muted">' + esc(sh.error || 'none') + '</span>') + '</pre>';
+  // A bundle's kernels also carry the WGSL upstream ran in the browser.
+  const tabs = ['wgsl', 'spirv', 'glsl'].concat(k.upstream !== null ? ['upstream'] : []);
+  if (!tabs.includes(tab)) tab = 'wgsl';
+  const names = {wgsl: 'WGSL', spirv: 'SPIR-V', glsl: 'GLSL', upstream: "upstream's WGSL (browser)"};
+  h += '</table><p class="tabs">' + tabs.map(t => '<button data-t="' + t + '" class="' + (t === tab ? 'active' : '') + '">' + names[t] + '</button>').join('') + '</p>';
+  const text = tab === 'upstream' ? D.upstream[k.upstream] : sh[tab];
+  h += '<pre class="code" id="code">' + (text ? highlight(text, tab === 'upstream' ? 'wgsl' : tab) : '<span class="muted">' + esc(sh.error || 'none') + '</span>') + '</pre>';
   $('#detail').innerHTML = h;
   $('#detail .tabs').addEventListener('click', e => { if (e.target.dataset.t) { tab = e.target.dataset.t; select(selected); } });
 }
@@ -235,8 +240,21 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
     users.push_back(1);
   }
   for (size_t i = 0; i < shaders.size(); ++i) shaders[i]["users"] = users[i];
+  // A bundle's kernels as upstream emitted them in the browser, deduplicated like ours.
+  std::map<int, const std::string*> upstreamOf;
+  if (s.bundle)
+    for (const tg::UpstreamKernel& u : s.bundle->kernels)
+      if (!u.wgsl.empty()) upstreamOf[u.opIndex] = &u.wgsl;
+  nlohmann::json upstream = nlohmann::json::array();
+  std::map<std::string_view, size_t> upstreamIndex;
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelRow& r : rows) {
+    nlohmann::json up = nullptr;
+    if (const auto it = upstreamOf.find(r.opIndex); it != upstreamOf.end()) {
+      const auto [at, fresh] = upstreamIndex.emplace(*it->second, upstream.size());
+      if (fresh) upstream.push_back(*it->second);
+      up = at->second;
+    }
     std::string search = std::to_string(r.index) + " " + r.kind + " " + r.phase + " " + r.output + " " + r.site;
     for (char& c : search) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     kernels.push_back({{"index", r.index},
@@ -252,6 +270,7 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
                        {"level", r.level},
                        {"pipeline", r.pipeline},
                        {"fused", r.fusedOps},
+                       {"upstream", up},
                        {"search", search}});
   }
   nlohmann::json buffers = nlohmann::json::array();
@@ -278,6 +297,7 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
                                {"summary", summaryJson(summarize(s))},
                                {"kernels", kernels},
                                {"shaders", shaders},
+                               {"upstream", upstream},
                                {"buffers", buffers},
                                {"planReport", s.ir.plan.report()},
                                {"levels", levels},
@@ -301,8 +321,7 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
      << "<span class=\"muted\">Blue: forward, orange: backward, green: optimizer; dashed boxes: fused kernels. Click a "
         "node for its kernel.</span></p><div id=\"graph-box\">"
      << (options.svg ? inlineSvg(*options.svg)
-                     : std::string("<p class=\"muted\">No graph: Graphviz's <code>dot</code> was not installed when "
-                                   "this report was written (Debian: <code>apt-get install graphviz</code>).</p>"))
+                     : "<p class=\"muted\">No graph: " + htmlEscape(options.noGraph) + ".</p>")
      << "</div></section>\n"
      << "<section id=\"plan\"></section>\n<section id=\"schedule\"></section>\n<section id=\"profile\"></section>\n"
      << "<script type=\"application/json\" id=\"data\">" << scriptSafe(data.dump()) << "</script>\n"

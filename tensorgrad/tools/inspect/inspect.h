@@ -178,7 +178,8 @@ std::string unifiedDiff(const std::string& a, const std::string& b);
 
 struct HtmlOptions {
   const Profile* profile = nullptr;
-  std::optional<std::string> svg;  // the graph; none: the report says Graphviz was missing
+  std::optional<std::string> svg;  // the graph; none: the report says why, from noGraph
+  std::string noGraph = "Graphviz's dot was not installed when this report was written (Debian: apt-get install graphviz)";
 };
 std::string htmlReport(const Subject& s, const HtmlOptions& options);
 

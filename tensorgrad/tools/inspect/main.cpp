@@ -36,7 +36,7 @@ using Sizes = std::vector<std::pair<std::string, int64_t>>;
 Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {"help", "fuse", "unpooled", "json", "all", "upstream", "out",
                                                  "format", "device", "reps", "a-fuse", "b-fuse", "a-unpooled",
-                                                 "b-unpooled", "profile"};
+                                                 "b-unpooled", "profile", "no-graph"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -231,7 +231,9 @@ int main(int argc, char** argv) {
                                           "and SPIR-V, the graph, the plan, the schedule and, with --profile, costs.");
   src.add(html);
   html->add_option("-o,--out", out, "the report file")->required();
+  bool noGraph = false;
   html->add_flag("--profile", withProfile, "time every kernel on the device and include the costs");
+  html->add_flag("--no-graph", noGraph, "leave the graph out (Graphviz takes a while past a few thousand ops)");
   html->add_option("--device", device, "adapter for --profile");
   html->add_option("--reps", reps, "dispatches per timing with --profile")->check(CLI::PositiveNumber);
 
@@ -318,8 +320,13 @@ int main(int argc, char** argv) {
       if (withProfile) p = tg_inspect::profileKernels(s, {.device = device, .reps = reps});
       tg_inspect::HtmlOptions o;
       o.profile = p ? &*p : nullptr;
-      if (tg_inspect::haveGraphviz()) o.svg = tg_inspect::dotToSvg(tg_inspect::graphDot(s));
-      else std::fprintf(stderr, "tg-inspect: Graphviz's dot is not installed; the report has no graph (apt-get install graphviz)\n");
+      if (noGraph) {
+        o.noGraph = "left out (--no-graph); `tg-inspect graph --format svg` draws it";
+      } else if (tg_inspect::haveGraphviz()) {
+        o.svg = tg_inspect::dotToSvg(tg_inspect::graphDot(s));
+      } else {
+        std::fprintf(stderr, "tg-inspect: Graphviz's dot is not installed; the report has no graph (apt-get install graphviz)\n");
+      }
       writeFile(out, tg_inspect::htmlReport(s, o));
       std::printf("wrote %s: %zu kernels%s%s\n", out.c_str(), s.kernels.size(), o.svg ? ", the graph" : "",
                   p ? ", the profile" : "");
