@@ -16,14 +16,20 @@ int main(int argc, char** argv) {
   tg_inspect::ProfileOptions options{.reps = 50};
   const char* tsv = nullptr;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--fuse")) source.fuse = true;
-    else if (!std::strcmp(argv[i], "--unpooled")) source.pool = false;
-    else if (!std::strcmp(argv[i], "--tsv") && i + 1 < argc) tsv = argv[++i];
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) options.reps = static_cast<uint32_t>(std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--fuse"))
+      source.fuse = true;
+    else if (!std::strcmp(argv[i], "--unpooled"))
+      source.pool = false;
+    else if (!std::strcmp(argv[i], "--tsv") && i + 1 < argc)
+      tsv = argv[++i];
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+      options.reps = static_cast<uint32_t>(std::atoi(argv[++i]));
     else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "usage: kernel_costs [MODEL] [--fuse] [--unpooled] [--reps N] [--tsv FILE]\n");
+      std::fprintf(stderr,
+                   "usage: kernel_costs [MODEL] [--fuse] [--unpooled] [--reps N] [--tsv FILE]\n");
       return 2;
-    } else source.source = std::strcmp(argv[i], "mlp") ? argv[i] : "mlp-sin";
+    } else
+      source.source = std::strcmp(argv[i], "mlp") ? argv[i] : "mlp-sin";
   }
   try {
     const tg_inspect::Subject s = tg_inspect::loadSubject(source);
@@ -39,10 +45,12 @@ int main(int argc, char** argv) {
       for (const tg_inspect::KernelCost& c : p.kernels) {
         const tg_inspect::KernelRow& r = rows[c.index];
         std::string inputs, bindings;
-        for (int t : s.opOf(c.index).inputs) inputs += tg_inspect::shapeText(s.ir.graph.tensor(t).shape);
+        for (int t : s.opOf(c.index).inputs)
+          inputs += tg_inspect::shapeText(s.ir.graph.tensor(t).shape);
         for (int b : r.bindings) bindings += (bindings.empty() ? "" : " ") + std::to_string(b);
-        std::fprintf(f, "%zu\t%s\t%d\t%lld\t%.3f\t%s\t%s\t%s\n", s.kernels[c.index], r.kind.c_str(), r.level,
-                     static_cast<long long>(r.threads), c.us, r.output.c_str(), inputs.c_str(), bindings.c_str());
+        std::fprintf(f, "%zu\t%s\t%d\t%lld\t%.3f\t%s\t%s\t%s\n", s.kernels[c.index], r.kind.c_str(),
+                     r.level, static_cast<long long>(r.threads), c.us, r.output.c_str(),
+                     inputs.c_str(), bindings.c_str());
       }
       std::fclose(f);
     }

@@ -42,22 +42,27 @@ Result shell(const std::string& cmd) {
   return r;
 }
 
-Result inspect(const std::string& args) { return shell(std::string(TG_INSPECT) + " " + args + " 2>&1"); }
+Result inspect(const std::string& args) {
+  return shell(std::string(TG_INSPECT) + " " + args + " 2>&1");
+}
 
 // The report in headless Chromium (tests/inspect/check_report.mjs): one JSON line.
 Result checkReport(const std::filesystem::path& report, const std::string& query) {
-  return shell("cd '" + std::string(TG_INSPECT_NODE_DIR) + "' && '" + std::string(TG_NODE) + "' check_report.mjs '" +
-               report.string() + "' '" + query + "' 2>&1");
+  return shell("cd '" + std::string(TG_INSPECT_NODE_DIR) + "' && '" + std::string(TG_NODE) +
+               "' check_report.mjs '" + report.string() + "' '" + query + "' 2>&1");
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tg_inspect_test_" + std::to_string(::getpid())) / name;
+  const fs::path dir =
+      fs::temp_directory_path() / ("tg_inspect_test_" + std::to_string(::getpid())) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
-size_t countLines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+size_t countLines(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 size_t countOf(const std::string& text, const std::string& needle) {
   size_t n = 0;
@@ -65,7 +70,8 @@ size_t countOf(const std::string& text, const std::string& needle) {
   return n;
 }
 
-tg_inspect::Subject subject(const std::string& source, std::vector<std::pair<std::string, int64_t>> sizes = {}) {
+tg_inspect::Subject subject(const std::string& source,
+                            std::vector<std::pair<std::string, int64_t>> sizes = {}) {
   return tg_inspect::loadSubject({.source = source, .sizes = std::move(sizes)});
 }
 
@@ -84,12 +90,18 @@ void expectGoldenSummary(const std::string& args, const std::string& golden) {
   EXPECT_EQ(got, nlohmann::json::parse(in)) << "summary of " << args << " differs from " << file;
 }
 
-TEST(InspectSummary, MlpMatchesGolden) { expectGoldenSummary("mlp-sin", "mlp_sin.summary.json"); }
-TEST(InspectSummary, TransformerMatchesGolden) { expectGoldenSummary("transformer", "transformer.summary.json"); }
+TEST(InspectSummary, MlpMatchesGolden) {
+  expectGoldenSummary("mlp-sin", "mlp_sin.summary.json");
+}
+TEST(InspectSummary, TransformerMatchesGolden) {
+  expectGoldenSummary("transformer", "transformer.summary.json");
+}
 TEST(InspectSummary, TransformerOwnBuffersMatchesGolden) {
   expectGoldenSummary("transformer --unpooled", "transformer_unpooled.summary.json");
 }
-TEST(InspectSummary, BundleMatchesGolden) { expectGoldenSummary(kBundle, "transformer_bundle.summary.json"); }
+TEST(InspectSummary, BundleMatchesGolden) {
+  expectGoldenSummary(kBundle, "transformer_bundle.summary.json");
+}
 
 // Counts the README states, independent of the golden files.
 TEST(InspectSummary, KnownCounts) {
@@ -101,7 +113,9 @@ TEST(InspectSummary, KnownCounts) {
   EXPECT_EQ(tr.ops, 1058u);
   EXPECT_EQ(tr.kernels, 933u);
   EXPECT_EQ(tr.levels, 524u);
-  EXPECT_EQ(tg_inspect::summarize(tg_inspect::loadSubject({.source = "transformer", .pool = false})).levels, 363u);
+  EXPECT_EQ(tg_inspect::summarize(tg_inspect::loadSubject({.source = "transformer", .pool = false}))
+                .levels,
+            363u);
   int64_t bytes = 0;
   for (const auto& k : tr.byKind) bytes += k.bytes;
   EXPECT_EQ(bytes, tr.totalBytes);
@@ -141,7 +155,9 @@ TEST_P(EverySource, ShadersOfOneKernelAndOfAll) {
     const fs::path dir = scratch(std::string("all_") + what);
     const Result all = inspect(std::string(what) + " " + GetParam() + " --all -o " + dir.string());
     ASSERT_EQ(all.status, 0) << all.out;
-    EXPECT_EQ(static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator())), s.kernels.size());
+    EXPECT_EQ(
+        static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator())),
+        s.kernels.size());
   }
 }
 
@@ -182,7 +198,8 @@ TEST_P(EverySource, DiffAgainstItselfIsEmptyAndFusionChangesKernels) {
   ASSERT_EQ(same.status, 0) << same.out;
   EXPECT_NE(same.out.find(" 0 changed, 0 added, 0 removed"), std::string::npos) << same.out;
   const tg_inspect::Subject a = subject(GetParam());
-  const tg_inspect::Subject b = tg_inspect::loadSubject({.source = GetParam(), .fuse = true, .pool = false});
+  const tg_inspect::Subject b =
+      tg_inspect::loadSubject({.source = GetParam(), .fuse = true, .pool = false});
   const tg_inspect::Diff d = tg_inspect::diffSubjects(a, b);
   size_t removed = 0, changed = 0;
   for (const auto& c : d.changes) {
@@ -200,7 +217,7 @@ TEST_P(EverySource, DiffAgainstItselfIsEmptyAndFusionChangesKernels) {
 
 INSTANTIATE_TEST_SUITE_P(Sources, EverySource, ::testing::Values("transformer", "mlp-sin", kBundle),
                          [](const ::testing::TestParamInfo<std::string>& p) {
-                           return p.index == 0 ? std::string("transformer")
+                           return p.index == 0   ? std::string("transformer")
                                   : p.index == 1 ? std::string("mlp_sin")
                                                  : std::string("bundle");
                          });
@@ -208,17 +225,20 @@ INSTANTIATE_TEST_SUITE_P(Sources, EverySource, ::testing::Values("transformer", 
 TEST(InspectDiff, BundleAndSampleOfOneModelGiveTheSameKernels) {
   const Result r = inspect("diff " + kMlpBundle + " mlp-sin");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("63 kernels the same, 0 changed, 0 added, 0 removed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("63 kernels the same, 0 changed, 0 added, 0 removed"), std::string::npos)
+      << r.out;
 }
 
 TEST(InspectDiff, UnifiedDiffMarksLines) {
-  EXPECT_EQ(tg_inspect::unifiedDiff("a\nb\nc\n", "a\nB\nc\n"), "--- a\n+++ b\n@@ line 1 @@\n a\n-b\n+B\n c\n");
+  EXPECT_EQ(tg_inspect::unifiedDiff("a\nb\nc\n", "a\nB\nc\n"),
+            "--- a\n+++ b\n@@ line 1 @@\n a\n-b\n+B\n c\n");
 }
 
 // ---- graph SVG, profile, html ----
 
 TEST(InspectGraph, SvgHasANodePerOp) {
-  if (!tg_inspect::haveGraphviz()) GTEST_SKIP() << "Graphviz's dot is not installed (apt-get install graphviz)";
+  if (!tg_inspect::haveGraphviz())
+    GTEST_SKIP() << "Graphviz's dot is not installed (apt-get install graphviz)";
   for (const std::string& source : {std::string("mlp-sin"), kSmallTransformer}) {
     const fs::path out = scratch("svg") / "graph.svg";
     const Result r = inspect("graph " + source + " --format svg -o " + out.string());
@@ -228,12 +248,14 @@ TEST(InspectGraph, SvgHasANodePerOp) {
     const std::string name = source.substr(0, source.find(' '));
     std::vector<std::pair<std::string, int64_t>> sizes;
     if (name == "transformer") sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
-    EXPECT_EQ(countOf(svg.str(), "class=\"node\""), subject(name, sizes).ir.graph.ops.size()) << source;
+    EXPECT_EQ(countOf(svg.str(), "class=\"node\""), subject(name, sizes).ir.graph.ops.size())
+        << source;
   }
 }
 
 TEST(InspectProfile, TimesEveryKernel) {
-  for (const std::string& source : {std::string("mlp-sin --batch 16"), kSmallTransformer, kMlpBundle}) {
+  for (const std::string& source :
+       {std::string("mlp-sin --batch 16"), kSmallTransformer, kMlpBundle}) {
     const Result r = inspect("profile " + source + " --reps 1 --json");
     ASSERT_EQ(r.status, 0) << source << ": " << r.out;
     const nlohmann::json p = nlohmann::json::parse(r.out);
@@ -258,10 +280,12 @@ TEST(InspectProfile, TimesEveryKernel) {
 
 std::string chromiumSkipReason() {
   const char* chromium = std::getenv("CHROMIUM");
-  if (!fs::exists(chromium ? chromium : "/usr/bin/chromium")) return "chromium is not installed (apt-get install chromium)";
+  if (!fs::exists(chromium ? chromium : "/usr/bin/chromium"))
+    return "chromium is not installed (apt-get install chromium)";
   if (!fs::exists(fs::path(TG_INSPECT_NODE_DIR) / "node_modules" / "playwright-core"))
     return "npm playwright-core is not installed (npm ci --prefix tests/inspect)";
-  if (!tg_inspect::haveGraphviz()) return "Graphviz's dot is not installed (apt-get install graphviz)";
+  if (!tg_inspect::haveGraphviz())
+    return "Graphviz's dot is not installed (apt-get install graphviz)";
   return "";
 }
 
@@ -272,7 +296,8 @@ TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
     SCOPED_TRACE(source);
     const bool bundle = source == kMlpBundle;
     const fs::path report = scratch("html") / "report.html";
-    const Result r = inspect("html " + source + " -o " + report.string() + (bundle ? "" : " --profile --reps 1"));
+    const Result r = inspect("html " + source + " -o " + report.string() +
+                             (bundle ? "" : " --profile --reps 1"));
     ASSERT_EQ(r.status, 0) << r.out;
     std::vector<std::pair<std::string, int64_t>> sizes;
     if (!bundle) sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
@@ -281,7 +306,8 @@ TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
     const std::string query = bundle ? "relu" : "softmax";
     size_t expected = 0;
     for (const tg_inspect::KernelRow& row : tg_inspect::kernelRows(s)) {
-      std::string text = row.kind + " " + row.phase + " " + row.output + " " + row.site + " " + s.kernel(row.index).wgsl;
+      std::string text = row.kind + " " + row.phase + " " + row.output + " " + row.site + " " +
+                         s.kernel(row.index).wgsl;
       for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (text.find(query) != std::string::npos) ++expected;
     }
@@ -313,11 +339,13 @@ void expectBadInput(const std::string& args, const std::string& message) {
 }
 
 TEST(InspectBadInput, ExitsTwoNamingTheProblem) {
-  expectBadInput("summary resnet50", "unknown model 'resnet50'; the sample models are: mlp-sin, transformer");
+  expectBadInput("summary resnet50",
+                 "unknown model 'resnet50'; the sample models are: mlp-sin, transformer");
   expectBadInput("summary transformer --width 3", "model 'transformer' has no size 'width'");
   expectBadInput("summary transformer --d many", "--d takes an integer, not 'many'");
   expectBadInput("summary transformer --d -4", "size d = -4 is out of range");
-  expectBadInput("wgsl mlp-sin 63", "kernel 63 is out of range: mlp-sin (batch=256) has 63 kernels (0..62)");
+  expectBadInput("wgsl mlp-sin 63",
+                 "kernel 63 is out of range: mlp-sin (batch=256) has 63 kernels (0..62)");
   expectBadInput("spirv " + kBundle + " 100000", "kernel 100000 is out of range");
   expectBadInput("wgsl mlp-sin", "give a kernel index");
   expectBadInput("summary /nonexistent/model.tgbundle.json", "cannot read the bundle");
@@ -325,10 +353,12 @@ TEST(InspectBadInput, ExitsTwoNamingTheProblem) {
   std::ofstream(bad) << "{\"format\": \"tgbundle\", \"version\": 1";
   expectBadInput("summary " + bad.string(), bad.string());
   // A directory under a regular file can never be created, even as root.
-  expectBadInput("wgsl mlp-sin --all -o " + bad.string() + "/kernels", "cannot create the output directory");
+  expectBadInput("wgsl mlp-sin --all -o " + bad.string() + "/kernels",
+                 "cannot create the output directory");
   expectBadInput("html mlp-sin -o " + bad.string() + "/report.html", "cannot write");
   expectBadInput("graph mlp-sin --format png", "--format");
-  expectBadInput("frobnicate", "unknown subcommand 'frobnicate'; the subcommands are: models, summary");
+  expectBadInput("frobnicate",
+                 "unknown subcommand 'frobnicate'; the subcommands are: models, summary");
 }
 
 }  // namespace

@@ -12,15 +12,21 @@ namespace {
 TEST(Registry, HasUpstreamsTwelveSamples) {
   std::vector<std::string> names;
   for (const auto& e : tg_models::sampleModels()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"mlp-sin", "transformer", "mnist-cnn", "digit-canvas", "vae", "makemore",
-                                             "pokeformer", "kan-tiny", "flow-matching-tiny", "nerf-tiny", "cartpole",
-                                             "tic-tac-toe"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"mlp-sin", "transformer", "mnist-cnn", "digit-canvas", "vae",
+                                      "makemore", "pokeformer", "kan-tiny", "flow-matching-tiny",
+                                      "nerf-tiny", "cartpole", "tic-tac-toe"}));
 }
 
 TEST(Registry, DefaultsAreTheConfigDefaults) {
   const auto& t = tg_models::findSample("transformer");
-  EXPECT_EQ(t.defaults(), (tg_models::Sizes{{"vocab", 12}, {"d", 64}, {"layers", 3}, {"heads", 4}, {"seq-len", 9},
-                                            {"batch", 128}, {"result-digits", 3}}));
+  EXPECT_EQ(t.defaults(), (tg_models::Sizes{{"vocab", 12},
+                                            {"d", 64},
+                                            {"layers", 3},
+                                            {"heads", 4},
+                                            {"seq-len", 9},
+                                            {"batch", 128},
+                                            {"result-digits", 3}}));
   EXPECT_EQ(tg_models::findSample("mlp-sin").defaults(), (tg_models::Sizes{{"batch", 256}}));
 }
 
@@ -53,7 +59,8 @@ TEST(Registry, ErrorsNameTheModelAndSize) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("size d = 0 is out of range"), std::string::npos);
   }
-  EXPECT_THROW(tg_models::findSample("nerf-tiny").make({{"freqs", 64}}), std::invalid_argument);  // 2^64
+  EXPECT_THROW(tg_models::findSample("nerf-tiny").make({{"freqs", 64}}),
+               std::invalid_argument);  // 2^64
 }
 
 // Every sample at its defaults: traces, and its feed fits the declared inputs.

@@ -53,15 +53,17 @@ nlohmann::json graphJson(const Subject& s) {
     const tg::Op& op = g.ops[i];
     const tg::TensorInfo& out = g.tensor(op.out);
     const int idx = static_cast<int>(i);
-    nodes.push_back({{"id", i},
-                     {"kind", tg::opKindName(op.kind)},
-                     {"phase", phaseName(phases[i])},
-                     {"dtype", tg::dtypeName(out.dtype)},
-                     {"shape", out.shape},
-                     {"site", callSite(g, op)},
-                     {"name", op.attrs.name},
-                     {"kernel", kernels.count(idx) ? nlohmann::json(kernels.at(idx)) : nlohmann::json(nullptr)},
-                     {"fusedKernel", groups.count(idx) ? nlohmann::json(groups.at(idx)) : nlohmann::json(nullptr)}});
+    nodes.push_back(
+        {{"id", i},
+         {"kind", tg::opKindName(op.kind)},
+         {"phase", phaseName(phases[i])},
+         {"dtype", tg::dtypeName(out.dtype)},
+         {"shape", out.shape},
+         {"site", callSite(g, op)},
+         {"name", op.attrs.name},
+         {"kernel", kernels.count(idx) ? nlohmann::json(kernels.at(idx)) : nlohmann::json(nullptr)},
+         {"fusedKernel",
+          groups.count(idx) ? nlohmann::json(groups.at(idx)) : nlohmann::json(nullptr)}});
     for (int t : op.inputs) {
       const auto& src = g.tensor(t).source;
       if (src) edges.push_back({{"from", *src}, {"to", i}, {"tensor", t}});
@@ -74,10 +76,13 @@ std::string graphDot(const Subject& s) {
   const tg::Graph& g = s.ir.graph;
   const std::vector<Phase> phases = opPhases(s.ir);
   const auto groups = fusedGroups(s);
-  static constexpr const char* kFill[] = {"#dbeafe", "#fde2c8", "#d9f2d9"};  // forward, backward, optimizer
+  static constexpr const char* kFill[] = {"#dbeafe", "#fde2c8",
+                                          "#d9f2d9"};  // forward, backward, optimizer
   std::ostringstream os;
-  os << "digraph tensorgrad {\n  graph [rankdir=TB, fontname=\"Helvetica\", label=\"" << dotEscape(s.title)
-     << "\\nblue: forward, orange: backward, green: optimizer; boxes: fused kernels\", labelloc=t,\n"
+  os << "digraph tensorgrad {\n  graph [rankdir=TB, fontname=\"Helvetica\", label=\""
+     << dotEscape(s.title)
+     << "\\nblue: forward, orange: backward, green: optimizer; boxes: fused kernels\", "
+        "labelloc=t,\n"
      // Straight edges and short crossing-minimisation and ranking passes: a transformer's 1,000
      // ops lay out in seconds instead of many minutes, at the price of a few more crossings.
      << "         splines=line, mclimit=0.05, nslimit=1, nslimit1=1, remincross=false];\n"
@@ -99,8 +104,10 @@ std::string graphDot(const Subject& s) {
   std::map<size_t, std::vector<size_t>> clusters;
   for (size_t i = 0; i < g.ops.size(); ++i) {
     const auto it = groups.find(static_cast<int>(i));
-    if (it == groups.end()) os << node(i);
-    else clusters[it->second].push_back(i);
+    if (it == groups.end())
+      os << node(i);
+    else
+      clusters[it->second].push_back(i);
   }
   for (const auto& [kernel, ops] : clusters) {
     os << "  subgraph cluster_k" << kernel << " {\n    label=\"fused kernel " << kernel
@@ -121,28 +128,33 @@ bool haveGraphviz() {
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && ::access((std::filesystem::path(dir) / "dot").c_str(), X_OK) == 0) return true;
+    if (!dir.empty() && ::access((std::filesystem::path(dir) / "dot").c_str(), X_OK) == 0)
+      return true;
   return false;
 }
 
 std::string dotToSvg(const std::string& dot) {
   if (!haveGraphviz())
-    throw std::runtime_error("Graphviz's `dot` is not on PATH, so there is no SVG; install it (Debian: apt-get install "
-                             "graphviz) or ask for --format dot and render it elsewhere");
+    throw std::runtime_error(
+        "Graphviz's `dot` is not on PATH, so there is no SVG; install it (Debian: apt-get install "
+        "graphviz) or ask for --format dot and render it elsewhere");
   std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec) /
-                                    ("tg-inspect-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path(ec) /
+      ("tg-inspect-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create a temporary directory for dot: " + ec.message());
   const auto in = dir / "graph.dot", out = dir / "graph.svg", err = dir / "dot.err";
   std::ofstream(in) << dot;
-  const std::string cmd = "dot -Tsvg '" + in.string() + "' -o '" + out.string() + "' 2> '" + err.string() + "'";
+  const std::string cmd =
+      "dot -Tsvg '" + in.string() + "' -o '" + out.string() + "' 2> '" + err.string() + "'";
   const int rc = std::system(cmd.c_str());
   std::stringstream svg, why;
   svg << std::ifstream(out).rdbuf();
   why << std::ifstream(err).rdbuf();
   std::filesystem::remove_all(dir, ec);
-  if (rc != 0 || svg.str().empty()) throw std::runtime_error("dot failed (status " + std::to_string(rc) + "): " + why.str());
+  if (rc != 0 || svg.str().empty())
+    throw std::runtime_error("dot failed (status " + std::to_string(rc) + "): " + why.str());
   return svg.str();
 }
 

@@ -192,7 +192,8 @@ if (D.kernels.length) select(0);
 
 // JSON inside <script>: "</" must not close the element.
 std::string scriptSafe(std::string json) {
-  for (size_t at = 0; (at = json.find("</", at)) != std::string::npos; at += 3) json.replace(at, 2, "<\\/");
+  for (size_t at = 0; (at = json.find("</", at)) != std::string::npos; at += 3)
+    json.replace(at, 2, "<\\/");
   return json;
 }
 
@@ -200,11 +201,20 @@ std::string htmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -255,7 +265,8 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
       if (fresh) upstream.push_back(*it->second);
       up = at->second;
     }
-    std::string search = std::to_string(r.index) + " " + r.kind + " " + r.phase + " " + r.output + " " + r.site;
+    std::string search =
+        std::to_string(r.index) + " " + r.kind + " " + r.phase + " " + r.output + " " + r.site;
     for (char& c : search) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     kernels.push_back({{"index", r.index},
                        {"op", r.opIndex},
@@ -286,44 +297,58 @@ std::string htmlReport(const Subject& s, const HtmlOptions& options) {
                        {"last", b.last ? nlohmann::json(*b.last) : nlohmann::json(nullptr)}});
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelRow& l : levelRows(s))
-    levels.push_back({{"level", l.level}, {"kernels", l.kernels}, {"kinds", l.kinds}, {"longestLoop", l.longestLoop}});
+    levels.push_back({{"level", l.level},
+                      {"kernels", l.kernels},
+                      {"kinds", l.kinds},
+                      {"longestLoop", l.longestLoop}});
   nlohmann::json graphKernels = nlohmann::json::array();
   for (const KernelRow& r : rows) {
     graphKernels.push_back({r.opIndex, r.index});
     for (int op : r.fusedOps) graphKernels.push_back({op, r.index});
   }
-  const nlohmann::json data = {{"title", s.title},
-                               {"options", s.options},
-                               {"summary", summaryJson(summarize(s))},
-                               {"kernels", kernels},
-                               {"shaders", shaders},
-                               {"upstream", upstream},
-                               {"buffers", buffers},
-                               {"planReport", s.ir.plan.report()},
-                               {"levels", levels},
-                               {"graphKernels", graphKernels},
-                               {"profile", options.profile ? profileJson(s, *options.profile) : nlohmann::json(nullptr)}};
+  const nlohmann::json data = {
+      {"title", s.title},
+      {"options", s.options},
+      {"summary", summaryJson(summarize(s))},
+      {"kernels", kernels},
+      {"shaders", shaders},
+      {"upstream", upstream},
+      {"buffers", buffers},
+      {"planReport", s.ir.plan.report()},
+      {"levels", levels},
+      {"graphKernels", graphKernels},
+      {"profile", options.profile ? profileJson(s, *options.profile) : nlohmann::json(nullptr)}};
 
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-     << "<title>tg-inspect: " << htmlEscape(s.title) << "</title>\n<style>" << kStyle << "</style></head><body>\n"
-     << "<header><h1>tg-inspect: " << htmlEscape(s.title) << "</h1><div class=\"sub\">" << htmlEscape(s.options) << " · "
-     << s.kernels.size() << " kernels · " << s.ir.graph.ops.size() << " ops</div></header>\n"
-     << "<nav><button data-s=\"summary\" class=\"active\">Summary</button><button data-s=\"kernels\">Kernels</button>"
+     << "<title>tg-inspect: " << htmlEscape(s.title) << "</title>\n<style>" << kStyle
+     << "</style></head><body>\n"
+     << "<header><h1>tg-inspect: " << htmlEscape(s.title) << "</h1><div class=\"sub\">"
+     << htmlEscape(s.options) << " · " << s.kernels.size() << " kernels · " << s.ir.graph.ops.size()
+     << " ops</div></header>\n"
+     << "<nav><button data-s=\"summary\" class=\"active\">Summary</button><button "
+        "data-s=\"kernels\">Kernels</button>"
      << "<button data-s=\"graph\">Graph</button><button data-s=\"plan\">Buffer plan</button>"
-     << "<button data-s=\"schedule\">Schedule</button><button data-s=\"profile\">Profile</button></nav>\n"
+     << "<button data-s=\"schedule\">Schedule</button><button "
+        "data-s=\"profile\">Profile</button></nav>\n"
      << "<section id=\"summary\" class=\"active\"></section>\n"
-     << "<section id=\"kernels\"><div id=\"kernels-view\"><div style=\"display:flex;flex-direction:column;min-height:0\">"
-     << "<input id=\"search\" type=\"search\" placeholder=\"Search kernels: op kind, shape, call site, WGSL text…\">"
-     << "<div id=\"count\" class=\"muted\"></div><div id=\"kernel-list\"></div></div><div id=\"detail\"></div></div></section>\n"
-     << "<section id=\"graph\"><p><input id=\"graph-find\" type=\"search\" placeholder=\"Find nodes…\"> "
-     << "<span class=\"muted\">Blue: forward, orange: backward, green: optimizer; dashed boxes: fused kernels. Click a "
+     << "<section id=\"kernels\"><div id=\"kernels-view\"><div "
+        "style=\"display:flex;flex-direction:column;min-height:0\">"
+     << "<input id=\"search\" type=\"search\" placeholder=\"Search kernels: op kind, shape, call "
+        "site, WGSL text…\">"
+     << "<div id=\"count\" class=\"muted\"></div><div id=\"kernel-list\"></div></div><div "
+        "id=\"detail\"></div></div></section>\n"
+     << "<section id=\"graph\"><p><input id=\"graph-find\" type=\"search\" placeholder=\"Find "
+        "nodes…\"> "
+     << "<span class=\"muted\">Blue: forward, orange: backward, green: optimizer; dashed boxes: "
+        "fused kernels. Click a "
         "node for its kernel.</span></p><div id=\"graph-box\">"
      << (options.svg ? inlineSvg(*options.svg)
                      : "<p class=\"muted\">No graph: " + htmlEscape(options.noGraph) + ".</p>")
      << "</div></section>\n"
-     << "<section id=\"plan\"></section>\n<section id=\"schedule\"></section>\n<section id=\"profile\"></section>\n"
+     << "<section id=\"plan\"></section>\n<section id=\"schedule\"></section>\n<section "
+        "id=\"profile\"></section>\n"
      << "<script type=\"application/json\" id=\"data\">" << scriptSafe(data.dump()) << "</script>\n"
      << "<script>" << kScript << "</script>\n</body></html>\n";
   return os.str();

@@ -26,14 +26,14 @@ class InputError : public std::runtime_error {
 // ---- source.cpp: what to inspect ----
 
 struct SourceOptions {
-  std::string source;                                // a sample model's name or a .tgbundle.json
+  std::string source;                                  // a sample model's name or a .tgbundle.json
   std::vector<std::pair<std::string, int64_t>> sizes;  // sample sizes given on the command line
-  bool fuse = false;                                 // EmitOptions::fuseElementwise
-  bool pool = true;                                  // upstream's pooled buffer plan
+  bool fuse = false;                                   // EmitOptions::fuseElementwise
+  bool pool = true;                                    // upstream's pooled buffer plan
 };
 
 struct Subject {
-  std::string title;  // "transformer (d=64 layers=3 ...)" or the bundle's file name
+  std::string title;    // "transformer (d=64 layers=3 ...)" or the bundle's file name
   std::string options;  // "pooled, upstream kernels" etc.
   tg::CompiledIR ir;
   tg::DispatchSchedule schedule;
@@ -84,8 +84,8 @@ struct Summary {
     size_t buffers = 0;
     int64_t bytes = 0;
   };
-  std::vector<Kind> byKind;  // param, grad, state, input, intermediate, output
-  size_t pooledTensors = 0;     // intermediates that share a buffer with another
+  std::vector<Kind> byKind;               // param, grad, state, input, intermediate, output
+  size_t pooledTensors = 0;               // intermediates that share a buffer with another
   int64_t unpooledIntermediateBytes = 0;  // what intermediates would take with own buffers
   int64_t totalBytes = 0;
   std::vector<std::pair<std::string, size_t>> kernelsByKind;  // most first
@@ -109,7 +109,7 @@ struct BufferRow {
   int id = -1;
   std::string kind, name, dtype, shape;
   int64_t bytes = 0;
-  size_t tensors = 0;                  // tensors living in it (> 1: pooled)
+  size_t tensors = 0;                 // tensors living in it (> 1: pooled)
   std::optional<size_t> first, last;  // dispatch indices of the first and last kernel touching it
 };
 std::vector<BufferRow> bufferRows(const Subject& s);
@@ -179,7 +179,9 @@ std::string unifiedDiff(const std::string& a, const std::string& b);
 struct HtmlOptions {
   const Profile* profile = nullptr;
   std::optional<std::string> svg;  // the graph; none: the report says why, from noGraph
-  std::string noGraph = "Graphviz's dot was not installed when this report was written (Debian: apt-get install graphviz)";
+  std::string noGraph =
+      "Graphviz's dot was not installed when this report was written (Debian: apt-get install "
+      "graphviz)";
 };
 std::string htmlReport(const Subject& s, const HtmlOptions& options);
 

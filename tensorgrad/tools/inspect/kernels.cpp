@@ -10,9 +10,12 @@ namespace tg_inspect {
 
 std::string_view phaseName(Phase phase) {
   switch (phase) {
-    case Phase::Forward: return "forward";
-    case Phase::Backward: return "backward";
-    case Phase::Optimizer: return "optimizer";
+    case Phase::Forward:
+      return "forward";
+    case Phase::Backward:
+      return "backward";
+    case Phase::Optimizer:
+      return "optimizer";
   }
   return "?";
 }
@@ -28,7 +31,8 @@ std::vector<Phase> opPhases(const tg::CompiledIR& ir) {
   const size_t lossOp = producer(ir.output);
   size_t lastGrad = lossOp;
   for (const auto& [name, grad] : ir.paramGrads) lastGrad = std::max(lastGrad, producer(grad));
-  for (size_t i = lossOp + 1; i < n; ++i) phases[i] = i <= lastGrad ? Phase::Backward : Phase::Optimizer;
+  for (size_t i = lossOp + 1; i < n; ++i)
+    phases[i] = i <= lastGrad ? Phase::Backward : Phase::Optimizer;
   return phases;
 }
 
@@ -61,7 +65,8 @@ std::string callSite(const tg::Graph& graph, const tg::Op& op) {
   if (!site->frames.empty()) return "[" + site->opName + "] " + site->frames.front();
   std::string file = std::filesystem::path(site->location.file_name()).filename().string();
   std::string text = "[" + site->opName + "] " + file + ":" + std::to_string(site->location.line());
-  if (*site->location.function_name() != '\0') text += " (" + shortFunction(site->location.function_name()) + ")";
+  if (*site->location.function_name() != '\0')
+    text += " (" + shortFunction(site->location.function_name()) + ")";
   return text;
 }
 
@@ -95,17 +100,18 @@ std::vector<KernelRow> kernelRows(const Subject& s) {
 std::string kernelsText(const Subject& s) {
   std::ostringstream os;
   char line[512];
-  std::snprintf(line, sizeof line, "%5s %5s %-20s %-9s %5s %-18s %10s %13s  %-14s %s\n", "#", "op", "kind", "phase",
-                "level", "output", "threads", "workgroups", "bindings", "call site");
+  std::snprintf(line, sizeof line, "%5s %5s %-20s %-9s %5s %-18s %10s %13s  %-14s %s\n", "#", "op",
+                "kind", "phase", "level", "output", "threads", "workgroups", "bindings",
+                "call site");
   os << line;
   for (const KernelRow& r : kernelRows(s)) {
     std::string bindings;
     for (int b : r.bindings) bindings += (bindings.empty() ? "" : ",") + std::to_string(b);
-    const std::string wg = std::to_string(r.workgroups[0]) + "x" + std::to_string(r.workgroups[1]) + "x" +
-                           std::to_string(r.workgroupSize);
-    std::snprintf(line, sizeof line, "%5zu %5d %-20s %-9s %5d %-18s %10lld %13s  %-14s %s\n", r.index, r.opIndex,
-                  r.kind.c_str(), r.phase.c_str(), r.level, r.output.c_str(), static_cast<long long>(r.threads),
-                  wg.c_str(), bindings.c_str(), r.site.c_str());
+    const std::string wg = std::to_string(r.workgroups[0]) + "x" + std::to_string(r.workgroups[1]) +
+                           "x" + std::to_string(r.workgroupSize);
+    std::snprintf(line, sizeof line, "%5zu %5d %-20s %-9s %5d %-18s %10lld %13s  %-14s %s\n",
+                  r.index, r.opIndex, r.kind.c_str(), r.phase.c_str(), r.level, r.output.c_str(),
+                  static_cast<long long>(r.threads), wg.c_str(), bindings.c_str(), r.site.c_str());
     os << line;
   }
   return os.str();

@@ -20,11 +20,18 @@ struct SourceArgs {
   std::string source;
   bool fuse = false, unpooled = false;
   void add(CLI::App* cmd, const std::string& name = "source") {
-    cmd->add_option(name, source, "a sample model's name (see `tg-inspect models`) or a graph bundle (.tgbundle.json)")
+    cmd->add_option(
+           name, source,
+           "a sample model's name (see `tg-inspect models`) or a graph bundle (.tgbundle.json)")
         ->required();
-    cmd->add_flag("--fuse", fuse, "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");
-    cmd->add_flag("--unpooled", unpooled, "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
-    cmd->footer("Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` lists them).");
+    cmd->add_flag("--fuse", fuse,
+                  "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");
+    cmd->add_flag(
+        "--unpooled", unpooled,
+        "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
+    cmd->footer(
+        "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
+        "lists them).");
   }
 };
 
@@ -34,9 +41,9 @@ using Sizes = std::vector<std::pair<std::string, int64_t>>;
 // before CLI11 sees it: every `--name N` or `--name=N` whose name is none of the tool's options.
 // (CLI11's extras would let N fill a positional such as a kernel index.)
 Sizes takeSizes(std::vector<std::string>& args) {
-  static const std::set<std::string> kOptions = {"help", "fuse", "unpooled", "json", "all", "upstream", "out",
-                                                 "format", "device", "reps", "a-fuse", "b-fuse", "a-unpooled",
-                                                 "b-unpooled", "profile", "no-graph"};
+  static const std::set<std::string> kOptions = {
+      "help",   "fuse", "unpooled", "json",   "all",        "upstream",   "out",     "format",
+      "device", "reps", "a-fuse",   "b-fuse", "a-unpooled", "b-unpooled", "profile", "no-graph"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -61,7 +68,8 @@ Sizes takeSizes(std::vector<std::string>& args) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != value.size()) throw InputError("--" + name + " takes an integer, not '" + value + "'");
+    if (used == 0 || used != value.size())
+      throw InputError("--" + name + " takes an integer, not '" + value + "'");
     sizes.emplace_back(name, v);
   }
   args = std::move(rest);
@@ -71,10 +79,8 @@ Sizes takeSizes(std::vector<std::string>& args) {
 Sizes gSizes;  // what takeSizes found
 
 tg_inspect::Subject load(const SourceArgs& args) {
-  return tg_inspect::loadSubject({.source = args.source,
-                                  .sizes = gSizes,
-                                  .fuse = args.fuse,
-                                  .pool = !args.unpooled});
+  return tg_inspect::loadSubject(
+      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled});
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
@@ -83,30 +89,37 @@ void writeFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw InputError("cannot write " + path.string() + (ec ? ": " + ec.message() : ": permission denied or not a directory"));
+  if (!out)
+    throw InputError("cannot write " + path.string() +
+                     (ec ? ": " + ec.message() : ": permission denied or not a directory"));
 }
 
 void prepareDir(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
-    throw InputError("cannot create the output directory " + dir.string() + (ec ? ": " + ec.message() : ""));
+    throw InputError("cannot create the output directory " + dir.string() +
+                     (ec ? ": " + ec.message() : ""));
 }
 
 int listModels() {
   for (const tg_models::SampleEntry& e : tg_models::sampleModels()) {
     std::printf("%-20s %s\n", e.name.c_str(), e.summary.c_str());
     for (const tg_models::SizeOption& o : e.sizes)
-      std::printf("    --%-14s %-8lld %s\n", o.name.c_str(), static_cast<long long>(o.defaultValue), o.help.c_str());
+      std::printf("    --%-14s %-8lld %s\n", o.name.c_str(), static_cast<long long>(o.defaultValue),
+                  o.help.c_str());
   }
   return 0;
 }
 
 // wgsl / spirv / glsl: one kernel to stdout, or every kernel (one file each with -o).
-int shaderCommand(const std::string& what, const tg_inspect::Subject& s, std::optional<size_t> index, bool all,
-                  const std::string& outDir, bool upstream) {
-  if (!index && !all) throw InputError(what + ": give a kernel index (0.." + std::to_string(s.kernels.size() - 1) + ") or --all");
-  if (upstream && !s.bundle) throw InputError("--upstream: only a bundle records upstream's kernels");
+int shaderCommand(const std::string& what, const tg_inspect::Subject& s,
+                  std::optional<size_t> index, bool all, const std::string& outDir, bool upstream) {
+  if (!index && !all)
+    throw InputError(what + ": give a kernel index (0.." + std::to_string(s.kernels.size() - 1) +
+                     ") or --all");
+  if (upstream && !s.bundle)
+    throw InputError("--upstream: only a bundle records upstream's kernels");
   std::vector<size_t> which;
   if (all) {
     for (size_t i = 0; i < s.kernels.size(); ++i) which.push_back(i);
@@ -126,27 +139,33 @@ int shaderCommand(const std::string& what, const tg_inspect::Subject& s, std::op
         text.clear();
         for (const tg::UpstreamKernel& u : s.bundle->kernels)
           if (u.opIndex == k.opIndex) text = u.wgsl;
-        if (text.empty()) throw InputError("the bundle records no upstream kernel for op " + std::to_string(k.opIndex));
+        if (text.empty())
+          throw InputError("the bundle records no upstream kernel for op " +
+                           std::to_string(k.opIndex));
       }
     } else {
       auto it = translated.find(k.wgsl);
-      if (it == translated.end()) it = translated.emplace(k.wgsl, tg_inspect::translateShader(k.wgsl)).first;
+      if (it == translated.end())
+        it = translated.emplace(k.wgsl, tg_inspect::translateShader(k.wgsl)).first;
       text = what == "spirv" ? it->second.spirvAsm : it->second.glsl;
     }
     const tg_inspect::KernelRow& r = rows[i];
     if (!outDir.empty()) {
       char name[96];
       std::snprintf(name, sizeof name, "%04zu_%s.%s", i, r.kind.c_str(),
-                    what == "wgsl" ? "wgsl" : what == "spirv" ? "spvasm" : "glsl");
+                    what == "wgsl"    ? "wgsl"
+                    : what == "spirv" ? "spvasm"
+                                      : "glsl");
       writeFile(std::filesystem::path(outDir) / name, text);
     } else {
       const char* comment = what == "spirv" ? ";" : "//";
-      std::printf("%s kernel %zu: op %d %s -> %s, %lld threads%s%s\n%s\n", comment, i, r.opIndex, r.kind.c_str(),
-                  r.output.c_str(), static_cast<long long>(r.threads), r.site.empty() ? "" : ", ", r.site.c_str(),
-                  text.c_str());
+      std::printf("%s kernel %zu: op %d %s -> %s, %lld threads%s%s\n%s\n", comment, i, r.opIndex,
+                  r.kind.c_str(), r.output.c_str(), static_cast<long long>(r.threads),
+                  r.site.empty() ? "" : ", ", r.site.c_str(), text.c_str());
     }
   }
-  if (!outDir.empty()) std::printf("wrote %zu %s files to %s\n", which.size(), what.c_str(), outDir.c_str());
+  if (!outDir.empty())
+    std::printf("wrote %zu %s files to %s\n", which.size(), what.c_str(), outDir.c_str());
   return 0;
 }
 
@@ -154,8 +173,10 @@ int shaderCommand(const std::string& what, const tg_inspect::Subject& s, std::op
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "tg-inspect: what tensorgrad makes of a model — its kernels, their WGSL, SPIR-V and GLSL, the buffer plan, "
-      "the schedule, the graph, per-kernel costs and the difference between two compiles, in the terminal or as one "
+      "tg-inspect: what tensorgrad makes of a model — its kernels, their WGSL, SPIR-V and GLSL, "
+      "the buffer plan, "
+      "the schedule, the graph, per-kernel costs and the difference between two compiles, in the "
+      "terminal or as one "
       "HTML file. A source is a sample model by name or a graph bundle exported from the browser.\n"
       "Exit status: 0 ok, 1 a failure (a device error), 2 bad input."};
   app.require_subcommand(1);
@@ -163,13 +184,17 @@ int main(int argc, char** argv) {
 
   SourceArgs src;
   bool json = false;
-  auto* summary = app.add_subcommand("summary", "Ops, kernels, distinct pipelines, dispatch levels, buffers and bytes "
-                                                "by kind (pooled vs own), kernels per op kind.");
+  auto* summary =
+      app.add_subcommand("summary",
+                         "Ops, kernels, distinct pipelines, dispatch levels, buffers and bytes "
+                         "by kind (pooled vs own), kernels per op kind.");
   src.add(summary);
   summary->add_flag("--json", json, "print JSON");
 
-  auto* kernels = app.add_subcommand("kernels", "One row per kernel: index, op, phase, level, output, threads, "
-                                                "workgroups, bindings and the user's call site.");
+  auto* kernels =
+      app.add_subcommand("kernels",
+                         "One row per kernel: index, op, phase, level, output, threads, "
+                         "workgroups, bindings and the user's call site.");
   src.add(kernels);
 
   std::optional<size_t> index;
@@ -177,27 +202,34 @@ int main(int argc, char** argv) {
   std::string outDir;
   std::map<std::string, CLI::App*> shaders;
   for (const char* what : {"wgsl", "spirv", "glsl"}) {
-    const std::string help = std::string(what) == "wgsl"    ? "A kernel's WGSL (what the browser runs)."
-                             : std::string(what) == "spirv" ? "A kernel's SPIR-V (wgsl_subset), disassembled."
-                                                            : "A kernel's SPIR-V as readable GLSL (SPIRV-Cross).";
+    const std::string help =
+        std::string(what) == "wgsl"    ? "A kernel's WGSL (what the browser runs)."
+        : std::string(what) == "spirv" ? "A kernel's SPIR-V (wgsl_subset), disassembled."
+                                       : "A kernel's SPIR-V as readable GLSL (SPIRV-Cross).";
     auto* cmd = app.add_subcommand(what, help);
     src.add(cmd);
     cmd->add_option("index", index, "the kernel's index (see `kernels`)");
     cmd->add_flag("--all", all, "every kernel");
     cmd->add_option("-o,--out", outDir, "write one file per kernel into this directory");
-    if (std::string(what) == "wgsl") cmd->add_flag("--upstream", upstream, "a bundle's: upstream's WGSL for the same op");
+    if (std::string(what) == "wgsl")
+      cmd->add_flag("--upstream", upstream, "a bundle's: upstream's WGSL for the same op");
     shaders[what] = cmd;
   }
 
-  auto* plan = app.add_subcommand("plan", "The buffer plan: every buffer's kind, size, tensors and lifetime (the "
-                                          "first and last kernel that touches it).");
+  auto* plan =
+      app.add_subcommand("plan",
+                         "The buffer plan: every buffer's kind, size, tensors and lifetime (the "
+                         "first and last kernel that touches it).");
   src.add(plan);
-  auto* schedule = app.add_subcommand("schedule", "The dispatch levels (one barrier each) and the kernels each holds.");
+  auto* schedule = app.add_subcommand(
+      "schedule", "The dispatch levels (one barrier each) and the kernels each holds.");
   src.add(schedule);
 
   std::string format = "dot", out;
-  auto* graph = app.add_subcommand("graph", "The graph: forward, backward and optimizer ops told apart, fused kernels "
-                                            "boxed, each node with its op, shape and call site.");
+  auto* graph =
+      app.add_subcommand("graph",
+                         "The graph: forward, backward and optimizer ops told apart, fused kernels "
+                         "boxed, each node with its op, shape and call site.");
   src.add(graph);
   graph->add_option("--format", format, "dot, svg (through Graphviz's dot) or json")
       ->check(CLI::IsMember({"dot", "svg", "json"}));
@@ -205,18 +237,24 @@ int main(int argc, char** argv) {
 
   std::string device;
   uint32_t reps = 20;
-  auto* profile = app.add_subcommand("profile", "Every kernel timed on the device, grouped by op kind, with achieved "
-                                                "GB/s and FLOP/s.");
+  auto* profile =
+      app.add_subcommand("profile",
+                         "Every kernel timed on the device, grouped by op kind, with achieved "
+                         "GB/s and FLOP/s.");
   src.add(profile);
-  profile->add_option("--device", device, "adapter whose name contains this text (default: the best one)");
-  profile->add_option("--reps", reps, "dispatches per timing (default 20)")->check(CLI::PositiveNumber);
+  profile->add_option("--device", device,
+                      "adapter whose name contains this text (default: the best one)");
+  profile->add_option("--reps", reps, "dispatches per timing (default 20)")
+      ->check(CLI::PositiveNumber);
   profile->add_flag("--json", json, "print JSON");
 
   SourceArgs srcB;
   bool aFuse = false, bFuse = false, aUnpooled = false, bUnpooled = false, withProfile = false;
-  auto* diff = app.add_subcommand("diff", "Two compiles (two bundles or models, or one under two option sets): "
-                                          "kernels added, removed and changed (with a WGSL diff), and the cost change "
-                                          "with --profile.");
+  auto* diff = app.add_subcommand(
+      "diff",
+      "Two compiles (two bundles or models, or one under two option sets): "
+      "kernels added, removed and changed (with a WGSL diff), and the cost change "
+      "with --profile.");
   src.add(diff, "a");
   diff->add_option("b", srcB.source, "the second source (default: the first, e.g. with --b-fuse)");
   diff->add_flag("--a-fuse", aFuse, "fused kernels for A");
@@ -225,26 +263,33 @@ int main(int argc, char** argv) {
   diff->add_flag("--b-unpooled", bUnpooled, "own buffers for B");
   diff->add_flag("--profile", withProfile, "time both on the device and compare costs");
   diff->add_option("--device", device, "adapter for --profile");
-  diff->add_option("--reps", reps, "dispatches per timing with --profile")->check(CLI::PositiveNumber);
+  diff->add_option("--reps", reps, "dispatches per timing with --profile")
+      ->check(CLI::PositiveNumber);
 
-  auto* html = app.add_subcommand("html", "One self-contained HTML report: searchable kernels with highlighted WGSL "
-                                          "and SPIR-V, the graph, the plan, the schedule and, with --profile, costs.");
+  auto* html = app.add_subcommand(
+      "html",
+      "One self-contained HTML report: searchable kernels with highlighted WGSL "
+      "and SPIR-V, the graph, the plan, the schedule and, with --profile, costs.");
   src.add(html);
   html->add_option("-o,--out", out, "the report file")->required();
   bool noGraph = false;
   html->add_flag("--profile", withProfile, "time every kernel on the device and include the costs");
-  html->add_flag("--no-graph", noGraph, "leave the graph out (Graphviz takes a while past a few thousand ops)");
+  html->add_flag("--no-graph", noGraph,
+                 "leave the graph out (Graphviz takes a while past a few thousand ops)");
   html->add_option("--device", device, "adapter for --profile");
-  html->add_option("--reps", reps, "dispatches per timing with --profile")->check(CLI::PositiveNumber);
+  html->add_option("--reps", reps, "dispatches per timing with --profile")
+      ->check(CLI::PositiveNumber);
 
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     gSizes = takeSizes(args);
-    static const std::set<std::string> kSubcommands = {"models", "summary", "kernels", "wgsl", "spirv", "glsl",
-                                                      "plan", "schedule", "graph", "profile", "diff", "html"};
+    static const std::set<std::string> kSubcommands = {"models", "summary", "kernels", "wgsl",
+                                                       "spirv",  "glsl",    "plan",    "schedule",
+                                                       "graph",  "profile", "diff",    "html"};
     if (!args.empty() && !args.front().starts_with("-") && !kSubcommands.count(args.front()))
       throw InputError("unknown subcommand '" + args.front() +
-                       "'; the subcommands are: models, summary, kernels, wgsl, spirv, glsl, plan, schedule, graph, "
+                       "'; the subcommands are: models, summary, kernels, wgsl, spirv, glsl, plan, "
+                       "schedule, graph, "
                        "profile, diff, html");
     std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse
     app.parse(args);
@@ -260,7 +305,9 @@ int main(int argc, char** argv) {
     if (*summary) {
       const tg_inspect::Subject s = load(src);
       const tg_inspect::Summary sum = tg_inspect::summarize(s);
-      std::fputs(json ? (tg_inspect::summaryJson(sum).dump(1) + "\n").c_str() : tg_inspect::summaryText(s, sum).c_str(), stdout);
+      std::fputs(json ? (tg_inspect::summaryJson(sum).dump(1) + "\n").c_str()
+                      : tg_inspect::summaryText(s, sum).c_str(),
+                 stdout);
       return 0;
     }
     if (*kernels) {
@@ -279,36 +326,46 @@ int main(int argc, char** argv) {
     }
     if (*graph) {
       const tg_inspect::Subject s = load(src);
-      if (!out.empty()) prepareDir(std::filesystem::path(out).parent_path().empty() ? "." : std::filesystem::path(out).parent_path());
-      const std::string text = format == "json" ? tg_inspect::graphJson(s).dump(1) + "\n"
+      if (!out.empty())
+        prepareDir(std::filesystem::path(out).parent_path().empty()
+                       ? "."
+                       : std::filesystem::path(out).parent_path());
+      const std::string text = format == "json"  ? tg_inspect::graphJson(s).dump(1) + "\n"
                                : format == "svg" ? tg_inspect::dotToSvg(tg_inspect::graphDot(s))
                                                  : tg_inspect::graphDot(s);
-      if (out.empty()) std::fputs(text.c_str(), stdout);
-      else writeFile(out, text);
+      if (out.empty())
+        std::fputs(text.c_str(), stdout);
+      else
+        writeFile(out, text);
       return 0;
     }
     if (*profile) {
       const tg_inspect::Subject s = load(src);
       const tg_inspect::Profile p = tg_inspect::profileKernels(s, {.device = device, .reps = reps});
-      std::fputs(json ? (tg_inspect::profileJson(s, p).dump(1) + "\n").c_str() : tg_inspect::profileText(s, p).c_str(), stdout);
+      std::fputs(json ? (tg_inspect::profileJson(s, p).dump(1) + "\n").c_str()
+                      : tg_inspect::profileText(s, p).c_str(),
+                 stdout);
       return 0;
     }
     if (*diff) {
       const Sizes& sizes = gSizes;
-      const tg_inspect::Subject a = tg_inspect::loadSubject(
-          {.source = src.source, .sizes = sizes, .fuse = aFuse || src.fuse, .pool = !(aUnpooled || src.unpooled)});
+      const tg_inspect::Subject a = tg_inspect::loadSubject({.source = src.source,
+                                                             .sizes = sizes,
+                                                             .fuse = aFuse || src.fuse,
+                                                             .pool = !(aUnpooled || src.unpooled)});
       const std::string bSource = srcB.source.empty() ? src.source : srcB.source;
-      const tg_inspect::Subject b = tg_inspect::loadSubject(
-          {.source = bSource,
-           .sizes = tg_inspect::looksLikeBundle(bSource) ? Sizes{} : sizes,
-           .fuse = bFuse || src.fuse,
-           .pool = !(bUnpooled || src.unpooled)});
+      const tg_inspect::Subject b =
+          tg_inspect::loadSubject({.source = bSource,
+                                   .sizes = tg_inspect::looksLikeBundle(bSource) ? Sizes{} : sizes,
+                                   .fuse = bFuse || src.fuse,
+                                   .pool = !(bUnpooled || src.unpooled)});
       std::optional<tg_inspect::Profile> pa, pb;
       if (withProfile) {
         pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps});
         pb = tg_inspect::profileKernels(b, {.device = device, .reps = reps});
       }
-      const tg_inspect::Diff d = tg_inspect::diffSubjects(a, b, pa ? &*pa : nullptr, pb ? &*pb : nullptr);
+      const tg_inspect::Diff d =
+          tg_inspect::diffSubjects(a, b, pa ? &*pa : nullptr, pb ? &*pb : nullptr);
       std::fputs(tg_inspect::diffText(a, b, d).c_str(), stdout);
       return 0;
     }
@@ -325,11 +382,13 @@ int main(int argc, char** argv) {
       } else if (tg_inspect::haveGraphviz()) {
         o.svg = tg_inspect::dotToSvg(tg_inspect::graphDot(s));
       } else {
-        std::fprintf(stderr, "tg-inspect: Graphviz's dot is not installed; the report has no graph (apt-get install graphviz)\n");
+        std::fprintf(stderr,
+                     "tg-inspect: Graphviz's dot is not installed; the report has no graph "
+                     "(apt-get install graphviz)\n");
       }
       writeFile(out, tg_inspect::htmlReport(s, o));
-      std::printf("wrote %s: %zu kernels%s%s\n", out.c_str(), s.kernels.size(), o.svg ? ", the graph" : "",
-                  p ? ", the profile" : "");
+      std::printf("wrote %s: %zu kernels%s%s\n", out.c_str(), s.kernels.size(),
+                  o.svg ? ", the graph" : "", p ? ", the profile" : "");
       return 0;
     }
   } catch (const InputError& e) {

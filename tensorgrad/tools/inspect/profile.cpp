@@ -31,8 +31,10 @@ bool multiplyAdds(tg::OpKind kind) {
     case tg::OpKind::MatmulBatched:
     case tg::OpKind::Conv2d:
     case tg::OpKind::Conv2dInputGrad:
-    case tg::OpKind::Conv2dWeightGrad: return true;
-    default: return false;
+    case tg::OpKind::Conv2dWeightGrad:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -48,14 +50,16 @@ Device openDevice(const std::string& adapterName, std::vector<std::string>& erro
   ao.adapterName = adapterName;
   wgpu::Adapter adapter;
   std::string why;
-  d.instance.WaitAny(d.instance.RequestAdapter(&ao, wgpu::CallbackMode::WaitAnyOnly,
-                                               [&](wgpu::RequestAdapterStatus, wgpu::Adapter a, std::string_view m) {
-                                                 adapter = std::move(a);
-                                                 why = m;
-                                               }),
+  d.instance.WaitAny(d.instance.RequestAdapter(
+                         &ao, wgpu::CallbackMode::WaitAnyOnly,
+                         [&](wgpu::RequestAdapterStatus, wgpu::Adapter a, std::string_view m) {
+                           adapter = std::move(a);
+                           why = m;
+                         }),
                      UINT64_MAX);
   if (!adapter)
-    throw std::runtime_error("no WebGPU adapter" + (adapterName.empty() ? "" : " named like '" + adapterName + "'") +
+    throw std::runtime_error("no WebGPU adapter" +
+                             (adapterName.empty() ? "" : " named like '" + adapterName + "'") +
                              ": " + why);
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
@@ -64,13 +68,15 @@ Device openDevice(const std::string& adapterName, std::vector<std::string>& erro
   adapter.GetLimits(&limits);
   wgpu::DeviceDescriptor desc;
   desc.requiredLimits = &limits;
-  desc.SetUncapturedErrorCallback([&errors](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { errors.emplace_back(m); });
-  d.instance.WaitAny(adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
-                                           [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view m) {
-                                             d.device = std::move(dev);
-                                             why = m;
-                                           }),
-                     UINT64_MAX);
+  desc.SetUncapturedErrorCallback([&errors](const wgpu::Device&, wgpu::ErrorType,
+                                            std::string_view m) { errors.emplace_back(m); });
+  d.instance.WaitAny(
+      adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
+                            [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view m) {
+                              d.device = std::move(dev);
+                              why = m;
+                            }),
+      UINT64_MAX);
   if (!d.device) throw std::runtime_error("could not open " + d.name + ": " + why);
   return d;
 }
@@ -121,10 +127,12 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
       wgpu::CommandBuffer commands = encoder.Finish();
       const auto start = Clock::now();
       queue.Submit(1, &commands);
-      d.instance.WaitAny(queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
-                                                   [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
-                         UINT64_MAX);
-      best = std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+      d.instance.WaitAny(
+          queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                    [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
+          UINT64_MAX);
+      best =
+          std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     }
     return best;
   };
@@ -135,20 +143,24 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     wgpu::BindGroupDescriptor bg;
     bg.layout = pipelineFor(k).GetBindGroupLayout(0);
     for (size_t b = 0; b < k.bindings.size(); ++b)
-      bg.entries.push_back({.binding = static_cast<uint32_t>(b), .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
+      bg.entries.push_back({.binding = static_cast<uint32_t>(b),
+                            .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
     const wgpu::BindGroup group = d.device.CreateBindGroup(&bg);
     const double once = timeDispatches(k, group, options.reps);
     const double twice = timeDispatches(k, group, 2 * options.reps);
     if (!errors.empty())
-      throw std::runtime_error("the device rejected kernel " + std::to_string(i) + " (op " + std::to_string(k.opIndex) +
-                               ", " + std::string(tg::opKindName(k.kind)) + "): " + errors.front());
+      throw std::runtime_error("the device rejected kernel " + std::to_string(i) + " (op " +
+                               std::to_string(k.opIndex) + ", " +
+                               std::string(tg::opKindName(k.kind)) + "): " + errors.front());
     KernelCost c;
     c.index = i;
     c.us = std::max(0.0, (twice - once) / options.reps);
     const double outElements = static_cast<double>(tg::shapeSize(s.ir.graph.tensor(op.out).shape));
     c.bytes = 4 * outElements;
-    for (int t : op.inputs) c.bytes += 4 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(t).shape));
-    c.flops = outElements * static_cast<double>(std::max<int64_t>(1, k.loopLength)) * (multiplyAdds(k.kind) ? 2 : 1);
+    for (int t : op.inputs)
+      c.bytes += 4 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(t).shape));
+    c.flops = outElements * static_cast<double>(std::max<int64_t>(1, k.loopLength)) *
+              (multiplyAdds(k.kind) ? 2 : 1);
     p.kernels.push_back(c);
   }
   return p;
@@ -158,7 +170,8 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
   std::ostringstream os;
   const double total = p.totalUs();
   char line[256];
-  std::snprintf(line, sizeof line, "%s on %s: %zu kernels, serial GPU cost %.1f us (%u reps per kernel)\n\n",
+  std::snprintf(line, sizeof line,
+                "%s on %s: %zu kernels, serial GPU cost %.1f us (%u reps per kernel)\n\n",
                 s.title.c_str(), p.device.c_str(), p.kernels.size(), total, p.reps);
   os << line;
   struct Group {
@@ -174,29 +187,33 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
     g.flops += c.flops;
   }
   std::vector<std::pair<std::string, Group>> kinds(byKind.begin(), byKind.end());
-  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second.us > b.second.us; });
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.second.us > b.second.us; });
   // GB/s and GFLOP/s over the kind's own time: bytes / us = MB/s, so / 1e3 for GB/s.
-  std::snprintf(line, sizeof line, "%-22s %7s %10s %7s %9s %9s %10s\n", "op kind", "kernels", "total us", "share",
-                "us/kernel", "GB/s", "GFLOP/s");
+  std::snprintf(line, sizeof line, "%-22s %7s %10s %7s %9s %9s %10s\n", "op kind", "kernels",
+                "total us", "share", "us/kernel", "GB/s", "GFLOP/s");
   os << line;
   for (const auto& [kind, g] : kinds) {
     const double rate = g.us > 0 ? 1e-3 / g.us : 0;
-    std::snprintf(line, sizeof line, "%-22s %7d %10.1f %6.1f%% %9.2f %9.2f %10.2f\n", kind.c_str(), g.n, g.us,
-                  total > 0 ? 100 * g.us / total : 0, g.us / g.n, g.bytes * rate, g.flops * rate);
+    std::snprintf(line, sizeof line, "%-22s %7d %10.1f %6.1f%% %9.2f %9.2f %10.2f\n", kind.c_str(),
+                  g.n, g.us, total > 0 ? 100 * g.us / total : 0, g.us / g.n, g.bytes * rate,
+                  g.flops * rate);
     os << line;
   }
   std::vector<KernelCost> costs = p.kernels;
-  std::stable_sort(costs.begin(), costs.end(), [](const KernelCost& a, const KernelCost& b) { return a.us > b.us; });
-  std::snprintf(line, sizeof line, "\nmost expensive kernels\n%5s %-20s %-18s %10s %9s %9s %10s  %s\n", "#", "op kind",
+  std::stable_sort(costs.begin(), costs.end(),
+                   [](const KernelCost& a, const KernelCost& b) { return a.us > b.us; });
+  std::snprintf(line, sizeof line,
+                "\nmost expensive kernels\n%5s %-20s %-18s %10s %9s %9s %10s  %s\n", "#", "op kind",
                 "output", "threads", "us", "GB/s", "GFLOP/s", "call site");
   os << line;
   const std::vector<KernelRow> rows = kernelRows(s);
   for (size_t i = 0; i < std::min(top, costs.size()); ++i) {
     const KernelRow& r = rows[costs[i].index];
     const double rate = costs[i].us > 0 ? 1e-3 / costs[i].us : 0;
-    std::snprintf(line, sizeof line, "%5zu %-20s %-18s %10lld %9.2f %9.2f %10.2f  ", r.index, r.kind.c_str(),
-                  r.output.c_str(), static_cast<long long>(r.threads), costs[i].us, costs[i].bytes * rate,
-                  costs[i].flops * rate);
+    std::snprintf(line, sizeof line, "%5zu %-20s %-18s %10lld %9.2f %9.2f %10.2f  ", r.index,
+                  r.kind.c_str(), r.output.c_str(), static_cast<long long>(r.threads), costs[i].us,
+                  costs[i].bytes * rate, costs[i].flops * rate);
     os << line << r.site << "\n";
   }
   return os.str();

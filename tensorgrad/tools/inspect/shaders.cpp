@@ -10,11 +10,14 @@ namespace tg_inspect {
 
 Shader translateShader(const std::string& wgsl) {
   const wgsl::Result r = wgsl::translate(wgsl);
-  if (!r.ok()) throw std::runtime_error("the kernel's WGSL does not translate:\n" + wgsl::formatDiagnostics(r.diagnostics));
+  if (!r.ok())
+    throw std::runtime_error("the kernel's WGSL does not translate:\n" +
+                             wgsl::formatDiagnostics(r.diagnostics));
   Shader s;
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-  if (!tools.Disassemble(r.spirv, &s.spirvAsm,
-                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+  if (!tools.Disassemble(
+          r.spirv, &s.spirvAsm,
+          SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
     throw std::runtime_error("SPIRV-Tools could not disassemble the kernel's SPIR-V");
   spirv_cross::CompilerGLSL glsl(r.spirv);
   spirv_cross::CompilerGLSL::Options o;

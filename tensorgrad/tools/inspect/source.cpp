@@ -45,10 +45,11 @@ Subject loadSubject(const SourceOptions& o) {
   const tg::EmitOptions emit{.fuseElementwise = o.fuse};
   if (looksLikeBundle(o.source)) {
     if (!o.sizes.empty())
-      throw InputError("--" + o.sizes.front().first + ": sizes apply to sample models, not to a bundle (" +
-                       o.source + ")");
+      throw InputError("--" + o.sizes.front().first +
+                       ": sizes apply to sample models, not to a bundle (" + o.source + ")");
     // Readable first, so the message says so rather than what parsing made of it.
-    if (!std::ifstream(o.source)) throw InputError(o.source + ": cannot read the bundle (no such file, or no permission)");
+    if (!std::ifstream(o.source))
+      throw InputError(o.source + ": cannot read the bundle (no such file, or no permission)");
     try {
       s.bundle = tg::loadBundle(o.source);
     } catch (const tg::BundleError& e) {
@@ -56,7 +57,8 @@ Subject loadSubject(const SourceOptions& o) {
     }
     s.ir = tg::importGraph(*s.bundle, o.pool, emit);
     s.title = std::filesystem::path(o.source).filename().string();
-    if (s.bundle->tensorgradVersion) s.title += " (tensorgrad " + *s.bundle->tensorgradVersion + ")";
+    if (s.bundle->tensorgradVersion)
+      s.title += " (tensorgrad " + *s.bundle->tensorgradVersion + ")";
   } else {
     tg_models::Sizes sizes;
     const tg_models::SampleEntry* entry = nullptr;
@@ -67,11 +69,13 @@ Subject loadSubject(const SourceOptions& o) {
       s.ir = sample.trace(emit, o.pool);
       s.title = sample.name();
       std::string sz;
-      for (const auto& [name, value] : sample.sizes()) sz += (sz.empty() ? "" : " ") + name + "=" + std::to_string(value);
+      for (const auto& [name, value] : sample.sizes())
+        sz += (sz.empty() ? "" : " ") + name + "=" + std::to_string(value);
       if (!sz.empty()) s.title += " (" + sz + ")";
     } catch (const std::invalid_argument& e) {
-      throw InputError(std::string(e.what()) +
-                       (entry ? "" : "; or give a graph bundle (.tgbundle.json) exported from the browser"));
+      throw InputError(
+          std::string(e.what()) +
+          (entry ? "" : "; or give a graph bundle (.tgbundle.json) exported from the browser"));
     } catch (const tg::ShapeError& e) {
       throw InputError(o.source + " does not trace at these sizes: " + e.what());
     }

@@ -24,9 +24,9 @@ Summary summarize(const Subject& s) {
   sum.levels = static_cast<size_t>(s.schedule.levels);
   sum.buffers = plan.buffers.size();
   sum.totalBytes = plan.totalBytes();
-  for (auto kind : {tg::BufferSpec::Kind::Param, tg::BufferSpec::Kind::ParamGrad, tg::BufferSpec::Kind::State,
-                    tg::BufferSpec::Kind::TensorInput, tg::BufferSpec::Kind::Intermediate,
-                    tg::BufferSpec::Kind::Output}) {
+  for (auto kind : {tg::BufferSpec::Kind::Param, tg::BufferSpec::Kind::ParamGrad,
+                    tg::BufferSpec::Kind::State, tg::BufferSpec::Kind::TensorInput,
+                    tg::BufferSpec::Kind::Intermediate, tg::BufferSpec::Kind::Output}) {
     Summary::Kind k{std::string(tg::bufferKindName(kind)), 0, 0};
     for (const tg::BufferSpec& b : plan.buffers)
       if (b.kind == kind) {
@@ -57,9 +57,11 @@ namespace {
 std::string bytesText(int64_t bytes) {
   char t[64];
   if (bytes >= (int64_t{1} << 20))
-    std::snprintf(t, sizeof t, "%lld B (%.2f MiB)", static_cast<long long>(bytes), static_cast<double>(bytes) / (1 << 20));
+    std::snprintf(t, sizeof t, "%lld B (%.2f MiB)", static_cast<long long>(bytes),
+                  static_cast<double>(bytes) / (1 << 20));
   else if (bytes >= 1024)
-    std::snprintf(t, sizeof t, "%lld B (%.1f KiB)", static_cast<long long>(bytes), static_cast<double>(bytes) / 1024);
+    std::snprintf(t, sizeof t, "%lld B (%.1f KiB)", static_cast<long long>(bytes),
+                  static_cast<double>(bytes) / 1024);
   else
     std::snprintf(t, sizeof t, "%lld B", static_cast<long long>(bytes));
   return t;
@@ -70,20 +72,22 @@ std::string bytesText(int64_t bytes) {
 std::string summaryText(const Subject& s, const Summary& sum) {
   std::ostringstream os;
   os << s.title << "\n  " << s.options << "\n\n";
-  os << "ops                 " << sum.ops << " (forward " << sum.opsByPhase[0] << ", backward " << sum.opsByPhase[1]
-     << ", optimizer " << sum.opsByPhase[2] << ")\n";
+  os << "ops                 " << sum.ops << " (forward " << sum.opsByPhase[0] << ", backward "
+     << sum.opsByPhase[1] << ", optimizer " << sum.opsByPhase[2] << ")\n";
   os << "kernels             " << sum.kernels << "\n";
   os << "distinct pipelines  " << sum.pipelines << "\n";
   os << "dispatch levels     " << sum.levels << " (one barrier each)\n";
-  os << "buffers             " << sum.buffers << " holding " << sum.tensors << " tensors, " << bytesText(sum.totalBytes)
-     << "\n";
+  os << "buffers             " << sum.buffers << " holding " << sum.tensors << " tensors, "
+     << bytesText(sum.totalBytes) << "\n";
   for (const Summary::Kind& k : sum.byKind) {
     char line[160];
-    std::snprintf(line, sizeof line, "  %-14s %5zu buffers  %s\n", k.name.c_str(), k.buffers, bytesText(k.bytes).c_str());
+    std::snprintf(line, sizeof line, "  %-14s %5zu buffers  %s\n", k.name.c_str(), k.buffers,
+                  bytesText(k.bytes).c_str());
     os << line;
   }
   if (sum.pooledTensors > 0)
-    os << "pooling             " << sum.pooledTensors << " intermediates share buffers; own buffers would take "
+    os << "pooling             " << sum.pooledTensors
+       << " intermediates share buffers; own buffers would take "
        << bytesText(sum.unpooledIntermediateBytes) << "\n";
   else
     os << "pooling             none: every intermediate has its own buffer\n";
@@ -98,11 +102,15 @@ std::string summaryText(const Subject& s, const Summary& sum) {
 
 nlohmann::json summaryJson(const Summary& sum) {
   nlohmann::json kinds = nlohmann::json::object();
-  for (const Summary::Kind& k : sum.byKind) kinds[k.name] = {{"buffers", k.buffers}, {"bytes", k.bytes}};
+  for (const Summary::Kind& k : sum.byKind)
+    kinds[k.name] = {{"buffers", k.buffers}, {"bytes", k.bytes}};
   nlohmann::json perKind = nlohmann::json::object();
   for (const auto& [kind, n] : sum.kernelsByKind) perKind[kind] = n;
   return {{"ops", sum.ops},
-          {"opsByPhase", {{"forward", sum.opsByPhase[0]}, {"backward", sum.opsByPhase[1]}, {"optimizer", sum.opsByPhase[2]}}},
+          {"opsByPhase",
+           {{"forward", sum.opsByPhase[0]},
+            {"backward", sum.opsByPhase[1]},
+            {"optimizer", sum.opsByPhase[2]}}},
           {"kernels", sum.kernels},
           {"pipelines", sum.pipelines},
           {"levels", sum.levels},
