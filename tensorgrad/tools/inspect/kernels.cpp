@@ -108,7 +108,7 @@ std::string kernelsText(const Subject& s) {
     std::string bindings;
     for (int b : r.bindings) bindings += (bindings.empty() ? "" : ",") + std::to_string(b);
     const std::string wg = std::to_string(r.workgroups[0]) + "x" + std::to_string(r.workgroups[1]) +
-                           "x" + std::to_string(r.workgroupSize);
+                           " of " + std::to_string(r.workgroupSize);
     std::snprintf(line, sizeof line, "%5zu %5d %-20s %-9s %5d %-18s %10lld %13s  %-14s %s\n",
                   r.index, r.opIndex, r.kind.c_str(), r.phase.c_str(), r.level, r.output.c_str(),
                   static_cast<long long>(r.threads), wg.c_str(), bindings.c_str(), r.site.c_str());
