@@ -52,9 +52,18 @@ Result checkReport(const std::filesystem::path& report, const std::string& query
                "' check_report.mjs '" + report.string() + "' '" + query + "' 2>&1");
 }
 
+fs::path scratchRoot() {
+  return fs::temp_directory_path() / ("tg_inspect_test_" + std::to_string(::getpid()));
+}
+
+// Removes the test's scratch files when the run ends.
+struct ScratchCleanup : ::testing::Environment {
+  void TearDown() override { fs::remove_all(scratchRoot()); }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
 fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("tg_inspect_test_" + std::to_string(::getpid())) / name;
+  const fs::path dir = scratchRoot() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
