@@ -12,8 +12,8 @@ clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-reco
   -Iwgsl_subset/include -I"$src" "$src/lexer.cpp" "$src/parser.cpp" "$src/types.cpp" "$src/emitter.cpp" \
   wgsl_subset/fuzz/fuzz_front_end.cpp -o "$out/fuzz_wgsl"
 cp tests/wgsl/corpus/*.wgsl "$out/corpus/"
-if [ -x build/samples/wgsl_dump/wgsl_dump ]; then
-  build/samples/wgsl_dump/wgsl_dump mlp "$out/mlp" > /dev/null && cp "$out"/mlp/kernels/*.wgsl "$out/corpus/"
+if [ -x build/tensorgrad/tg-inspect ]; then
+  build/tensorgrad/tg-inspect wgsl mlp-sin --all -o "$out/mlp" > /dev/null && cp "$out"/mlp/*.wgsl "$out/corpus/"
 fi
 # -max_len covers the largest seed; one process; runs are reported on stderr.
 "$out/fuzz_wgsl" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$out/corpus" 2>&1 | tail -25

@@ -12,6 +12,8 @@ packages=(
   clang libclang-rt-14-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
   libegl1 libegl-mesa0 libgles2
+  # tg-inspect: graphs as SVG (Graphviz's dot); its HTML report checked in headless Chromium.
+  graphviz chromium
 )
 # Node from Debian unless a Node with npm is already installed (e.g. from NodeSource, whose
 # nodejs package conflicts with Debian's npm).
@@ -32,4 +34,9 @@ fi
 # Dawn for Node, pinned by tests/dawn/package-lock.json (test tooling from the npm registry).
 if [ ! -d "$(dirname "$0")/../tests/dawn/node_modules/webgpu" ]; then
   npm ci --prefix "$(dirname "$0")/../tests/dawn" --no-audit --no-fund --loglevel=error
+fi
+
+# playwright-core for the tg-inspect report test, pinned by tests/inspect/package-lock.json.
+if [ ! -d "$(dirname "$0")/../tests/inspect/node_modules/playwright-core" ]; then
+  npm ci --prefix "$(dirname "$0")/../tests/inspect" --no-audit --no-fund --loglevel=error
 fi

@@ -1,0 +1,233 @@
+// Every kernel of a step timed alone on a device: dispatched N and 2N times back to back in one
+// pass (each dispatch rewrites its output, so the shim puts a barrier between them, as in the
+// recorded step) and the difference divided by N, which cancels the submit and wait. The sum is
+// the step's serial GPU cost. Bytes and FLOPs are estimates from the op's tensors: the tensors
+// read and written once each, and output elements × the kernel's loop length (×2 for the
+// multiply-adds of matmuls and convolutions).
+#include <webgpu/webgpu_cpp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <sstream>
+
+#include "inspect.h"
+
+namespace tg_inspect {
+
+double Profile::totalUs() const {
+  double t = 0;
+  for (const KernelCost& k : kernels) t += k.us;
+  return t;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool multiplyAdds(tg::OpKind kind) {
+  switch (kind) {
+    case tg::OpKind::Matmul:
+    case tg::OpKind::MatmulBatched:
+    case tg::OpKind::Conv2d:
+    case tg::OpKind::Conv2dInputGrad:
+    case tg::OpKind::Conv2dWeightGrad:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct Device {
+  wgpu::Instance instance;
+  wgpu::Device device;
+  std::string name;
+};
+
+Device openDevice(const std::string& adapterName, std::vector<std::string>& errors) {
+  Device d{wgpu::CreateInstance(), {}, {}};
+  wgpu::RequestAdapterOptions ao;
+  ao.adapterName = adapterName;
+  wgpu::Adapter adapter;
+  std::string why;
+  d.instance.WaitAny(d.instance.RequestAdapter(
+                         &ao, wgpu::CallbackMode::WaitAnyOnly,
+                         [&](wgpu::RequestAdapterStatus, wgpu::Adapter a, std::string_view m) {
+                           adapter = std::move(a);
+                           why = m;
+                         }),
+                     UINT64_MAX);
+  if (!adapter)
+    throw std::runtime_error("no WebGPU adapter" +
+                             (adapterName.empty() ? "" : " named like '" + adapterName + "'") +
+                             ": " + why);
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  d.name = std::string(info.device);
+  wgpu::Limits limits;
+  adapter.GetLimits(&limits);
+  wgpu::DeviceDescriptor desc;
+  desc.requiredLimits = &limits;
+  desc.SetUncapturedErrorCallback([&errors](const wgpu::Device&, wgpu::ErrorType,
+                                            std::string_view m) { errors.emplace_back(m); });
+  d.instance.WaitAny(
+      adapter.RequestDevice(&desc, wgpu::CallbackMode::WaitAnyOnly,
+                            [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view m) {
+                              d.device = std::move(dev);
+                              why = m;
+                            }),
+      UINT64_MAX);
+  if (!d.device) throw std::runtime_error("could not open " + d.name + ": " + why);
+  return d;
+}
+
+}  // namespace
+
+Profile profileKernels(const Subject& s, const ProfileOptions& options) {
+  if (options.reps < 1) throw InputError("--reps must be at least 1");
+  std::vector<std::string> errors;  // outlives the device, which appends to it
+  const Device d = openDevice(options.device, errors);
+  wgpu::Queue queue = d.device.GetQueue();
+  Profile p;
+  p.device = d.name;
+  p.reps = options.reps;
+
+  std::vector<wgpu::Buffer> buffers;
+  for (const tg::BufferSpec& b : s.ir.plan.buffers) {
+    wgpu::BufferDescriptor bd;
+    bd.label = b.name;
+    bd.size = static_cast<uint64_t>(std::max<int64_t>(b.byteSize, 4));
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopyDst;
+    buffers.push_back(d.device.CreateBuffer(&bd));
+  }
+  std::map<std::string, wgpu::ComputePipeline> pipelines;  // one per distinct WGSL, as the runtime
+  auto pipelineFor = [&](const tg::KernelSpec& k) {
+    wgpu::ComputePipeline& pipeline = pipelines[k.wgsl];
+    if (pipeline) return pipeline;
+    wgpu::ShaderSourceWGSL source;
+    source.code = k.wgsl;
+    wgpu::ShaderModuleDescriptor md;
+    md.nextInChain = &source;
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = d.device.CreateShaderModule(&md);
+    pipeline = d.device.CreateComputePipeline(&pd);
+    return pipeline;
+  };
+  // Wall time of one submit of `count` dispatches, best of 3.
+  auto timeDispatches = [&](const tg::KernelSpec& k, const wgpu::BindGroup& group, uint32_t count) {
+    double best = 1e300;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
+      wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+      pass.SetPipeline(pipelineFor(k));
+      pass.SetBindGroup(0, group);
+      const auto n = k.dispatch();
+      for (uint32_t i = 0; i < count; ++i) pass.DispatchWorkgroups(n[0], n[1]);
+      pass.End();
+      wgpu::CommandBuffer commands = encoder.Finish();
+      const auto start = Clock::now();
+      queue.Submit(1, &commands);
+      d.instance.WaitAny(
+          queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                    [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
+          UINT64_MAX);
+      best =
+          std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    }
+    return best;
+  };
+
+  for (size_t i = 0; i < s.kernels.size(); ++i) {
+    const tg::KernelSpec& k = s.ir.kernels[s.kernels[i]];
+    const tg::Op& op = s.ir.graph.ops.at(static_cast<size_t>(k.opIndex));
+    wgpu::BindGroupDescriptor bg;
+    bg.layout = pipelineFor(k).GetBindGroupLayout(0);
+    for (size_t b = 0; b < k.bindings.size(); ++b)
+      bg.entries.push_back({.binding = static_cast<uint32_t>(b),
+                            .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
+    const wgpu::BindGroup group = d.device.CreateBindGroup(&bg);
+    const double once = timeDispatches(k, group, options.reps);
+    const double twice = timeDispatches(k, group, 2 * options.reps);
+    if (!errors.empty())
+      throw std::runtime_error("the device rejected kernel " + std::to_string(i) + " (op " +
+                               std::to_string(k.opIndex) + ", " +
+                               std::string(tg::opKindName(k.kind)) + "): " + errors.front());
+    KernelCost c;
+    c.index = i;
+    c.us = std::max(0.0, (twice - once) / options.reps);
+    const double outElements = static_cast<double>(tg::shapeSize(s.ir.graph.tensor(op.out).shape));
+    c.bytes = 4 * outElements;
+    for (int t : op.inputs)
+      c.bytes += 4 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(t).shape));
+    c.flops = outElements * static_cast<double>(std::max<int64_t>(1, k.loopLength)) *
+              (multiplyAdds(k.kind) ? 2 : 1);
+    p.kernels.push_back(c);
+  }
+  return p;
+}
+
+std::string profileText(const Subject& s, const Profile& p, size_t top) {
+  std::ostringstream os;
+  const double total = p.totalUs();
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%s on %s: %zu kernels, serial GPU cost %.1f us (%u reps per kernel)\n\n",
+                s.title.c_str(), p.device.c_str(), p.kernels.size(), total, p.reps);
+  os << line;
+  struct Group {
+    int n = 0;
+    double us = 0, bytes = 0, flops = 0;
+  };
+  std::map<std::string, Group> byKind;
+  for (const KernelCost& c : p.kernels) {
+    Group& g = byKind[std::string(tg::opKindName(s.kernel(c.index).kind))];
+    ++g.n;
+    g.us += c.us;
+    g.bytes += c.bytes;
+    g.flops += c.flops;
+  }
+  std::vector<std::pair<std::string, Group>> kinds(byKind.begin(), byKind.end());
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.second.us > b.second.us; });
+  // GB/s and GFLOP/s over the kind's own time: bytes / us = MB/s, so / 1e3 for GB/s.
+  std::snprintf(line, sizeof line, "%-22s %7s %10s %7s %9s %9s %10s\n", "op kind", "kernels",
+                "total us", "share", "us/kernel", "GB/s", "GFLOP/s");
+  os << line;
+  for (const auto& [kind, g] : kinds) {
+    const double rate = g.us > 0 ? 1e-3 / g.us : 0;
+    std::snprintf(line, sizeof line, "%-22s %7d %10.1f %6.1f%% %9.2f %9.2f %10.2f\n", kind.c_str(),
+                  g.n, g.us, total > 0 ? 100 * g.us / total : 0, g.us / g.n, g.bytes * rate,
+                  g.flops * rate);
+    os << line;
+  }
+  std::vector<KernelCost> costs = p.kernels;
+  std::stable_sort(costs.begin(), costs.end(),
+                   [](const KernelCost& a, const KernelCost& b) { return a.us > b.us; });
+  std::snprintf(line, sizeof line,
+                "\nmost expensive kernels\n%5s %-20s %-18s %10s %9s %9s %10s  %s\n", "#", "op kind",
+                "output", "threads", "us", "GB/s", "GFLOP/s", "call site");
+  os << line;
+  const std::vector<KernelRow> rows = kernelRows(s);
+  for (size_t i = 0; i < std::min(top, costs.size()); ++i) {
+    const KernelRow& r = rows[costs[i].index];
+    const double rate = costs[i].us > 0 ? 1e-3 / costs[i].us : 0;
+    std::snprintf(line, sizeof line, "%5zu %-20s %-18s %10lld %9.2f %9.2f %10.2f  ", r.index,
+                  r.kind.c_str(), r.output.c_str(), static_cast<long long>(r.threads), costs[i].us,
+                  costs[i].bytes * rate, costs[i].flops * rate);
+    os << line << r.site << "\n";
+  }
+  return os.str();
+}
+
+nlohmann::json profileJson(const Subject& s, const Profile& p) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelCost& c : p.kernels)
+    kernels.push_back({{"index", c.index},
+                       {"kind", tg::opKindName(s.kernel(c.index).kind)},
+                       {"us", c.us},
+                       {"bytes", c.bytes},
+                       {"flops", c.flops}});
+  return {{"device", p.device}, {"reps", p.reps}, {"totalUs", p.totalUs()}, {"kernels", kernels}};
+}
+
+}  // namespace tg_inspect

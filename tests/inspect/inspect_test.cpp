@@ -1,0 +1,373 @@
+// tg-inspect end to end: every subcommand run as a user runs it, on the MLP, the transformer and
+// a bundle exported from upstream in Dawn; golden summaries (counts and bytes); bad input exits
+// 2 with a message naming the problem; the HTML report in headless Chromium.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "inspect.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBundle = std::string(TG_PARITY_BUNDLE_DIR) + "/transformer.tgbundle.json";
+const std::string kMlpBundle = std::string(TG_PARITY_BUNDLE_DIR) + "/mlp_sin.tgbundle.json";
+// The transformer at small sizes where a test lays out or times every kernel.
+const std::string kSmallTransformer = "transformer --d 16 --layers 1 --heads 2 --batch 4";
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result shell(const std::string& cmd) {
+  Result r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int raw = ::pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+Result inspect(const std::string& args) {
+  return shell(std::string(TG_INSPECT) + " " + args + " 2>&1");
+}
+
+// The report in headless Chromium (tests/inspect/check_report.mjs): one JSON line.
+Result checkReport(const std::filesystem::path& report, const std::string& query) {
+  return shell("cd '" + std::string(TG_INSPECT_NODE_DIR) + "' && '" + std::string(TG_NODE) +
+               "' check_report.mjs '" + report.string() + "' '" + query + "' 2>&1");
+}
+
+fs::path scratchRoot() {
+  return fs::temp_directory_path() / ("tg_inspect_test_" + std::to_string(::getpid()));
+}
+
+// Removes the test's scratch files when the run ends.
+struct ScratchCleanup : ::testing::Environment {
+  void TearDown() override { fs::remove_all(scratchRoot()); }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = scratchRoot() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+size_t countLines(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+size_t countOf(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = 0; (at = text.find(needle, at)) != std::string::npos; at += needle.size()) ++n;
+  return n;
+}
+
+tg_inspect::Subject subject(const std::string& source,
+                            std::vector<std::pair<std::string, int64_t>> sizes = {}) {
+  return tg_inspect::loadSubject({.source = source, .sizes = std::move(sizes)});
+}
+
+// ---- golden summaries ----
+
+void expectGoldenSummary(const std::string& args, const std::string& golden) {
+  const Result r = inspect("summary " + args + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json got = nlohmann::json::parse(r.out);
+  const fs::path file = fs::path(TG_INSPECT_GOLDEN_DIR) / golden;
+  if (std::getenv("TG_UPDATE_GOLDENS") || !fs::exists(file)) {
+    std::ofstream(file) << got.dump(1) << "\n";
+    GTEST_SKIP() << "wrote " << file << "; check it in";
+  }
+  std::ifstream in(file);
+  EXPECT_EQ(got, nlohmann::json::parse(in)) << "summary of " << args << " differs from " << file;
+}
+
+TEST(InspectSummary, MlpMatchesGolden) {
+  expectGoldenSummary("mlp-sin", "mlp_sin.summary.json");
+}
+TEST(InspectSummary, TransformerMatchesGolden) {
+  expectGoldenSummary("transformer", "transformer.summary.json");
+}
+TEST(InspectSummary, TransformerOwnBuffersMatchesGolden) {
+  expectGoldenSummary("transformer --unpooled", "transformer_unpooled.summary.json");
+}
+TEST(InspectSummary, BundleMatchesGolden) {
+  expectGoldenSummary(kBundle, "transformer_bundle.summary.json");
+}
+
+// Counts the README states, independent of the golden files.
+TEST(InspectSummary, KnownCounts) {
+  const tg_inspect::Summary mlp = tg_inspect::summarize(subject("mlp-sin"));
+  EXPECT_EQ(mlp.ops, 84u);
+  EXPECT_EQ(mlp.kernels, 63u);
+  EXPECT_EQ(mlp.levels, 30u);
+  const tg_inspect::Summary tr = tg_inspect::summarize(subject("transformer"));
+  EXPECT_EQ(tr.ops, 1058u);
+  EXPECT_EQ(tr.kernels, 933u);
+  EXPECT_EQ(tr.levels, 524u);
+  EXPECT_EQ(tg_inspect::summarize(tg_inspect::loadSubject({.source = "transformer", .pool = false}))
+                .levels,
+            363u);
+  int64_t bytes = 0;
+  for (const auto& k : tr.byKind) bytes += k.bytes;
+  EXPECT_EQ(bytes, tr.totalBytes);
+  const Result text = inspect("summary mlp-sin");
+  ASSERT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("dispatch levels     30"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("param_grad"), std::string::npos);
+}
+
+// ---- one subcommand at a time, on the three sources ----
+
+class EverySource : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EverySource, KernelsListsEveryKernel) {
+  const tg_inspect::Subject s = subject(GetParam());
+  const Result r = inspect("kernels " + GetParam());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(countLines(r.out), s.kernels.size() + 1);  // + the header
+  const std::vector<tg_inspect::KernelRow> rows = tg_inspect::kernelRows(s);
+  EXPECT_EQ(rows.front().phase, "forward");
+  EXPECT_EQ(rows.back().phase, "optimizer");
+  EXPECT_FALSE(rows.front().site.empty());
+}
+
+TEST_P(EverySource, ShadersOfOneKernelAndOfAll) {
+  const tg_inspect::Subject s = subject(GetParam());
+  const Result w = inspect("wgsl " + GetParam() + " 1");
+  ASSERT_EQ(w.status, 0) << w.out;
+  EXPECT_NE(w.out.find(s.kernel(1).wgsl), std::string::npos);
+  const Result sp = inspect("spirv " + GetParam() + " 1");
+  ASSERT_EQ(sp.status, 0) << sp.out;
+  EXPECT_NE(sp.out.find("OpEntryPoint GLCompute"), std::string::npos);
+  const Result gl = inspect("glsl " + GetParam() + " 1");
+  ASSERT_EQ(gl.status, 0) << gl.out;
+  EXPECT_NE(gl.out.find("#version 450"), std::string::npos);
+  for (const char* what : {"wgsl", "spirv"}) {
+    const fs::path dir = scratch(std::string("all_") + what);
+    const Result all = inspect(std::string(what) + " " + GetParam() + " --all -o " + dir.string());
+    ASSERT_EQ(all.status, 0) << all.out;
+    EXPECT_EQ(
+        static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator())),
+        s.kernels.size());
+  }
+}
+
+TEST_P(EverySource, PlanAndSchedule) {
+  const tg_inspect::Subject s = subject(GetParam());
+  const Result plan = inspect("plan " + GetParam());
+  ASSERT_EQ(plan.status, 0) << plan.out;
+  EXPECT_EQ(countLines(plan.out), s.ir.plan.buffers.size() + 3);  // report, blank, header
+  // Every buffer a kernel touches has a lifetime; params live from the first forward use.
+  for (const tg_inspect::BufferRow& b : tg_inspect::bufferRows(s))
+    if (b.first) {
+      EXPECT_LE(*b.first, *b.last);
+    }
+  const Result sched = inspect("schedule " + GetParam());
+  ASSERT_EQ(sched.status, 0) << sched.out;
+  EXPECT_EQ(countOf(sched.out, "\nlevel "), static_cast<size_t>(s.schedule.levels));
+  size_t scheduled = 0;
+  for (const tg_inspect::LevelRow& l : tg_inspect::levelRows(s)) scheduled += l.kernels.size();
+  EXPECT_EQ(scheduled, s.kernels.size());
+}
+
+TEST_P(EverySource, GraphAsJsonAndDot) {
+  const tg_inspect::Subject s = subject(GetParam());
+  const Result json = inspect("graph " + GetParam() + " --format json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  const nlohmann::json g = nlohmann::json::parse(json.out);
+  EXPECT_EQ(g["nodes"].size(), s.ir.graph.ops.size());
+  std::set<std::string> phases;
+  for (const auto& n : g["nodes"]) phases.insert(n["phase"].get<std::string>());
+  EXPECT_EQ(phases, (std::set<std::string>{"forward", "backward", "optimizer"}));
+  const Result dot = inspect("graph " + GetParam() + " --format dot");
+  ASSERT_EQ(dot.status, 0) << dot.out;
+  EXPECT_EQ(countOf(dot.out, "fillcolor="), s.ir.graph.ops.size());
+}
+
+TEST_P(EverySource, DiffAgainstItselfIsEmptyAndFusionChangesKernels) {
+  const Result same = inspect("diff " + GetParam() + " " + GetParam());
+  ASSERT_EQ(same.status, 0) << same.out;
+  EXPECT_NE(same.out.find(" 0 changed, 0 added, 0 removed"), std::string::npos) << same.out;
+  const tg_inspect::Subject a = subject(GetParam());
+  const tg_inspect::Subject b =
+      tg_inspect::loadSubject({.source = GetParam(), .fuse = true, .pool = false});
+  const tg_inspect::Diff d = tg_inspect::diffSubjects(a, b);
+  size_t removed = 0, changed = 0;
+  for (const auto& c : d.changes) {
+    if (c.kind == tg_inspect::KernelChange::Kind::Removed) ++removed;
+    if (c.kind == tg_inspect::KernelChange::Kind::Changed) {
+      ++changed;
+      EXPECT_NE(c.wgslDiff.find("+// fused"), std::string::npos) << c.wgslDiff;
+    }
+  }
+  // Fusion folds chains into their last op's kernel: each fused kernel replaces its chain.
+  EXPECT_EQ(a.kernels.size() - removed, b.kernels.size());
+  EXPECT_GT(changed, 0u);
+  EXPECT_EQ(d.same + changed, b.kernels.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, EverySource, ::testing::Values("transformer", "mlp-sin", kBundle),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                           return p.index == 0   ? std::string("transformer")
+                                  : p.index == 1 ? std::string("mlp_sin")
+                                                 : std::string("bundle");
+                         });
+
+TEST(InspectDiff, BundleAndSampleOfOneModelGiveTheSameKernels) {
+  const Result r = inspect("diff " + kMlpBundle + " mlp-sin");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("63 kernels the same, 0 changed, 0 added, 0 removed"), std::string::npos)
+      << r.out;
+}
+
+TEST(InspectDiff, UnifiedDiffMarksLines) {
+  EXPECT_EQ(tg_inspect::unifiedDiff("a\nb\nc\n", "a\nB\nc\n"),
+            "--- a\n+++ b\n@@ line 1 @@\n a\n-b\n+B\n c\n");
+}
+
+// ---- graph SVG, profile, html ----
+
+TEST(InspectGraph, SvgHasANodePerOp) {
+  if (!tg_inspect::haveGraphviz())
+    GTEST_SKIP() << "Graphviz's dot is not installed (apt-get install graphviz)";
+  for (const std::string& source : {std::string("mlp-sin"), kSmallTransformer}) {
+    const fs::path out = scratch("svg") / "graph.svg";
+    const Result r = inspect("graph " + source + " --format svg -o " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::stringstream svg;
+    svg << std::ifstream(out).rdbuf();
+    const std::string name = source.substr(0, source.find(' '));
+    std::vector<std::pair<std::string, int64_t>> sizes;
+    if (name == "transformer") sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
+    EXPECT_EQ(countOf(svg.str(), "class=\"node\""), subject(name, sizes).ir.graph.ops.size())
+        << source;
+  }
+}
+
+TEST(InspectProfile, TimesEveryKernel) {
+  for (const std::string& source :
+       {std::string("mlp-sin --batch 16"), kSmallTransformer, kMlpBundle}) {
+    const Result r = inspect("profile " + source + " --reps 1 --json");
+    ASSERT_EQ(r.status, 0) << source << ": " << r.out;
+    const nlohmann::json p = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(p["device"].get<std::string>().empty());
+    double total = 0;
+    for (const auto& k : p["kernels"]) {
+      EXPECT_GE(k["us"].get<double>(), 0);
+      EXPECT_GT(k["bytes"].get<double>(), 0);
+      total += k["us"].get<double>();
+    }
+    EXPECT_NEAR(p["totalUs"].get<double>(), total, 1e-6 * std::max(1.0, total));
+    const size_t kernels = p["kernels"].size();
+    if (source.starts_with("mlp-sin")) {
+      EXPECT_EQ(kernels, 63u);
+    }
+  }
+  const Result text = inspect("profile mlp-sin --batch 16 --reps 1");
+  ASSERT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("GFLOP/s"), std::string::npos);
+  EXPECT_NE(text.out.find("matmul"), std::string::npos);
+}
+
+std::string chromiumSkipReason() {
+  const char* chromium = std::getenv("CHROMIUM");
+  if (!fs::exists(chromium ? chromium : "/usr/bin/chromium"))
+    return "chromium is not installed (apt-get install chromium)";
+  if (!fs::exists(fs::path(TG_INSPECT_NODE_DIR) / "node_modules" / "playwright-core"))
+    return "npm playwright-core is not installed (npm ci --prefix tests/inspect)";
+  if (!tg_inspect::haveGraphviz())
+    return "Graphviz's dot is not installed (apt-get install graphviz)";
+  return "";
+}
+
+TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
+  if (const std::string why = chromiumSkipReason(); !why.empty()) GTEST_SKIP() << why;
+  // The transformer (small) with a profile; the MLP as the browser exported it.
+  for (const std::string& source : {kSmallTransformer, kMlpBundle}) {
+    SCOPED_TRACE(source);
+    const bool bundle = source == kMlpBundle;
+    const fs::path report = scratch("html") / "report.html";
+    const Result r = inspect("html " + source + " -o " + report.string() +
+                             (bundle ? "" : " --profile --reps 1"));
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::vector<std::pair<std::string, int64_t>> sizes;
+    if (!bundle) sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};
+    const tg_inspect::Subject s = subject(bundle ? kMlpBundle : "transformer", sizes);
+    // What the report's search should leave: the same rule, counted here.
+    const std::string query = bundle ? "relu" : "softmax";
+    size_t expected = 0;
+    for (const tg_inspect::KernelRow& row : tg_inspect::kernelRows(s)) {
+      std::string text = row.kind + " " + row.phase + " " + row.output + " " + row.site + " " +
+                         s.kernel(row.index).wgsl;
+      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (text.find(query) != std::string::npos) ++expected;
+    }
+    ASSERT_GT(expected, 0u);
+    ASSERT_LT(expected, s.kernels.size());
+    const Result check = checkReport(report, query);
+    ASSERT_EQ(check.status, 0) << check.out;
+    const nlohmann::json j = nlohmann::json::parse(check.out.substr(check.out.rfind('{')));
+    EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+    EXPECT_EQ(j["graphNodes"].get<size_t>(), s.ir.graph.ops.size());
+    EXPECT_EQ(j["kernels"].get<size_t>(), s.kernels.size());
+    EXPECT_EQ(j["visibleAfterSearch"].get<size_t>(), expected);
+    EXPECT_TRUE(j["detailWgsl"].get<bool>());
+    EXPECT_TRUE(j["detailSpirv"].get<bool>());
+    EXPECT_GT(j["highlighted"].get<int>(), 0);
+    EXPECT_EQ(j["upstreamTab"].get<bool>(), bundle);
+    if (bundle) {
+      EXPECT_TRUE(j["upstreamWgsl"].get<bool>());
+    }
+  }
+}
+
+// ---- bad input: a clear message and exit status 2 ----
+
+void expectBadInput(const std::string& args, const std::string& message) {
+  const Result r = inspect(args);
+  EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << args << ": " << r.out;
+}
+
+TEST(InspectBadInput, ExitsTwoNamingTheProblem) {
+  expectBadInput("summary resnet50",
+                 "unknown model 'resnet50'; the sample models are: mlp-sin, transformer");
+  expectBadInput("summary transformer --width 3", "model 'transformer' has no size 'width'");
+  expectBadInput("summary transformer --d many", "--d takes an integer, not 'many'");
+  expectBadInput("summary transformer --d -4", "size d = -4 is out of range");
+  expectBadInput("wgsl mlp-sin 63",
+                 "kernel 63 is out of range: mlp-sin (batch=256) has 63 kernels (0..62)");
+  expectBadInput("spirv " + kBundle + " 100000", "kernel 100000 is out of range");
+  expectBadInput("wgsl mlp-sin", "give a kernel index");
+  expectBadInput("summary /nonexistent/model.tgbundle.json", "cannot read the bundle");
+  const fs::path bad = scratch("bad") / "broken.tgbundle.json";
+  std::ofstream(bad) << "{\"format\": \"tgbundle\", \"version\": 1";
+  expectBadInput("summary " + bad.string(), bad.string());
+  // A directory under a regular file can never be created, even as root.
+  expectBadInput("wgsl mlp-sin --all -o " + bad.string() + "/kernels",
+                 "cannot create the output directory");
+  expectBadInput("html mlp-sin -o " + bad.string() + "/report.html", "cannot write");
+  expectBadInput("graph mlp-sin --format png", "--format");
+  expectBadInput("frobnicate",
+                 "unknown subcommand 'frobnicate'; the subcommands are: models, summary");
+}
+
+}  // namespace
