@@ -1,11 +1,13 @@
 // tgparity: run a model traced in the browser natively and say where its numbers part from the
 // browser's. See `tgparity --help` and the README's "Test a browser model natively".
 #include <CLI/CLI.hpp>
+#include <charconv>
 
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 
+#include "models/registry.h"
 #include "tensorgrad/parity.h"
 
 namespace {
@@ -79,6 +81,62 @@ int diffCommand(const std::string& file, int64_t step, const std::string& device
   return 1;
 }
 
+// A sample model by name (samples/models/registry.h) at chosen sizes and seed, trained on its
+// synthetic feeds drawn from Mulberry32(feedSeed): what `record --model` fingerprints.
+struct ModelRun {
+  std::string name;
+  tg_models::Sizes sizes;
+  uint32_t seed = 1, feedSeed = 1;
+  int64_t steps = 10;
+
+  nlohmann::json source() const {
+    return {{"model", name}, {"sizes", sizes}, {"seed", seed}, {"feedSeed", feedSeed}};
+  }
+  static ModelRun fromSource(const nlohmann::json& j, const std::string& golden, int64_t steps) {
+    try {
+      return {j.at("model").get<std::string>(), j.at("sizes").get<tg_models::Sizes>(),
+              j.at("seed").get<uint32_t>(), j.at("feedSeed").get<uint32_t>(), steps};
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument(golden + ": field 'source' does not name a sample model run (" + e.what() + ")");
+    }
+  }
+
+  tg::parity::Golden record(const std::string& device) const {
+    const tg_models::Sample sample = tg_models::findSample(name).make(sizes, seed);
+    tg::RuntimeOptions o;
+    o.device = device;
+    const tg_models::SampleTraining t = sample.compile(o);
+    tg::Mulberry32 rng(feedSeed);
+    std::vector<tg::Feed> feeds;
+    for (int64_t i = 0; i < steps; ++i) feeds.push_back(sample.feed(rng));
+    tg::parity::Golden g = tg::parity::recordGolden(t.training, feeds);
+    g.source = source();
+    g.source["sizes"] = sample.sizes();  // every size, defaults filled in
+    return g;
+  }
+};
+
+int writeGolden(const tg::parity::Golden& g, const std::string& out) {
+  if (out.empty()) {
+    std::cout << g.toJson().dump(1) << "\n";
+  } else {
+    tg::parity::saveGolden(g, out);
+    std::printf("wrote %s: %zu steps, %zu params\n", out.c_str(), g.lossBits.size(), g.params.size());
+  }
+  return 0;
+}
+
+int reportCheck(const tg::parity::Golden& want, const tg::parity::Golden& got, const std::string& golden) {
+  const std::string diff = tg::parity::compareGolden(want, got);
+  if (diff.empty()) {
+    std::printf("PASS: %zu steps, %zu params and %zu captures match %s\n", want.lossBits.size(),
+                want.params.size(), want.captures.size(), golden.c_str());
+    return 0;
+  }
+  std::printf("FAIL: the run differs from %s\n%s", golden.c_str(), diff.c_str());
+  return 1;
+}
+
 int recordCommand(const std::string& file, const std::string& out, std::optional<int64_t> steps,
                   const std::string& device) {
   const tg::Bundle b = tg::loadBundle(file);
@@ -90,18 +148,19 @@ int recordCommand(const std::string& file, const std::string& out, std::optional
   if (n < 1 || n > static_cast<int64_t>(b.steps.size()))
     throw std::invalid_argument(file + ": " + std::to_string(n) + " steps asked for; the bundle recorded " + std::to_string(b.steps.size()));
   for (int64_t i = 0; i < n; ++i) feeds.push_back(b.steps[static_cast<size_t>(i)].feeds);
-  const tg::parity::Golden g = tg::parity::recordGolden(model.training, feeds);
-  if (out.empty()) {
-    std::cout << g.toJson().dump(1) << "\n";
-  } else {
-    tg::parity::saveGolden(g, out);
-    std::printf("wrote %s: %zu steps, %zu params\n", out.c_str(), g.lossBits.size(), g.params.size());
-  }
-  return 0;
+  return writeGolden(tg::parity::recordGolden(model.training, feeds), out);
 }
 
 int checkCommand(const std::string& file, const std::string& golden, const std::string& device) {
   const tg::parity::Golden want = tg::parity::loadGolden(golden);
+  if (!want.source.is_null()) {
+    if (!file.empty())
+      throw std::invalid_argument(golden + " is a run of sample model " + want.source.value("model", std::string("?")) +
+                                  ", not of a bundle: give only the golden file");
+    return reportCheck(want, ModelRun::fromSource(want.source, golden, static_cast<int64_t>(want.lossBits.size())).record(device),
+                       golden);
+  }
+  if (file.empty()) throw std::invalid_argument(golden + " records a bundle's run: give the bundle before it");
   const tg::Bundle b = tg::loadBundle(file);
   if (want.lossBits.size() > b.steps.size())
     throw std::invalid_argument(golden + ": " + std::to_string(want.lossBits.size()) + " steps, but the bundle recorded " + std::to_string(b.steps.size()));
@@ -110,14 +169,7 @@ int checkCommand(const std::string& file, const std::string& golden, const std::
   tg::Imported model = tg::compileImported(b, o);
   std::vector<tg::Feed> feeds;
   for (size_t i = 0; i < want.lossBits.size(); ++i) feeds.push_back(b.steps[i].feeds);
-  const std::string diff = tg::parity::compareGolden(want, tg::parity::recordGolden(model.training, feeds));
-  if (diff.empty()) {
-    std::printf("PASS: %zu steps, %zu params and %zu captures match %s\n", want.lossBits.size(),
-                want.params.size(), want.captures.size(), golden.c_str());
-    return 0;
-  }
-  std::printf("FAIL: the run differs from %s\n%s", golden.c_str(), diff.c_str());
-  return 1;
+  return reportCheck(want, tg::parity::recordGolden(model.training, feeds), golden);
 }
 
 }  // namespace
@@ -128,7 +180,7 @@ int main(int argc, char** argv) {
       "tensorgrad/js/tgbundle.mjs) natively, and find where its numbers part from the browser's.\n"
       "Exit status: 0 pass, 1 a difference past the tolerance, 2 bad input or another error."};
   app.require_subcommand(1);
-  std::string bundle, device, node = "node", runner, keep, out, golden;
+  std::string bundle, device, node = "node", runner, keep, out;
   std::optional<int64_t> steps;
   int64_t step = 1;
   std::optional<double> rtol;
@@ -155,25 +207,53 @@ int main(int argc, char** argv) {
                                             "source tree's tests/dawn/run_kernels.mjs)");
   diff->add_option("--keep", keep, "write the Dawn job and result into this directory and keep them");
 
-  auto* record = app.add_subcommand("record", "Train natively on the bundle's feeds and write a golden run (loss bits, "
-                                              "parameter and capture SHA-256s) for `check`.");
-  record->add_option("bundle", bundle, "the .tgbundle.json file")->required();
+  ModelRun modelRun;
+  std::vector<std::string> sizeArgs;
+  auto* record = app.add_subcommand("record", "Train natively and write a golden run (loss bits, parameter and capture "
+                                              "SHA-256s) for `check`: a bundle on its recorded feeds, or a sample model "
+                                              "by name on its synthetic feeds.");
+  auto* recordBundle = record->add_option("bundle", bundle, "the .tgbundle.json file");
+  auto* model = record->add_option("--model", modelRun.name, "a sample model instead of a bundle: " + tg_models::sampleNames())
+                    ->excludes(recordBundle);
+  record->add_option("--size", sizeArgs, "with --model: a size NAME=N (repeatable; tg-inspect models lists them)")
+      ->needs(model);
+  record->add_option("--seed", modelRun.seed, "with --model: the compile seed (default 1)")->needs(model);
+  record->add_option("--feed-seed", modelRun.feedSeed, "with --model: the Mulberry32 seed of the feeds (default 1)")
+      ->needs(model);
   record->add_option("-o,--out", out, "the golden file to write (default: print it)");
-  record->add_option("--steps", steps, "how many recorded steps to run (default: all)")->check(CLI::PositiveNumber);
+  record->add_option("--steps", steps, "how many steps to run (default: a bundle's all, a model's 10)")
+      ->check(CLI::PositiveNumber);
   record->add_option("--device", device, "adapter whose name contains this text");
 
+  std::vector<std::string> checkFiles;
   auto* check = app.add_subcommand("check", "Train again and compare with a golden run from `record`: exit 1 naming the "
-                                            "first differing step, parameter or capture.");
-  check->add_option("bundle", bundle, "the .tgbundle.json file")->required();
-  check->add_option("golden", golden, "the golden file `record` wrote")->required();
+                                            "first differing step, parameter or capture. A model's golden names the model, "
+                                            "its sizes and seeds; a bundle's needs the bundle: check [BUNDLE] GOLDEN.");
+  check->add_option("files", checkFiles, "[BUNDLE] GOLDEN")->required()->expected(1, 2);
   check->add_option("--device", device, "adapter whose name contains this text");
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run) return runCommand(bundle, steps, device, rtol);
     if (*diff) return diffCommand(bundle, step, device, node, runner, keep);
-    if (*record) return recordCommand(bundle, out, steps, device);
-    return checkCommand(bundle, golden, device);
+    if (*record && !modelRun.name.empty()) {
+      for (const std::string& a : sizeArgs) {
+        const size_t eq = a.find('=');
+        int64_t v = 0;
+        const char* end = a.data() + a.size();
+        if (eq == std::string::npos || eq == 0 || std::from_chars(a.data() + eq + 1, end, v).ptr != end || eq + 1 == a.size())
+          throw std::invalid_argument("--size " + a + ": expected NAME=N with an integer N");
+        modelRun.sizes[a.substr(0, eq)] = v;
+      }
+      modelRun.steps = steps.value_or(10);
+      return writeGolden(modelRun.record(device), out);
+    }
+    if (*record) {
+      if (bundle.empty()) throw std::invalid_argument("record: give a bundle or --model NAME");
+      return recordCommand(bundle, out, steps, device);
+    }
+    return checkFiles.size() == 2 ? checkCommand(checkFiles[0], checkFiles[1], device)
+                                  : checkCommand("", checkFiles[0], device);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tgparity: %s\n", e.what());
     return 2;

@@ -108,6 +108,9 @@ struct Golden {
   std::vector<uint32_t> lossBits;
   std::map<std::string, std::string> params;    // name → sha256 hex
   std::map<std::string, std::string> captures;  // name → sha256 hex
+  // What made the run, for a tool to make it again (tgparity: a sample model's name, sizes and
+  // seeds); null when the caller keeps that itself.
+  nlohmann::json source;
   nlohmann::json toJson() const;
   static Golden fromJson(const nlohmann::json& json);  // throws std::invalid_argument
 };

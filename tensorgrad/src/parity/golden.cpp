@@ -22,8 +22,10 @@ std::string digest(const Array& a) { return sha256Hex(a.data(), a.size() * 4); }
 nlohmann::json Golden::toJson() const {
   nlohmann::json losses = nlohmann::json::array();
   for (uint32_t b : lossBits) losses.push_back(hexBits(b));
-  return {{"format", "tensorgrad-golden"}, {"version", 1}, {"losses", losses}, {"params", params},
-          {"captures", captures}};
+  nlohmann::json j = {{"format", "tensorgrad-golden"}, {"version", 1}, {"losses", losses},
+                      {"params", params}, {"captures", captures}};
+  if (!source.is_null()) j["source"] = source;
+  return j;
 }
 
 Golden Golden::fromJson(const nlohmann::json& j) {
@@ -39,6 +41,7 @@ Golden Golden::fromJson(const nlohmann::json& j) {
     }
     g.params = j.at("params").get<std::map<std::string, std::string>>();
     g.captures = j.at("captures").get<std::map<std::string, std::string>>();
+    if (j.contains("source")) g.source = j.at("source");
   } catch (const nlohmann::json::exception& e) {
     bad(std::string("malformed: ") + e.what());
   }
