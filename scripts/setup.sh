@@ -12,6 +12,8 @@ packages=(
   clang libclang-rt-14-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
   libegl1 libegl-mesa0 libgles2
+  # The sample apps' data: Fashion-MNIST (IDX files) and a word list.
+  dataset-fashion-mnist wamerican
 )
 # Node from Debian unless a Node with npm is already installed (e.g. from NodeSource, whose
 # nodejs package conflicts with Debian's npm).
