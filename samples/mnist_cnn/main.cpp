@@ -37,7 +37,8 @@ int parityRun(tg_samples::CommonOptions& o) {
   return tg_samples::compareWithGolden(o.parityGolden, stats.losses);
 }
 
-int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainImages, int64_t testImages) {
+int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainImages, int64_t testImages, int64_t batch,
+        int64_t evalBatch) {
   if (!o.parityGolden.empty()) return parityRun(o);
   const tg_samples::ImageSet trainSet = tg_samples::loadFashionMnist(tg_samples::Split::Train, dataDir, trainImages);
   const tg_samples::ImageSet testSet = tg_samples::loadFashionMnist(tg_samples::Split::Test, dataDir, testImages);
@@ -45,7 +46,7 @@ int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainI
               static_cast<long long>(testSet.count));
   const std::string adapter = tg_samples::startApp(o);
 
-  const MnistCnnConfig c{.seed = o.seed};
+  const MnistCnnConfig c{.batch = batch, .evalBatch = evalBatch, .seed = o.seed};
   MnistCnn model(c);
   auto train = tg::compile(tg_models::mnistCnnSpec(model, c), {.device = o.device});
   auto predict = train.attach({.forward = tg_models::mnistCnnPredict, .inputs = tg_models::mnistCnnPredictInputs(c)});
@@ -105,13 +106,15 @@ int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainI
 
 int main(int argc, char** argv) {
   CLI::App app{"Train upstream's mnist-cnn sample (a small CNN) on Fashion-MNIST on a WebGPU (Vulkan) device."};
-  tg_samples::CommonOptions o{.steps = 400, .seed = 42, .out = "out/mnist_cnn"};
+  tg_samples::CommonOptions o{.steps = 200, .seed = 42, .out = "out/mnist_cnn"};
   tg_samples::addCommonOptions(app, o);
   std::string dataDir = tg_samples::kFashionMnistDir;
-  int64_t trainImages = 0, testImages = 10000;
+  int64_t trainImages = 0, testImages = 10000, batch = 64, evalBatch = 256;
   app.add_option("--data", dataDir, "Fashion-MNIST folder (IDX files, gzipped or not)")->capture_default_str();
   app.add_option("--train-images", trainImages, "use the first N training images (0: all 60000)");
   app.add_option("--test-images", testImages, "evaluate on the first N test images")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--batch", batch, "training batch (upstream: 64)")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--eval-batch", evalBatch, "the predictor's batch (upstream: 256)")->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, dataDir, trainImages, testImages); });
+  return tg_samples::runMain([&] { return run(o, dataDir, trainImages, testImages, batch, evalBatch); });
 }
