@@ -108,7 +108,7 @@ int run(tg_samples::CommonOptions& o, const std::string& wordsFile, int samples)
   };
   tg::Mulberry32 data(o.seed ^ 0x85ebca6bu);
   tg_samples::Series val{.label = "validation loss (held-out words)", .color = tg_samples::colors::red};
-  const int every = std::max(1, o.steps / 10);
+  const int every = o.steps >= 10 ? o.steps / 10 : std::max(o.steps, 1);  // short runs: start and end only
   val.x.push_back(0), val.y.push_back(validate());
   const auto stats = tg_samples::trainLoop(
       train, o.steps, o.logEvery, [&](int) { return batchOf(trainWords, data); },

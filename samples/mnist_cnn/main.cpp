@@ -59,7 +59,7 @@ int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainI
   tg_samples::BatchSampler sampler(static_cast<size_t>(trainSet.count), o.seed);
   // Accuracy on the first 512 test images ten times during training (and before it).
   tg_samples::Series accuracy{.label = "test accuracy (512 images)", .color = tg_samples::colors::green};
-  const int every = std::max(1, o.steps / 10);
+  const int every = o.steps >= 10 ? o.steps / 10 : std::max(o.steps, 1);  // short runs: start and end only
   auto probe = [&](int step) {
     accuracy.x.push_back(step);
     accuracy.y.push_back(evaluate(512).accuracy());

@@ -99,7 +99,7 @@ int run(tg_samples::CommonOptions& o, int evalPairs, int probePairs) {
   const std::vector<float> mask = resultMask(c);
   tg_samples::Series trainAcc{.label = "training pairs", .color = tg_samples::colors::blue};
   tg_samples::Series testAcc{.label = "held-out pairs", .color = tg_samples::colors::red};
-  const int every = std::max(1, o.steps / 8);
+  const int every = o.steps >= 8 ? o.steps / 8 : std::max(o.steps, 1);  // short runs: start and end only
   auto probe = [&](int step) {
     trainAcc.x.push_back(step), trainAcc.y.push_back(accuracy(probePairs, false));
     testAcc.x.push_back(step), testAcc.y.push_back(accuracy(probePairs, true));
