@@ -74,9 +74,11 @@ int parityRun(tg_samples::CommonOptions& o) {
   return tg_samples::compareWithGolden(o.parityGolden, stats.losses);
 }
 
-int run(tg_samples::CommonOptions& o, const std::string& wordsFile, int samples) {
+int run(tg_samples::CommonOptions& o, MakemoreConfig c, const std::string& wordsFile, int samples) {
   if (!o.parityGolden.empty()) return parityRun(o);
-  const MakemoreConfig c{.seed = o.seed};
+  if (c.d % c.heads != 0)
+    throw std::invalid_argument("--d " + std::to_string(c.d) + " is not a multiple of --heads " + std::to_string(c.heads));
+  c.seed = o.seed;
   const std::vector<std::string> words =
       tg_samples::readWords(wordsFile, "wamerican", 2, static_cast<size_t>(c.seqLen - 2));
   std::vector<std::string> trainWords, testWords;
@@ -179,8 +181,13 @@ int main(int argc, char** argv) {
   tg_samples::addCommonOptions(app, o);
   std::string wordsFile = tg_samples::kWordsFile;
   int samples = 20;
+  MakemoreConfig c;  // upstream's sizes
+  app.add_option("--d", c.d, "model width")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  app.add_option("--layers", c.layers, "transformer blocks")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{64}));
+  app.add_option("--heads", c.heads, "attention heads (divides --d)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{64}));
+  app.add_option("--batch", c.batch, "training batch")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--words", wordsFile, "word list, one a line")->capture_default_str();
   app.add_option("--samples", samples, "words to generate")->capture_default_str()->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, wordsFile, samples); });
+  return tg_samples::runMain([&] { return run(o, c, wordsFile, samples); });
 }

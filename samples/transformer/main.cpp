@@ -53,10 +53,11 @@ int parityRun(tg_samples::CommonOptions& o) {
   return tg_samples::compareWithGolden(o.parityGolden, stats.losses);
 }
 
-int run(tg_samples::CommonOptions& o, int evalPairs, int probePairs) {
+int run(tg_samples::CommonOptions& o, const TransformerConfig& c, int evalPairs, int probePairs) {
   if (!o.parityGolden.empty()) return parityRun(o);
+  if (c.d % c.heads != 0)
+    throw std::invalid_argument("--d " + std::to_string(c.d) + " is not a multiple of --heads " + std::to_string(c.heads));
   const std::string adapter = tg_samples::startApp(o);
-  const TransformerConfig c;
   const Transformer model(c);
   tg::TrainingSpec<Transformer> spec = tg_models::transformerSpec(model);
   spec.seed = o.seed;
@@ -160,8 +161,13 @@ int main(int argc, char** argv) {
   tg_samples::CommonOptions o{.steps = 600, .seed = 1, .out = "out/transformer"};
   tg_samples::addCommonOptions(app, o);
   int evalPairs = 500, probePairs = 50;
+  TransformerConfig c;  // upstream's sizes
+  app.add_option("--d", c.d, "model width")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  app.add_option("--layers", c.layers, "transformer blocks")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{64}));
+  app.add_option("--heads", c.heads, "attention heads (divides --d)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{64}));
+  app.add_option("--batch", c.batch, "training batch")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--eval-pairs", evalPairs, "held-out pairs for the final accuracy")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--probe-pairs", probePairs, "pairs of each kind for the accuracy curve (9 points)")->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, evalPairs, probePairs); });
+  return tg_samples::runMain([&] { return run(o, c, evalPairs, probePairs); });
 }

@@ -48,14 +48,14 @@ std::vector<float> normals(tg::Mulberry32& rng, size_t n) {
   return z;
 }
 
-int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainImages, int64_t testImages) {
+int run(tg_samples::CommonOptions& o, VaeConfig c, const std::string& dataDir, int64_t trainImages, int64_t testImages) {
   if (!o.parityGolden.empty()) return parityRun(o);
   const tg_samples::ImageSet trainSet = tg_samples::loadFashionMnist(tg_samples::Split::Train, dataDir, trainImages);
   const tg_samples::ImageSet testSet = tg_samples::loadFashionMnist(tg_samples::Split::Test, dataDir, testImages);
   std::printf("Fashion-MNIST: %lld training and %lld test images\n", static_cast<long long>(trainSet.count),
               static_cast<long long>(testSet.count));
   const std::string adapter = tg_samples::startApp(o);
-  const VaeConfig c{.seed = o.seed};
+  c.seed = o.seed;
   Vae model(c);
   auto train = tg::compile(tg_models::vaeSpec(model, c), {.device = o.device});
   auto encode = train.attach({.forward = tg_models::vaeEncode, .inputs = tg_models::vaeEncodeInputs(c)});
@@ -118,9 +118,13 @@ int main(int argc, char** argv) {
   tg_samples::addCommonOptions(app, o);
   std::string dataDir = tg_samples::kFashionMnistDir;
   int64_t trainImages = 0, testImages = 2000;
+  VaeConfig c;  // upstream's sizes
+  app.add_option("--hidden", c.hidden, "hidden width of encoder and decoder")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
+  app.add_option("--latent", c.latent, "latent dimensions")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  app.add_option("--batch", c.batch, "training batch")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--data", dataDir, "Fashion-MNIST folder (IDX files, gzipped or not)")->capture_default_str();
   app.add_option("--train-images", trainImages, "use the first N training images (0: all 60000)");
   app.add_option("--test-images", testImages, "evaluate on the first N test images")->capture_default_str()->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, dataDir, trainImages, testImages); });
+  return tg_samples::runMain([&] { return run(o, c, dataDir, trainImages, testImages); });
 }
