@@ -8,7 +8,7 @@
 namespace tg_samples {
 
 std::vector<std::string> readWords(const std::filesystem::path& path, const std::string& package, size_t minLen,
-                                   size_t maxLen) {
+                                   size_t maxLen, WordCase kind) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw MissingData("word list " + path.string(), package);
   std::ifstream f(path);
@@ -20,12 +20,18 @@ std::vector<std::string> readWords(const std::filesystem::path& path, const std:
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.size() < minLen || line.size() > maxLen) continue;
     bool plain = true;
-    for (char c : line) plain = plain && c >= 'a' && c <= 'z';
-    if (plain && seen.insert(line).second) words.push_back(line);
+    for (size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (i == 0 && kind == WordCase::Capitalised) plain = c >= 'A' && c <= 'Z';
+      else plain = plain && c >= 'a' && c <= 'z';
+    }
+    if (!plain) continue;
+    if (kind == WordCase::Capitalised) line[0] = static_cast<char>(line[0] - 'A' + 'a');
+    if (seen.insert(line).second) words.push_back(line);
   }
   if (f.bad()) throw DataError(path.string() + ": read error");
   if (words.empty()) {
-    throw DataError(path.string() + ": no lowercase a-z words of " + std::to_string(minLen) + " to " +
+    throw DataError(path.string() + (kind == WordCase::Lower ? ": no lowercase a-z words of " : ": no capitalised A-Z a-z words of ") + std::to_string(minLen) + " to " +
                     std::to_string(maxLen) + " letters");
   }
   return words;

@@ -113,6 +113,14 @@ TEST(FashionMnist, ImagesAndLabelsMustAgree) {
   EXPECT_EQ(s.labels, (std::vector<int32_t>{2, 0, 9}));
 }
 
+TEST(Words, CapitalisedKeepsProperNamesLowercasedOnce) {
+  EXPECT_EQ(readWords(kFixtures / "words.txt", "wamerican", 2, 12, WordCase::Capitalised),
+            (std::vector<std::string>{"apple", "zoe"}));
+  EXPECT_NE(dataError([] { readWords(kFixtures / "words.txt", "wamerican", 20, 30, WordCase::Capitalised); })
+                .find("no capitalised"),
+            std::string::npos);
+}
+
 TEST(Words, KeepsPlainLowercaseWordsOnceInFileOrder) {
   EXPECT_EQ(readWords(kFixtures / "words.txt", "wamerican", 2, 12),
             (std::vector<std::string>{"apple", "zoo", "banana", "kiwi"}));
