@@ -39,12 +39,14 @@ int parityRun(tg_samples::CommonOptions& o) {
   return tg_samples::compareWithGolden(o.parityGolden, stats.losses);
 }
 
-int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int evalGames) {
+int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int evalGames, double lr) {
   if (!o.parityGolden.empty()) return parityRun(o);
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   TicTacToePolicy model(c);
-  auto train = tg::compile(tg_models::ticTacToeSpec(model, c), {.device = o.device});
+  tg::TrainingSpec<TicTacToePolicy> spec = tg_models::ticTacToeSpec(model, c);
+  spec.optimizer = tg::Adam{{}, lr};
+  auto train = tg::compile(spec, {.device = o.device});
   auto actor = train.attach(tg_models::ticTacToeActor(c));
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u), evalRng(o.seed + 1);
   const auto probs = [&](const std::vector<float>& boards, size_t n) {
@@ -117,9 +119,11 @@ int main(int argc, char** argv) {
   tg_samples::addCommonOptions(app, o);
   TicTacToeConfig c;  // upstream's sizes
   int evalEvery = 50, evalGames = 200;
+  double lr = 5e-3;
+  app.add_option("--lr", lr, "Adam's learning rate (upstream: 5e-3)")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--games", c.games, "self-play games per rollout")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
   app.add_option("--eval-every", evalEvery, "steps between evaluations against the random player")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--eval-games", evalGames, "games per evaluation (half as each side)")->capture_default_str()->check(CLI::Range(2, 100000));
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, c, evalEvery, evalGames); });
+  return tg_samples::runMain([&] { return run(o, c, evalEvery, evalGames, lr); });
 }
