@@ -117,7 +117,7 @@ int run(tg_samples::CommonOptions& o, NerfTinyConfig c) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Train upstream's nerf-tiny sample (an MLP on Fourier features fitting a 64x64 picture) on a WebGPU (Vulkan) device."};
-  tg_samples::CommonOptions o{.steps = 2000, .seed = 42, .out = "out/nerf_tiny"};
+  tg_samples::CommonOptions o{.steps = 1000, .seed = 42, .out = "out/nerf_tiny"};
   tg_samples::addCommonOptions(app, o);
   NerfTinyConfig c;  // upstream's sizes
   app.add_option("--batch", c.batch, "random pixels per step (upstream: 1024)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{1} << 20));

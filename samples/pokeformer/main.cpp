@@ -174,7 +174,7 @@ int run(tg_samples::CommonOptions& o, PokeformerConfig c, const std::string& wor
 
 int main(int argc, char** argv) {
   CLI::App app{"Train upstream's pokeformer sample (a tiny Llama-style decoder) on proper names from a word list on a WebGPU (Vulkan) device."};
-  tg_samples::CommonOptions o{.steps = 1500, .seed = 42, .out = "out/pokeformer"};
+  tg_samples::CommonOptions o{.steps = 300, .seed = 42, .out = "out/pokeformer"};
   tg_samples::addCommonOptions(app, o);
   PokeformerConfig c;  // upstream's sizes
   std::string wordsFile = tg_samples::kWordsFile;
