@@ -14,6 +14,8 @@ packages=(
   libegl1 libegl-mesa0 libgles2
   # tg-inspect: graphs as SVG (Graphviz's dot); its HTML report checked in headless Chromium.
   graphviz chromium
+  # The sample apps' data: Fashion-MNIST (IDX files) and a word list.
+  dataset-fashion-mnist wamerican
 )
 # Node from Debian unless a Node with npm is already installed (e.g. from NodeSource, whose
 # nodejs package conflicts with Debian's npm).

@@ -1,0 +1,34 @@
+// What every sample app shares around its model and loop: the common flags, the device probe,
+// the output folder, and main()'s error handling (missing data → exit 2 naming the package).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace tg_samples {
+
+struct CommonOptions {
+  int steps = 0;       // training steps (the app's default unless --steps)
+  uint32_t seed = 42;  // parameter-init seed and data/shuffle seed
+  std::string device;  // adapter name (substring); empty: the best adapter
+  int logEvery = 0;    // > 0: `step <n> loss <value>` lines instead of a progress bar
+  std::filesystem::path out;
+  // Non-empty: run the parity suite's case instead (its sizes, synthetic feeds and step count)
+  // through the app's training loop and compare the losses with this golden file bit for bit.
+  std::filesystem::path parityGolden;
+};
+
+// Adds --steps --seed --device --log-every --out --parity-golden with `defaults` as defaults.
+void addCommonOptions(CLI::App& app, CommonOptions& options);
+
+// Probes the device (throws naming the problem), prints it, creates the output folder. Returns
+// the adapter's name.
+std::string startApp(const CommonOptions& options);
+
+// Runs an app's body: a MissingData exception exits 2 with its message, any other exception 1.
+int runMain(const std::function<int()>& body);
+
+}  // namespace tg_samples
