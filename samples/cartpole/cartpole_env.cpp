@@ -6,31 +6,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/taylor_trig.h"
+
 namespace tg_samples::cartpole {
 namespace {
+
+using tg_models::cosSeries;
+using tg_models::sinSeries;
 
 constexpr double kGamma = 0.99, kGravity = 9.8, kMassCart = 1.0, kMassPole = 0.1, kPoleHalfLength = 0.5;
 constexpr double kTotalMass = kMassCart + kMassPole, kPoleMassLength = kMassPole * kPoleHalfLength;
 constexpr double kForceMag = 10.0, kTau = 0.02, kXBound = 2.4, kThetaBound = 12 * std::numbers::pi / 180;
-
-double sinSeries(double x) {
-  const double x2 = x * x;
-  double term = x, s = x;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k) * (2 * k + 1));
-    s += term;
-  }
-  return s;
-}
-double cosSeries(double x) {
-  const double x2 = x * x;
-  double term = 1, s = 1;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k - 1) * (2 * k));
-    s += term;
-  }
-  return s;
-}
 
 }  // namespace
 

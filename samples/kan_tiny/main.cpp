@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "models/kan_tiny.h"
+#include "models/taylor_trig.h"
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"
@@ -16,22 +17,12 @@
 
 namespace {
 
+using tg_models::sinSeries;
+
 using tg_models::Kan;
 using tg_models::KanConfig;
 
 constexpr int kPoints = 200;
-
-// sin(x) for |x| ≤ π by its Taylor series in double, the way tests/parity/cases/kan_tiny.cpp
-// computes the targets (so the parity mode's feeds have the golden's bits).
-double sinSeries(double x) {
-  const double x2 = x * x;
-  double term = x, s = x;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k) * (2 * k + 1));
-    s += term;
-  }
-  return s;
-}
 
 // main.ts's makeBatch: x uniform in [−1, 1), y = sin(πx).
 tg::Feed sineBatch(tg::Mulberry32& rng, int64_t batch) {

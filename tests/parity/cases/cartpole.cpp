@@ -4,33 +4,17 @@
 #include <cmath>
 
 #include "../../../samples/models/cartpole.h"
+#include "../../../samples/models/taylor_trig.h"
 #include "../parity_case.h"
 
 namespace tg_parity {
 namespace {
 
+using tg_models::cosSeries;
+using tg_models::sinSeries;
+
 const tg_models::CartpoleConfig kConfig{
     .envs = 8, .maxT = 40, .stateDim = 4, .actions = 2, .hidden = 16, .seed = 42};
-
-// Taylor series in double, operation for operation as the JS side.
-double sinSeries(double x) {
-  const double x2 = x * x;
-  double term = x, s = x;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k) * (2 * k + 1));
-    s += term;
-  }
-  return s;
-}
-double cosSeries(double x) {
-  const double x2 = x * x;
-  double term = 1, s = 1;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k - 1) * (2 * k));
-    s += term;
-  }
-  return s;
-}
 
 // gym's CartPole, as main.ts steps it.
 constexpr double kGamma = 0.99, kGravity = 9.8, kMassCart = 1.0, kMassPole = 0.1,

@@ -2,24 +2,16 @@
 #include <cmath>
 
 #include "../../../samples/models/kan_tiny.h"
+#include "../../../samples/models/taylor_trig.h"
 #include "../parity_case.h"
 
 namespace tg_parity {
 namespace {
 
+using tg_models::sinSeries;
+
 const tg_models::KanConfig kConfig{.grid = 5, .degree = 3, .hidden = 4, .batch = 256, .seed = 42};
 constexpr int64_t kPlotPoints = 200;
-
-// sin(x) for |x| <= π by its Taylor series in double, operation for operation as the JS side.
-double sinSeries(double x) {
-  const double x2 = x * x;
-  double term = x, s = x;
-  for (int k = 1; k <= 12; ++k) {
-    term = -term * x2 / static_cast<double>((2 * k) * (2 * k + 1));
-    s += term;
-  }
-  return s;
-}
 
 // main.ts's makeBatch: x uniform in [-1, 1), y = sin(πx).
 tg::Feed sineBatch(tg::Mulberry32& rng) {
