@@ -15,6 +15,7 @@
 #include "mnist_cnn.h"
 #include "nerf_tiny.h"
 #include "pokeformer.h"
+#include "synthetic_feeds.h"
 #include "tic_tac_toe.h"
 #include "transformer.h"
 #include "vae.h"
@@ -150,31 +151,20 @@ SampleEntry entry(std::string name, std::string summary, std::vector<Field<C>> f
   return e;
 }
 
-// ---- synthetic feeds ----
+// ---- synthetic feeds (uniform and pixels: synthetic_feeds.h) ----
+
+using synthetic::pixels;
+using synthetic::uniform;
 
 size_t count(int64_t n) {
   return static_cast<size_t>(n);
 }
 
-std::vector<float> uniform(tg::Mulberry32& rng, int64_t n, double lo = -1, double hi = 1) {
-  std::vector<float> out(count(n));
-  for (float& v : out) v = static_cast<float>(lo + (hi - lo) * rng.next());
-  return out;
-}
 // Integers in [lo, hi).
 std::vector<int32_t> ints(tg::Mulberry32& rng, int64_t n, int64_t lo, int64_t hi) {
   std::vector<int32_t> out(count(n));
   for (int32_t& v : out)
     v = static_cast<int32_t>(lo + static_cast<int64_t>(rng.next() * static_cast<double>(hi - lo)));
-  return out;
-}
-// Image-like: 75% zeros, the rest uniform in [0, 1).
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(count(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
   return out;
 }
 std::vector<float> filled(int64_t n, float value) {

@@ -50,38 +50,4 @@ int compareWithGolden(const std::filesystem::path& golden, const std::vector<flo
   return 1;
 }
 
-namespace synthetic {
-
-std::vector<float> uniform(tg::Mulberry32& rng, int64_t n, double lo, double hi) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = static_cast<float>(lo + (hi - lo) * rng.next());
-  return v;
-}
-
-std::vector<int32_t> labels(tg::Mulberry32& rng, int64_t n, int32_t classes) {
-  std::vector<int32_t> v(static_cast<size_t>(n));
-  for (int32_t& x : v) x = static_cast<int32_t>(rng.next() * classes);
-  return v;
-}
-
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    const double u = rng.next();
-    v = u < 0.75 ? 0.f : static_cast<float>((u - 0.75) * 4);
-  }
-  return out;
-}
-
-std::vector<float> gauss(tg::Mulberry32& rng, int64_t n) {
-  std::vector<float> out(static_cast<size_t>(n));
-  for (float& v : out) {
-    double s = 0;
-    for (int k = 0; k < 12; ++k) s += rng.next();
-    v = static_cast<float>(s - 6);
-  }
-  return out;
-}
-
-}  // namespace synthetic
 }  // namespace tg_samples

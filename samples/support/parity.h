@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "models/synthetic_feeds.h"
+
 namespace tg_samples {
 
 // The golden's step count; throws naming the file when it cannot be read.
@@ -18,11 +20,6 @@ int goldenSteps(const std::filesystem::path& golden);
 // (and there are as many), else 1.
 int compareWithGolden(const std::filesystem::path& golden, const std::vector<float>& losses);
 
-namespace synthetic {
-std::vector<float> uniform(tg::Mulberry32& rng, int64_t n, double lo = -1, double hi = 1);
-std::vector<int32_t> labels(tg::Mulberry32& rng, int64_t n, int32_t classes);
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n);  // 75% zeros, the rest uniform [0, 1)
-std::vector<float> gauss(tg::Mulberry32& rng, int64_t n);   // Irwin–Hall: 12 uniforms − 6
-}  // namespace synthetic
+namespace synthetic = tg_models::synthetic;  // samples/models/synthetic_feeds.h
 
 }  // namespace tg_samples

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "../../samples/models/synthetic_feeds.h"
+
 namespace tg_parity {
 
 // One step's (or one run's) inputs, drawn from the case's feed stream.
@@ -101,12 +103,10 @@ struct Registrar {
   explicit Registrar(Case c) { cases().push_back(std::move(c)); }
 };
 
-// Feed helpers matching the JavaScript side: values are computed in double, rounded once.
-std::vector<float> uniform(tg::Mulberry32& rng, int64_t n, double lo = -1, double hi = 1);
-std::vector<int32_t> labels(tg::Mulberry32& rng, int64_t n, int32_t classes);
-// Image-like values: 75% zeros, the rest uniform in [0, 1); one draw per pixel.
-std::vector<float> pixels(tg::Mulberry32& rng, int64_t n);
-// Irwin–Hall: the sum of 12 uniforms − 6 (mean 0, variance 1), no transcendental function.
-std::vector<float> gauss(tg::Mulberry32& rng, int64_t n);
+// Feed helpers matching the JavaScript side (samples/models/synthetic_feeds.h).
+using tg_models::synthetic::gauss;
+using tg_models::synthetic::labels;
+using tg_models::synthetic::pixels;
+using tg_models::synthetic::uniform;
 
 }  // namespace tg_parity
