@@ -320,6 +320,13 @@ class DeviceLifetime : public ShimTest {
     bd.usage = usage;
     return d.CreateBuffer(&bd);
   }
+  // Submits one copy of `size` bytes from `src` to `dst`.
+  void SubmitCopy(const wgpu::Device& d, const wgpu::Buffer& src, const wgpu::Buffer& dst, uint64_t size) {
+    auto encoder = d.CreateCommandEncoder();
+    encoder.CopyBufferToBuffer(src, 0, dst, 0, size);
+    auto commands = encoder.Finish();
+    d.GetQueue().Submit(1, &commands);
+  }
 };
 
 // Handles dropped while a submit is in flight: the in-flight bookkeeping must not keep the
@@ -449,10 +456,7 @@ TEST_F(DeviceLifetime, DestroyWithAMapPendingOnInFlightWork) {
   constexpr uint64_t kSize = 4ull << 20;
   auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc);
   auto readback = BufferOn(d, kSize, BufferUsage::MapRead | BufferUsage::CopyDst, "readback");
-  auto encoder = d.CreateCommandEncoder();
-  encoder.CopyBufferToBuffer(src, 0, readback, 0, kSize);
-  auto commands = encoder.Finish();
-  d.GetQueue().Submit(1, &commands);
+  SubmitCopy(d, src, readback, kSize);
   wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::CallbackCancelled;
   auto f = readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
                              [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; });
@@ -487,10 +491,7 @@ TEST_F(DeviceLifetime, ForcedLossWithWorkInFlightAbortsMapsDropsLaterWorkAndFree
     constexpr uint64_t kSize = 4ull << 20;
     auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc);
     auto readback = BufferOn(d, kSize, BufferUsage::MapRead | BufferUsage::CopyDst, "readback");
-    auto encoder = d.CreateCommandEncoder();
-    encoder.CopyBufferToBuffer(src, 0, readback, 0, kSize);
-    auto commands = encoder.Finish();
-    d.GetQueue().Submit(1, &commands);
+    SubmitCopy(d, src, readback, kSize);
     wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::Success;
     std::string mapMessage;
     auto f = readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
@@ -507,10 +508,7 @@ TEST_F(DeviceLifetime, ForcedLossWithWorkInFlightAbortsMapsDropsLaterWorkAndFree
     EXPECT_NE(mapMessage.find("lost"), std::string::npos) << mapMessage;
     EXPECT_EQ(readback.GetConstMappedRange(), nullptr);
     // Later work is dropped without errors, maps fail, a second loss or a destroy reports nothing.
-    auto again = d.CreateCommandEncoder();
-    again.CopyBufferToBuffer(src, 0, readback, 0, kSize);
-    auto more = again.Finish();
-    d.GetQueue().Submit(1, &more);
+    SubmitCopy(d, src, readback, kSize);
     status = wgpu::MapAsyncStatus::Success;
     Wait(readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
                            [&](wgpu::MapAsyncStatus s, std::string_view) { status = s; }));
