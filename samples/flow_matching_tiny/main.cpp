@@ -1,11 +1,13 @@
-// samples/flow-matching-tiny: rectified flow on 28×28 Fashion-MNIST (samples/models/
+// samples/flow-matching-tiny: rectified flow on Fashion-MNIST (samples/models/
 // flow_matching_tiny.h: four 3×3 convolutions with a time embedding, the velocity x_1 − x_0 of the
 // straight path from an image to graph-drawn noise regressed with MSE; Adam 2e-4, clipping at
-// norm 1), batches of 64 with time buckets uniform in 1..100. Generation is main.ts's Euler
-// integration from noise (t = 1) to t = 0 in 25 steps, x ← x − v/25, the time snapped to the
-// nearest bucket; the app integrates all samples in one batch through the attached predictor
-// (upstream: one image at a time). Pictures: the loss curve, a grid of generated samples next to
-// training images, and the integration of a few samples from noise to image.
+// norm 1), images scaled to [−1, 1] as main.ts does, time buckets uniform in 1..100. Generation is
+// main.ts's Euler integration from noise (t = 1) to t = 0 in 25 steps, x ← x − v/25, the time
+// snapped to the nearest bucket; the app integrates all samples in one batch through the attached
+// predictor (upstream: one image at a time). Four 3×3 convolutions see a 9×9 window, a third of a
+// 28×28 image, so --image-size 14 (2×2 averages) lets the same model see most of a garment.
+// Pictures: the loss curve, a grid of generated samples next to training images, and the
+// integration of a few samples from noise to image.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,13 +64,35 @@ std::vector<float> normals(tg::Mulberry32& rng, size_t n) {
   return z;
 }
 
+// The images at half their size: each pixel the mean of a 2×2 block.
+tg_samples::ImageSet halve(const tg_samples::ImageSet& s) {
+  tg_samples::ImageSet h{.count = s.count, .rows = s.rows / 2, .cols = s.cols / 2, .pixels = {}, .labels = s.labels};
+  h.pixels.resize(static_cast<size_t>(h.count * h.rows * h.cols));
+  for (int64_t i = 0; i < h.count; ++i)
+    for (int64_t y = 0; y < h.rows; ++y)
+      for (int64_t x = 0; x < h.cols; ++x) {
+        const auto at = [&](int64_t dy, int64_t dx) {
+          return s.pixels[static_cast<size_t>((i * s.rows + 2 * y + dy) * s.cols + 2 * x + dx)];
+        };
+        h.pixels[static_cast<size_t>((i * h.rows + y) * h.cols + x)] = (at(0, 0) + at(0, 1) + at(1, 0) + at(1, 1)) / 4;
+      }
+  return h;
+}
+
+// [0, 1] pixels → [−1, 1], the range main.ts trains on (matched to the unit-variance noise).
+std::vector<float> toSigned(std::vector<float> p) {
+  for (float& v : p) v = 2 * v - 1;
+  return p;
+}
+
 int run(tg_samples::CommonOptions& o, FlowMatchingTinyConfig c, const std::string& dataDir, int64_t trainImages,
         int64_t samples) {
   if (!o.parityGolden.empty()) return parityRun(o);
   if (samples % 8 != 0) throw std::invalid_argument("--samples " + std::to_string(samples) + " is not a multiple of 8");
-  const tg_samples::ImageSet trainSet = tg_samples::loadFashionMnist(tg_samples::Split::Train, dataDir, trainImages);
+  tg_samples::ImageSet trainSet = tg_samples::loadFashionMnist(tg_samples::Split::Train, dataDir, trainImages);
   std::printf("Fashion-MNIST: %lld training images\n", static_cast<long long>(trainSet.count));
-  if (trainSet.rows != c.imageH || trainSet.cols != c.imageW) throw std::runtime_error("Fashion-MNIST images are not 28×28");
+  if (trainSet.rows != 28 || trainSet.cols != 28) throw std::runtime_error("Fashion-MNIST images are not 28×28");
+  if (c.imageH == 14) trainSet = halve(trainSet);
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   FlowMatchingTiny model(c);
@@ -77,7 +101,7 @@ int run(tg_samples::CommonOptions& o, FlowMatchingTinyConfig c, const std::strin
   tg_samples::BatchSampler sampler(static_cast<size_t>(trainSet.count), o.seed);
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
-    std::vector<float> x0 = tg_samples::gather(trainSet, sampler.next(static_cast<size_t>(c.batch))).pixels;
+    std::vector<float> x0 = toSigned(tg_samples::gather(trainSet, sampler.next(static_cast<size_t>(c.batch))).pixels);
     return tg::Feed{{"x_0", std::move(x0)}, {"t", buckets(rng, c.batch, c.tSteps)}, {"tNorm_table", table}};
   });
   std::printf("final loss %.6g after %d steps (%.1f ms/step); first loss %.6g\n", static_cast<double>(stats.finalLoss()),
@@ -105,9 +129,13 @@ int run(tg_samples::CommonOptions& o, FlowMatchingTinyConfig c, const std::strin
       frameLabels.emplace_back(label);
     }
   }
+  // Back to [0, 1] for the pictures, clamped.
+  for (auto& f : frames)
+    for (float& v : f) v = std::clamp((v + 1) / 2, 0.f, 1.f);
+  for (float& v : x) v = std::clamp((v + 1) / 2, 0.f, 1.f);
   // How far the samples' pixel statistics are from the data's (a crude check of learning).
   double meanGen = 0, meanData = 0;
-  for (float v : x) meanGen += std::clamp(v, 0.f, 1.f) / static_cast<double>(x.size());
+  for (float v : x) meanGen += v / static_cast<double>(x.size());
   for (float v : trainSet.pixels) meanData += v / static_cast<double>(trainSet.pixels.size());
   std::printf("generated %lld samples in %d Euler steps; mean pixel %.3f (training data %.3f)\n",
               static_cast<long long>(samples), kEulerSteps, meanGen, meanData);
@@ -131,13 +159,13 @@ int run(tg_samples::CommonOptions& o, FlowMatchingTinyConfig c, const std::strin
   for (int64_t r = 0; r < (samples + cols - 1) / cols; ++r) rows.emplace_back("GEN");
   rows.emplace_back("DATA");
   tg_samples::writePng(o.out / "samples.png",
-                       tg_samples::imageGrid(grid, {.cols = cols, .scale = 3, .title = "GENERATED (25 EULER STEPS) VS TRAINING IMAGES",
+                       tg_samples::imageGrid(grid, {.tileH = c.imageH, .tileW = c.imageW, .cols = cols, .scale = c.imageH == 14 ? 6 : 3, .title = "GENERATED (25 EULER STEPS) VS TRAINING IMAGES",
                                                     .rowLabels = rows}));
-  results.picture("samples.png", "generated samples (clamped to [0, 1]) above a row of training images");
+  results.picture("samples.png", "generated samples (clamped to the pixel range) above a row of training images");
   std::vector<float> traj;
   for (const auto& f : frames) traj.insert(traj.end(), f.begin(), f.begin() + static_cast<ptrdiff_t>(cols * pixels));
   tg_samples::writePng(o.out / "trajectory.png",
-                       tg_samples::imageGrid(traj, {.cols = cols, .scale = 2, .title = "EULER INTEGRATION FROM NOISE",
+                       tg_samples::imageGrid(traj, {.tileH = c.imageH, .tileW = c.imageW, .cols = cols, .scale = c.imageH == 14 ? 4 : 2, .title = "EULER INTEGRATION FROM NOISE",
                                                     .rowLabels = frameLabels}));
   results.picture("trajectory.png", "the first 8 samples every 5 Euler steps, from noise (t = 1) to t = 0");
   std::printf("wrote %s, loss.png, samples.png, trajectory.png\n", results.write().string().c_str());
@@ -159,9 +187,13 @@ int main(int argc, char** argv) {
   int64_t trainImages = 0, samples = 32;
   app.add_option("--data", dataDir, "Fashion-MNIST folder (IDX files, gzipped or not)")->capture_default_str();
   app.add_option("--train-images", trainImages, "use the first N training images (0: all 60000)");
-  app.add_option("--batch", c.batch, "training batch (upstream: 64; default 16 for CPU devices)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
-  app.add_option("--channels", c.convCh, "convolution channels (upstream: 32; default 16 for CPU devices)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{512}));
+  app.add_option("--batch", c.batch, "training batch (upstream: 64)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  app.add_option("--channels", c.convCh, "convolution channels (upstream: 32)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{512}));
+  int64_t imageSize = 28;
+  app.add_option("--image-size", imageSize, "28 (upstream) or 14 (2×2 means: the convolutions' 9×9 window sees most of a garment)")
+      ->capture_default_str()->check(CLI::IsMember({28, 14}));
   app.add_option("--samples", samples, "images to generate (a multiple of 8)")->capture_default_str()->check(CLI::Range(int64_t{8}, int64_t{1024}));
   CLI11_PARSE(app, argc, argv);
+  c.imageH = c.imageW = imageSize;
   return tg_samples::runMain([&] { return run(o, c, dataDir, trainImages, samples); });
 }

@@ -1,14 +1,17 @@
-// samples/tic-tac-toe: self-play REINFORCE (samples/models/tic_tac_toe.h: a 27 → 64 → 64 → 9 tanh
-// MLP playing both sides, Adam 5e-3). Each training step plays 16 games against itself in
+// samples/tic-tac-toe: REINFORCE (samples/models/tic_tac_toe.h: a 27 → 64 → 64 → 9 tanh MLP,
+// Adam; the engine is samples/models/tic_tac_toe_game.h). Each training step plays 16 games in
 // lockstep, moves sampled from the attached policy forward renormalized over the empty cells, and
-// trains on every move's log-probability weighted by its game's normalized outcome for the player
-// who made it. Every --eval-every steps the greedy policy plays a uniformly random player, half
-// the games as first player, half as second (upstream's evalVsRandom, but in lockstep batches).
-// Pictures: the loss curve and the win / draw / loss rates against the random player.
+// trains on every recorded move's log-probability weighted by its game's normalized outcome for
+// the player who made it. --opponent self is main.ts's self-play; the default plays a uniformly
+// random player instead (self-play with this loss does not learn: see samples/README.md). Every
+// --eval-every steps the greedy policy plays a random player, half the games as first player,
+// half as second (upstream's evalVsRandom, but in lockstep batches). Pictures: the loss curve and
+// the win / draw / loss rates against the random player.
 #include <cstdio>
+#include <map>
+#include <string>
 
-#include "game.h"
-#include "models/tic_tac_toe.h"
+#include "models/tic_tac_toe_game.h"
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"
@@ -19,7 +22,7 @@ namespace {
 
 using tg_models::TicTacToeConfig;
 using tg_models::TicTacToePolicy;
-namespace ttt = tg_samples::tictactoe;
+namespace ttt = tg_models::tictactoe;
 
 // tests/parity/cases/tic_tac_toe.cpp: upstream's sizes, parameter seed 42, uniformly random legal
 // moves from Mulberry32(15).
@@ -35,11 +38,11 @@ int parityRun(tg_samples::CommonOptions& o) {
     for (const ttt::Game* g : games) moves.push_back(ttt::randomMove(*g, rng));
     return moves;
   };
-  const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) { return ttt::selfPlay(c, random); });
+  const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) { return ttt::rollout(c, random, ttt::Opponent::Self, rng); });
   return tg_samples::compareWithGolden(o.parityGolden, stats.losses);
 }
 
-int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int evalGames, double lr) {
+int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int evalGames, double lr, ttt::Opponent opponent) {
   if (!o.parityGolden.empty()) return parityRun(o);
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
@@ -83,12 +86,13 @@ int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int eval
   evaluate(0);
   const ttt::Score before = last;
   const auto stats = tg_samples::trainLoop(
-      train, o.steps, o.logEvery, [&](int) { return ttt::selfPlay(c, sampled); },
+      train, o.steps, o.logEvery, [&](int) { return ttt::rollout(c, sampled, opponent, rng); },
       [&](int i, float) {
         if ((i + 1) % evalEvery == 0 || i + 1 == o.steps) evaluate(i + 1);
       });
   const auto pct = [](int k, int n) { return 100.0 * k / n; };
-  std::printf("%d self-play rollouts (%.1f ms each, rollout and step)\n", o.steps, stats.msPerStep());
+  std::printf("%d rollouts against %s (%.1f ms each, rollout and step)\n", o.steps,
+              opponent == ttt::Opponent::Self ? "itself" : "a random player", stats.msPerStep());
   std::printf("greedy policy vs a random player over %d games: before training win %.1f%% draw %.1f%% loss %.1f%%; "
               "after: win %.1f%% draw %.1f%% loss %.1f%%\n",
               last.games(), pct(before.wins, before.games()), pct(before.draws, before.games()),
@@ -97,11 +101,12 @@ int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int eval
 
   tg_samples::Results results("tic_tac_toe", o, adapter);
   results.loop(stats);
+  results.metric("opponent", opponent == ttt::Opponent::Self ? "self" : "random");
   results.metric("evalGames", last.games());
   results.metric("before", {{"wins", before.wins}, {"draws", before.draws}, {"losses", before.losses}});
   results.metric("after", {{"wins", last.wins}, {"draws", last.draws}, {"losses", last.losses}});
   tg_samples::writeLossCurve(o.out / "loss.png", stats.losses, "TIC-TAC-TOE: REINFORCE SURROGATE LOSS");
-  results.picture("loss.png", "self-play REINFORCE surrogate loss per rollout (not a measure of skill)");
+  results.picture("loss.png", "REINFORCE surrogate loss per rollout (not a measure of skill)");
   tg_samples::writePng(o.out / "vs_random.png",
                        tg_samples::renderPlot({.title = "GREEDY POLICY VS A RANDOM PLAYER", .xLabel = "step",
                                                .yLabel = "fraction of games", .yRange = std::pair{0.0, 1.0},
@@ -114,16 +119,20 @@ int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int eval
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Train upstream's tic-tac-toe sample (self-play policy gradient) on a WebGPU (Vulkan) device."};
-  tg_samples::CommonOptions o{.steps = 600, .seed = 42, .out = "out/tic_tac_toe"};
+  CLI::App app{"Train upstream's tic-tac-toe sample (REINFORCE policy gradient, against a random player or itself) on a WebGPU (Vulkan) device."};
+  tg_samples::CommonOptions o{.steps = 3000, .seed = 42, .out = "out/tic_tac_toe"};
   tg_samples::addCommonOptions(app, o);
   TicTacToeConfig c;  // upstream's sizes
-  int evalEvery = 50, evalGames = 200;
+  int evalEvery = 250, evalGames = 200;
   double lr = 5e-3;
   app.add_option("--lr", lr, "Adam's learning rate (upstream: 5e-3)")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--games", c.games, "self-play games per rollout")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{4096}));
   app.add_option("--eval-every", evalEvery, "steps between evaluations against the random player")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--eval-games", evalGames, "games per evaluation (half as each side)")->capture_default_str()->check(CLI::Range(2, 100000));
+  ttt::Opponent opponent = ttt::Opponent::Random;
+  app.add_option("--opponent", opponent, "who the policy plays while training: random (default) or self (main.ts's self-play)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, ttt::Opponent>{{"random", ttt::Opponent::Random}, {"self", ttt::Opponent::Self}}))
+      ->default_str("random");
   CLI11_PARSE(app, argc, argv);
-  return tg_samples::runMain([&] { return run(o, c, evalEvery, evalGames, lr); });
+  return tg_samples::runMain([&] { return run(o, c, evalEvery, evalGames, lr, opponent); });
 }

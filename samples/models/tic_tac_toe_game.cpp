@@ -1,11 +1,11 @@
-#include "game.h"
+#include "models/tic_tac_toe_game.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace tg_samples::tictactoe {
+namespace tg_models::tictactoe {
 namespace {
 
 constexpr int kLines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
@@ -23,6 +23,21 @@ std::vector<int> empties(const Game& g) {
   for (int i = 0; i < 9; ++i)
     if (g.cells[static_cast<size_t>(i)] == 0) e.push_back(i);
   return e;
+}
+
+// main.ts's variance reduction: outcomes over the recorded slots to mean 0 and deviation 1.
+void normalize(std::vector<float>& outcomes, const std::vector<float>& mask) {
+  int64_t count = 0;
+  double sum = 0;
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (mask[i] != 0.f) sum += static_cast<double>(outcomes[i]), ++count;
+  const double mean = count > 0 ? sum / static_cast<double>(count) : 0;
+  double var = 0;
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (mask[i] != 0.f) var += (static_cast<double>(outcomes[i]) - mean) * (static_cast<double>(outcomes[i]) - mean);
+  const double sd = std::sqrt(var / static_cast<double>(std::max<int64_t>(1, count))) + 1e-8;
+  for (size_t i = 0; i < outcomes.size(); ++i)
+    if (mask[i] != 0.f) outcomes[i] = static_cast<float>((static_cast<double>(outcomes[i]) - mean) / sd);
 }
 
 }  // namespace
@@ -83,12 +98,15 @@ int bestLegal(const float* p, const Game& g) {
   return best;
 }
 
-tg::Feed selfPlay(const tg_models::TicTacToeConfig& c, const Policy& policy) {
+tg::Feed rollout(const TicTacToeConfig& c, const Policy& policy, Opponent opponent, tg::Mulberry32& rng) {
   if (c.stateDim != 27 || c.actions != 9 || c.maxMoves != 9)
     throw std::invalid_argument("tic-tac-toe: the board needs stateDim 27, actions 9, maxMoves 9");
   if (c.games <= 0 || c.games > 65536)
     throw std::invalid_argument("tic-tac-toe: games " + std::to_string(c.games) + " out of range (1 to 65536)");
   const auto k = static_cast<size_t>(c.games), n = static_cast<size_t>(c.slots());
+  const auto randomMoves = [&](size_t game, int turn) {
+    return opponent == Opponent::Random && turn != static_cast<int>(game % 2);
+  };
   std::vector<Game> games(k);
   std::vector<float> states(n * 27, 0.f), mask(n, 0.f), outcomes(n, 0.f), boards;
   std::vector<int32_t> actions(n, 0);
@@ -96,9 +114,12 @@ tg::Feed selfPlay(const tg_models::TicTacToeConfig& c, const Policy& policy) {
   for (size_t move = 0; move < 9; ++move) {
     std::vector<const Game*> live;
     std::vector<size_t> which;
-    for (size_t i = 0; i < k; ++i)
-      if (!games[i].done) live.push_back(&games[i]), which.push_back(i);
-    if (live.empty()) break;
+    for (size_t i = 0; i < k; ++i) {
+      if (games[i].done) continue;
+      if (randomMoves(i, games[i].turn)) games[i] = applyMove(games[i], randomMove(games[i], rng));
+      else live.push_back(&games[i]), which.push_back(i);
+    }
+    if (live.empty()) continue;
     boards.assign(live.size() * 27, 0.f);
     for (size_t j = 0; j < live.size(); ++j) packState(*live[j], boards, j * 27);
     const std::vector<int> chosen = policy(boards, live);
@@ -120,17 +141,7 @@ tg::Feed selfPlay(const tg_models::TicTacToeConfig& c, const Policy& policy) {
       const int w = games[i].winner;
       outcomes[idx] = w == -1 ? 0.f : player[idx] == w ? 1.f : -1.f;
     }
-  int64_t count = 0;
-  double sum = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) sum += static_cast<double>(outcomes[i]), ++count;
-  const double mean = count > 0 ? sum / static_cast<double>(count) : 0;
-  double var = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) var += (static_cast<double>(outcomes[i]) - mean) * (static_cast<double>(outcomes[i]) - mean);
-  const double sd = std::sqrt(var / static_cast<double>(std::max<int64_t>(1, count))) + 1e-8;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) outcomes[i] = static_cast<float>((static_cast<double>(outcomes[i]) - mean) / sd);
+  if (opponent == Opponent::Self) normalize(outcomes, mask);
   return {{"states", std::move(states)}, {"actions", std::move(actions)}, {"outcomes", std::move(outcomes)},
           {"mask", std::move(mask)}};
 }
@@ -167,4 +178,4 @@ Score versusRandom(int perSide, const Policy& policy, tg::Mulberry32& rng) {
   return s;
 }
 
-}  // namespace tg_samples::tictactoe
+}  // namespace tg_models::tictactoe

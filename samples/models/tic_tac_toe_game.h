@@ -1,6 +1,7 @@
 // Tic-tac-toe for upstream's self-play sample: the game engine (as main.ts plays it), the
-// mover's-view board encoding the policy sees, the lockstep self-play rollout REINFORCE trains on,
-// and the evaluation against a uniformly random player.
+// mover's-view board encoding the policy sees, the lockstep rollout REINFORCE trains on (self-play
+// as main.ts, or against a uniformly random player), and the evaluation against a random player.
+// The app and the parity case (tests/parity/cases/tic_tac_toe.cpp) both play with it.
 #pragma once
 
 #include <tensorgrad/tensorgrad.h>
@@ -12,7 +13,7 @@
 
 #include "models/tic_tac_toe.h"
 
-namespace tg_samples::tictactoe {
+namespace tg_models::tictactoe {
 
 struct Game {
   std::array<int8_t, 9> cells{};  // 0 empty, 1 player 0's mark, 2 player 1's
@@ -33,10 +34,19 @@ int randomMove(const Game& g, tg::Mulberry32& rng);
 // turn), given their packed boards ([games.size(), 27]).
 using Policy = std::function<std::vector<int>(const std::vector<float>& boards, const std::vector<const Game*>& games)>;
 
-// One lockstep self-play rollout of c.games games ([9 · games] slots, move-major): boards,
-// moves, each move's outcome for its player (+1 win, −1 loss, 0 draw) normalized over live
-// slots, and the live mask.
-tg::Feed selfPlay(const tg_models::TicTacToeConfig& c, const Policy& policy);
+// Who plays against the policy in a rollout.
+enum class Opponent {
+  Self,    // the policy plays both sides (main.ts)
+  Random,  // a uniformly random player; the policy is the first player in even games, second in odd
+};
+
+// One lockstep rollout of c.games games ([9 · games] slots, move-major): the policy's boards and
+// moves, each move's outcome for its player (+1 win, −1 loss, 0 draw), and the mask of recorded
+// slots. Self-play normalizes the outcomes over the recorded slots (mean 0, deviation 1) as
+// main.ts does; against Opponent::Random they stay ±1 / 0, since centring them there made the
+// policy learn less (samples/README.md). The random player's moves (drawn from `rng`) are played
+// but not recorded; Opponent::Self draws nothing from `rng`.
+tg::Feed rollout(const TicTacToeConfig& c, const Policy& policy, Opponent opponent, tg::Mulberry32& rng);
 
 // Samples a legal cell from probabilities `p[0..9)` renormalized over the empty cells (uniform
 // over them when their total is ~0), as main.ts's sampleMaskedAction.
@@ -52,4 +62,4 @@ struct Score {
 // playing `policy`, the opponent uniformly random moves from `rng`; all games in lockstep.
 Score versusRandom(int perSide, const Policy& policy, tg::Mulberry32& rng);
 
-}  // namespace tg_samples::tictactoe
+}  // namespace tg_models::tictactoe
