@@ -7,8 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cartpole_env.h"
-#include "models/cartpole.h"
+#include "models/cartpole_env.h"
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"
@@ -19,7 +18,7 @@ namespace {
 
 using tg_models::CartpoleConfig;
 using tg_models::CartpolePolicy;
-namespace cp = tg_samples::cartpole;
+namespace cp = tg_models::cartpole;
 
 // tests/parity/cases/cartpole.cpp: 8 envs × 40 steps, parameter seed 42, a coin-flip policy on
 // Mulberry32(14) (the same stream as the resets).

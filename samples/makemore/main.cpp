@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "models/makemore.h"
+#include "models/makemore_batch.h"
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"
@@ -28,35 +28,6 @@ bool isTestWord(const std::string& w) {
   return ((h % 10) + 10) % 10 == 0;
 }
 
-// main.ts's makeBatch: `batch` words drawn by `pick`, '.'-framed and padded; the mask covers the
-// predicted positions 0..len and is normalised to sum to 1.
-template <class Pick>
-tg::Feed wordBatch(const MakemoreConfig& c, Pick&& pick, const std::function<int32_t(size_t)>& letter) {
-  const int64_t b = c.batch, t = c.t();
-  std::vector<int32_t> tokens(static_cast<size_t>(b * t)), targets(tokens.size());
-  std::vector<float> mask(tokens.size(), 0.f);
-  std::vector<int32_t> full(static_cast<size_t>(c.seqLen));
-  int valid = 0;
-  for (int64_t bi = 0; bi < b; ++bi) {
-    const size_t len = pick();
-    std::fill(full.begin(), full.end(), 0);
-    for (size_t i = 0; i < len && static_cast<int64_t>(i + 1) < c.seqLen; ++i) full[i + 1] = letter(i);
-    const int64_t lastValid = std::min(static_cast<int64_t>(len), t - 1);
-    for (int64_t j = 0; j < t; ++j) {
-      const auto at = static_cast<size_t>(bi * t + j);
-      tokens[at] = full[static_cast<size_t>(j)];
-      targets[at] = full[static_cast<size_t>(j + 1)];
-      if (j <= lastValid) {
-        mask[at] = 1.f;
-        ++valid;
-      }
-    }
-  }
-  const double inv = 1.0 / valid;
-  for (float& m : mask) m = static_cast<float>(static_cast<double>(m) * inv);
-  return {{"tokens", std::move(tokens)}, {"targets", std::move(targets)}, {"mask", std::move(mask)}};
-}
-
 // tests/parity/cases/makemore.cpp: d 32, 2 layers of 2 heads, batch 16, seed 42; random names
 // of 2–12 letters from Mulberry32(11), drawn letter by letter.
 int parityRun(tg_samples::CommonOptions& o) {
@@ -67,7 +38,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   auto train = tg::compile(tg_models::makemoreSpec(model, c), {.device = o.device});
   tg::Mulberry32 rng(11);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
-    return wordBatch(
+    return tg_models::makemoreBatch(
         c, [&] { return static_cast<size_t>(2 + static_cast<int64_t>(rng.next() * 11)); },
         [&](size_t) { return 1 + static_cast<int32_t>(rng.next() * 26); });
   });
@@ -93,7 +64,7 @@ int run(tg_samples::CommonOptions& o, MakemoreConfig c, const std::string& words
   auto valLoss = train.attach(tg_models::makemoreValLoss(c));
   auto batchOf = [&](const std::vector<std::string>& pool, tg::Mulberry32& rng) {
     const std::string* w = nullptr;
-    return wordBatch(
+    return tg_models::makemoreBatch(
         c,
         [&] {
           w = &pool[static_cast<size_t>(rng.next() * static_cast<double>(pool.size()))];

@@ -1,9 +1,10 @@
 #include "models/tic_tac_toe_game.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "models/normalize_masked.h"
 
 namespace tg_models::tictactoe {
 namespace {
@@ -23,21 +24,6 @@ std::vector<int> empties(const Game& g) {
   for (int i = 0; i < 9; ++i)
     if (g.cells[static_cast<size_t>(i)] == 0) e.push_back(i);
   return e;
-}
-
-// main.ts's variance reduction: outcomes over the recorded slots to mean 0 and deviation 1.
-void normalize(std::vector<float>& outcomes, const std::vector<float>& mask) {
-  int64_t count = 0;
-  double sum = 0;
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    if (mask[i] != 0.f) sum += static_cast<double>(outcomes[i]), ++count;
-  const double mean = count > 0 ? sum / static_cast<double>(count) : 0;
-  double var = 0;
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    if (mask[i] != 0.f) var += (static_cast<double>(outcomes[i]) - mean) * (static_cast<double>(outcomes[i]) - mean);
-  const double sd = std::sqrt(var / static_cast<double>(std::max<int64_t>(1, count))) + 1e-8;
-  for (size_t i = 0; i < outcomes.size(); ++i)
-    if (mask[i] != 0.f) outcomes[i] = static_cast<float>((static_cast<double>(outcomes[i]) - mean) / sd);
 }
 
 }  // namespace
@@ -141,7 +127,7 @@ tg::Feed rollout(const TicTacToeConfig& c, const Policy& policy, Opponent oppone
       const int w = games[i].winner;
       outcomes[idx] = w == -1 ? 0.f : player[idx] == w ? 1.f : -1.f;
     }
-  if (opponent == Opponent::Self) normalize(outcomes, mask);
+  if (opponent == Opponent::Self) normalizeMasked(outcomes, mask);
   return {{"states", std::move(states)}, {"actions", std::move(actions)}, {"outcomes", std::move(outcomes)},
           {"mask", std::move(mask)}};
 }

@@ -1,10 +1,13 @@
 // The environments the sample apps and parity cases play (samples/models): the tic-tac-toe engine
-// and its rollouts.
+// and its rollouts, the cart-pole simulation and its rollouts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
+#include "models/cartpole_env.h"
 #include "models/tic_tac_toe_game.h"
 
 namespace {
@@ -117,6 +120,64 @@ TEST(TicTacToe, RolloutRejectsBadConfigs) {
   c = kConfig;
   c.stateDim = 18;
   EXPECT_THROW(ttt::rollout(c, std::ref(policy), ttt::Opponent::Self, rng), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+namespace cp = tg_models::cartpole;
+
+TEST(Cartpole, ResetsNearUprightAndAPushMovesTheCart) {
+  tg::Mulberry32 rng(7);
+  const cp::Env e = cp::resetEnv(rng);
+  for (double v : {e.x, e.xDot, e.theta, e.thetaDot}) {
+    EXPECT_GE(v, -0.05);
+    EXPECT_LT(v, 0.05);
+  }
+  const cp::Env upright{};
+  const cp::Env right = cp::stepEnv(upright, 1), left = cp::stepEnv(upright, 0);
+  EXPECT_GT(right.xDot, 0);  // pushed right, the cart speeds right and the pole tips left
+  EXPECT_LT(right.thetaDot, 0);
+  EXPECT_DOUBLE_EQ(left.xDot, -right.xDot);
+  EXPECT_FALSE(right.done);
+}
+
+TEST(Cartpole, PushingOneWayEndsTheEpisodeWithinTheBounds) {
+  cp::Env e{};
+  int steps = 0;
+  while (!e.done && steps < 200) e = cp::stepEnv(e, 1), ++steps;
+  EXPECT_TRUE(e.done);
+  EXPECT_LT(steps, 200);
+  EXPECT_TRUE(std::abs(e.theta) > 12 * std::numbers::pi / 180 || std::abs(e.x) > 2.4);
+}
+
+TEST(Cartpole, RolloutRecordsLiveStepsWithNormalizedReturns) {
+  const tg_models::CartpoleConfig c{.envs = 4, .maxT = 50, .seed = 1};
+  tg::Mulberry32 rng(3);
+  int calls = 0;
+  const auto alwaysRight = [&](const std::vector<float>& states, const std::vector<bool>& live) {
+    ++calls;
+    EXPECT_EQ(states.size(), live.size() * 4);
+    return std::vector<int32_t>(live.size(), 1);
+  };
+  const cp::Rollout r = cp::rollout(c, rng, alwaysRight);
+  const std::vector<float>& mask = r.feed.at("mask").f32();
+  const std::vector<float>& returns = r.feed.at("returns").f32();
+  int64_t live = 0;
+  double sum = 0, squares = 0;
+  for (size_t i = 0; i < mask.size(); ++i)
+    if (mask[i] != 0.f) ++live, sum += returns[i], squares += returns[i] * returns[i];
+  int64_t lengths = 0, longest = 0;
+  for (int64_t l : r.episodeLengths) lengths += l, longest = std::max(longest, l);
+  EXPECT_EQ(live, lengths);
+  EXPECT_EQ(calls, longest);  // not called once every episode has ended
+  EXPECT_LT(longest, c.maxT);
+  EXPECT_NEAR(sum / static_cast<double>(live), 0, 1e-6);
+  EXPECT_NEAR(squares / static_cast<double>(live), 1, 1e-5);
+  // Within an episode the return falls with time (fewer steps left).
+  const auto k = static_cast<size_t>(c.envs);
+  EXPECT_GT(returns[0 * k], returns[1 * k]);
 }
 
 }  // namespace

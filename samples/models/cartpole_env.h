@@ -1,5 +1,6 @@
 // The cart-pole simulation (gym's CartPole-v1 physics, as upstream's main.ts steps it) and the
-// lockstep rollout of `envs` episodes that REINFORCE trains on.
+// lockstep rollout of `envs` episodes that REINFORCE trains on. The app and the parity case
+// (tests/parity/cases/cartpole.cpp) both play it.
 #pragma once
 
 #include <tensorgrad/tensorgrad.h>
@@ -9,7 +10,7 @@
 
 #include "models/cartpole.h"
 
-namespace tg_samples::cartpole {
+namespace tg_models::cartpole {
 
 struct Env {
   double x = 0, xDot = 0, theta = 0, thetaDot = 0;
@@ -35,6 +36,6 @@ struct Rollout {
 // live flags, and returns one action per env (entries of finished envs are ignored). It is not
 // called once every episode has ended. Resets draw from `rng` first (env order).
 using Policy = std::function<std::vector<int32_t>(const std::vector<float>& states, const std::vector<bool>& live)>;
-Rollout rollout(const tg_models::CartpoleConfig& c, tg::Mulberry32& rng, const Policy& policy);
+Rollout rollout(const CartpoleConfig& c, tg::Mulberry32& rng, const Policy& policy);
 
-}  // namespace tg_samples::cartpole
+}  // namespace tg_models::cartpole

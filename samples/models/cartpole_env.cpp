@@ -1,4 +1,4 @@
-#include "cartpole_env.h"
+#include "models/cartpole_env.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/normalize_masked.h"
 #include "models/taylor_trig.h"
 
-namespace tg_samples::cartpole {
+namespace tg_models::cartpole {
 namespace {
 
 using tg_models::cosSeries;
@@ -102,21 +103,10 @@ Rollout rollout(const tg_models::CartpoleConfig& c, tg::Mulberry32& rng, const P
       returns[idx] = static_cast<float>(acc);
     }
   }
-  // Normalized over the live slots: minus the mean, over the standard deviation.
-  int64_t count = 0;
-  double sum = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) sum += static_cast<double>(returns[i]), ++count;
-  const double mean = count > 0 ? sum / static_cast<double>(count) : 0;
-  double var = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) var += (static_cast<double>(returns[i]) - mean) * (static_cast<double>(returns[i]) - mean);
-  const double sd = std::sqrt(var / static_cast<double>(std::max<int64_t>(1, count))) + 1e-8;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != 0.f) returns[i] = static_cast<float>((static_cast<double>(returns[i]) - mean) / sd);
+  normalizeMasked(returns, mask);
   r.feed = {{"states", std::move(states)}, {"actions", std::move(actions)}, {"returns", std::move(returns)},
             {"mask", std::move(mask)}};
   return r;
 }
 
-}  // namespace tg_samples::cartpole
+}  // namespace tg_models::cartpole
