@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
   auto pipeline = device.CreateComputePipeline(&pd);
   wgpu::BindGroupDescriptor gd;
   gd.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry gdEntries[] = {{.binding = 0, .buffer = params}, {.binding = 1, .buffer = xs}, {.binding = 2, .buffer = ys}};
+  const wgpu::BindGroupEntry gdEntries[] = {
+      {.binding = 0, .buffer = params}, {.binding = 1, .buffer = xs}, {.binding = 2, .buffer = ys}};
   gd.entryCount = std::size(gdEntries);
   gd.entries = gdEntries;
   auto group = device.CreateBindGroup(&gd);

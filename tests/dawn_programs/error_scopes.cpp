@@ -110,9 +110,8 @@ int main() {
   expect(type == wgpu::ErrorType::Validation, "a WGSL error is a validation error");
   uint64_t errorLine = 0;
   wgpu::Future info = shaderModule.GetCompilationInfo(
-      wgpu::CallbackMode::WaitAnyOnly,
-      [&errorLine](wgpu::CompilationInfoRequestStatus status,
-                   const wgpu::CompilationInfo* compilationInfo) {
+      wgpu::CallbackMode::WaitAnyOnly, [&errorLine](wgpu::CompilationInfoRequestStatus status,
+                                                    const wgpu::CompilationInfo* compilationInfo) {
         if (status != wgpu::CompilationInfoRequestStatus::Success) return;
         for (size_t i = 0; i < compilationInfo->messageCount; ++i) {
           const wgpu::CompilationMessage& m = compilationInfo->messages[i];
@@ -139,9 +138,8 @@ int main() {
   expect(outer == wgpu::ErrorType::Validation, "the validation scope caught the error");
 
   // 4. No scope: the uncaptured-error callback receives it (a write at an unaligned offset).
-  wgpu::BufferDescriptor targetDesc{.label = "target",
-                                    .usage = wgpu::BufferUsage::CopyDst,
-                                    .size = 16};
+  wgpu::BufferDescriptor targetDesc{
+      .label = "target", .usage = wgpu::BufferUsage::CopyDst, .size = 16};
   wgpu::Buffer target = device.CreateBuffer(&targetDesc);
   const uint32_t value = 42;
   device.GetQueue().WriteBuffer(target, 2, &value, sizeof(value));

@@ -134,18 +134,16 @@ int main() {
       {.binding = 1, .buffer = partials},
       {.binding = 2, .buffer = countAll},
   };
-  wgpu::BindGroupDescriptor firstDesc{.layout = pipeline.GetBindGroupLayout(0),
-                                      .entryCount = 3,
-                                      .entries = firstEntries};
+  wgpu::BindGroupDescriptor firstDesc{
+      .layout = pipeline.GetBindGroupLayout(0), .entryCount = 3, .entries = firstEntries};
   wgpu::BindGroup first = device.CreateBindGroup(&firstDesc);
   wgpu::BindGroupEntry secondEntries[] = {
       {.binding = 0, .buffer = partials},
       {.binding = 1, .buffer = total},
       {.binding = 2, .buffer = countPartials},
   };
-  wgpu::BindGroupDescriptor secondDesc{.layout = pipeline.GetBindGroupLayout(0),
-                                       .entryCount = 3,
-                                       .entries = secondEntries};
+  wgpu::BindGroupDescriptor secondDesc{
+      .layout = pipeline.GetBindGroupLayout(0), .entryCount = 3, .entries = secondEntries};
   wgpu::BindGroup second = device.CreateBindGroup(&secondDesc);
 
   wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
@@ -160,14 +158,14 @@ int main() {
   wgpu::CommandBuffer commands = encoder.Finish();
   queue.Submit(1, &commands);
 
-  wgpu::Future mapFuture = readback.MapAsync(
-      wgpu::MapMode::Read, 0, sizeof(float), wgpu::CallbackMode::WaitAnyOnly,
-      [](wgpu::MapAsyncStatus status, wgpu::StringView message) {
-        if (status != wgpu::MapAsyncStatus::Success) {
-          std::cout << "MapAsync: " << status << " - " << message << "\n";
-          exit(1);
-        }
-      });
+  wgpu::Future mapFuture =
+      readback.MapAsync(wgpu::MapMode::Read, 0, sizeof(float), wgpu::CallbackMode::WaitAnyOnly,
+                        [](wgpu::MapAsyncStatus status, wgpu::StringView message) {
+                          if (status != wgpu::MapAsyncStatus::Success) {
+                            std::cout << "MapAsync: " << status << " - " << message << "\n";
+                            exit(1);
+                          }
+                        });
   instance.WaitAny(mapFuture, UINT64_MAX);
 
   const float sum = *static_cast<const float*>(readback.GetConstMappedRange(0, sizeof(float)));

@@ -89,9 +89,10 @@ int main() {
     uint32_t n;
   } params{kA, kCount};
 
-  wgpu::BufferDescriptor paramsDesc{.label = "params",
-                                    .usage = wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst,
-                                    .size = sizeof(Params)};
+  wgpu::BufferDescriptor paramsDesc{
+      .label = "params",
+      .usage = wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst,
+      .size = sizeof(Params)};
   wgpu::Buffer paramsBuffer = device.CreateBuffer(&paramsDesc);
   wgpu::BufferDescriptor xDesc{.label = "x",
                                .usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopyDst,
@@ -126,9 +127,8 @@ int main() {
       {.binding = 1, .buffer = xBuffer},
       {.binding = 2, .buffer = yBuffer},
   };
-  wgpu::BindGroupDescriptor bindGroupDesc{.layout = pipeline.GetBindGroupLayout(0),
-                                          .entryCount = 3,
-                                          .entries = entries};
+  wgpu::BindGroupDescriptor bindGroupDesc{
+      .layout = pipeline.GetBindGroupLayout(0), .entryCount = 3, .entries = entries};
   wgpu::BindGroup bindGroup = device.CreateBindGroup(&bindGroupDesc);
 
   wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
@@ -142,15 +142,15 @@ int main() {
   queue.Submit(1, &commands);
 
   bool mapped = false;
-  wgpu::Future mapFuture = readback.MapAsync(
-      wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::WaitAnyOnly,
-      [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView message) {
-        if (status != wgpu::MapAsyncStatus::Success) {
-          std::cout << "MapAsync: " << status << " - " << message << "\n";
-          return;
-        }
-        mapped = true;
-      });
+  wgpu::Future mapFuture =
+      readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::WaitAnyOnly,
+                        [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView message) {
+                          if (status != wgpu::MapAsyncStatus::Success) {
+                            std::cout << "MapAsync: " << status << " - " << message << "\n";
+                            return;
+                          }
+                          mapped = true;
+                        });
   if (instance.WaitAny(mapFuture, UINT64_MAX) != wgpu::WaitStatus::Success || !mapped) return 1;
 
   const float* result = static_cast<const float*>(readback.GetConstMappedRange(0, kSize));

@@ -12,11 +12,13 @@ namespace {
 class DawnApi : public ShimTest {
  protected:
   // Expects a validation error whose message contains every fragment.
-  void ExpectError(const std::function<void()>& fn, std::initializer_list<std::string_view> fragments) {
+  void ExpectError(const std::function<void()>& fn,
+                   std::initializer_list<std::string_view> fragments) {
     const CapturedError e = Capture(fn);
     EXPECT_EQ(e.type, wgpu::ErrorType::Validation) << e.message;
     for (auto f : fragments)
-      EXPECT_NE(e.message.find(f), std::string::npos) << "missing \"" << f << "\" in: " << e.message;
+      EXPECT_NE(e.message.find(f), std::string::npos)
+          << "missing \"" << f << "\" in: " << e.message;
   }
 };
 
@@ -59,7 +61,8 @@ TEST(StringViewTest, ConversionsFollowDawn) {
 
 TEST(InstanceTest, FeaturesAndLimitsAsCurrentDawnSpellsThem) {
   static const auto kTimedWaitAny = wgpu::InstanceFeatureName::TimedWaitAny;
-  wgpu::InstanceDescriptor withFeature{.requiredFeatureCount = 1, .requiredFeatures = &kTimedWaitAny};
+  wgpu::InstanceDescriptor withFeature{.requiredFeatureCount = 1,
+                                       .requiredFeatures = &kTimedWaitAny};
   EXPECT_TRUE(wgpu::CreateInstance(&withFeature));
   EXPECT_TRUE(wgpu::HasInstanceFeature(wgpu::InstanceFeatureName::TimedWaitAny));
 
@@ -113,11 +116,12 @@ TEST_F(DawnApi, RequestingALimitOfAMissingFeatureFails) {
   limits.maxTextureDimension2D = 8192;
   wgpu::DeviceDescriptor desc{{.label = "wants textures", .requiredLimits = &limits}};
   std::string message;
-  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
-                             [&](wgpu::RequestDeviceStatus status, wgpu::Device, wgpu::StringView m) {
-                               EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
-                               message = std::string(m);
-                             }));
+  Wait(adapter.RequestDevice(
+      &desc, wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::RequestDeviceStatus status, wgpu::Device, wgpu::StringView m) {
+        EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
+        message = std::string(m);
+      }));
   EXPECT_NE(message.find("maxTextureDimension2D"), std::string::npos) << message;
 }
 
@@ -125,13 +129,15 @@ TEST_F(DawnApi, NullRequiredFeaturesFailsRequestDevice) {
   wgpu::DeviceDescriptor desc;
   desc.requiredFeatureCount = 1;
   std::string message;
-  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
-                             [&](wgpu::RequestDeviceStatus status, wgpu::Device d, wgpu::StringView m) {
-                               EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
-                               EXPECT_FALSE(d);
-                               message = std::string(m);
-                             }));
-  EXPECT_NE(message.find("requiredFeatures is null but requiredFeatureCount is 1"), std::string::npos)
+  Wait(adapter.RequestDevice(
+      &desc, wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::RequestDeviceStatus status, wgpu::Device d, wgpu::StringView m) {
+        EXPECT_EQ(status, wgpu::RequestDeviceStatus::Error);
+        EXPECT_FALSE(d);
+        message = std::string(m);
+      }));
+  EXPECT_NE(message.find("requiredFeatures is null but requiredFeatureCount is 1"),
+            std::string::npos)
       << message;
 }
 
@@ -174,7 +180,8 @@ TEST_F(DawnApi, LayoutFieldsOfFeaturesItLacksAreValidated) {
                                          .bindingArraySize = 4,
                                          .buffer = {.type = wgpu::BufferBindingType::Storage}};
   wgpu::BindGroupLayoutDescriptor arrayDesc{.label = "array", .entryCount = 1, .entries = &array};
-  ExpectError([&] { device.CreateBindGroupLayout(&arrayDesc); }, {"\"array\"", "bindingArraySize 4"});
+  ExpectError([&] { device.CreateBindGroupLayout(&arrayDesc); },
+              {"\"array\"", "bindingArraySize 4"});
 }
 
 // The descriptor's arrays are only read during the call: the objects keep their own copies.
@@ -187,7 +194,8 @@ TEST_F(DawnApi, ObjectsKeepNothingOfTheCallersArrays) {
        .visibility = wgpu::ShaderStage::Compute,
        .buffer = {.type = wgpu::BufferBindingType::Storage}}};
   std::string label = "explicit";
-  wgpu::BindGroupLayoutDescriptor ld{.label = label, .entryCount = entries.size(), .entries = entries.data()};
+  wgpu::BindGroupLayoutDescriptor ld{
+      .label = label, .entryCount = entries.size(), .entries = entries.data()};
   const wgpu::BindGroupLayout layout = device.CreateBindGroupLayout(&ld);
   entries.assign(2, wgpu::BindGroupLayoutEntry{});  // scribbled over after the call
   label.assign("xxxxxxxx");
@@ -200,7 +208,8 @@ TEST_F(DawnApi, ObjectsKeepNothingOfTheCallersArrays) {
   const wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&pd);
   const wgpu::Buffer in = Upload(std::vector<uint32_t>{1, 2, 3, 4}, wgpu::BufferUsage::Storage);
   const wgpu::Buffer out = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc);
-  std::vector<wgpu::BindGroupEntry> bindings = {{.binding = 0, .buffer = in}, {.binding = 1, .buffer = out}};
+  std::vector<wgpu::BindGroupEntry> bindings = {{.binding = 0, .buffer = in},
+                                                {.binding = 1, .buffer = out}};
   wgpu::BindGroupDescriptor bg{.layout = layout, .entryCount = 2, .entries = bindings.data()};
   const wgpu::BindGroup group = device.CreateBindGroup(&bg);
   bindings.clear();

@@ -242,13 +242,16 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
       if (value.empty()) loads.push_back(k);
       auto it = store.find(k);
       if (it == store.end()) return size_t{0};
-      if (!value.empty()) std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
+      if (!value.empty())
+        std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
       return it->second.size();
     });
-    cache.SetStoreCacheDataCallback([&](std::span<const std::byte> key, std::span<const std::byte> value) {
-      const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
-      store[std::string(reinterpret_cast<const char*>(key.data()), key.size())].assign(bytes, bytes + value.size());
-    });
+    cache.SetStoreCacheDataCallback(
+        [&](std::span<const std::byte> key, std::span<const std::byte> value) {
+          const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
+          store[std::string(reinterpret_cast<const char*>(key.data()), key.size())].assign(
+              bytes, bytes + value.size());
+        });
     wgpu::DeviceDescriptor desc{{.nextInChain = &cache}};
     wgpu::Device d;
     Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
@@ -287,7 +290,8 @@ TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
   std::mutex mutex;
   int stores = 0;
   wgpu::DawnCacheDeviceDescriptor cache;
-  cache.SetLoadCacheDataCallback([](std::span<const std::byte>, std::span<std::byte>) { return size_t{0}; });
+  cache.SetLoadCacheDataCallback(
+      [](std::span<const std::byte>, std::span<std::byte>) { return size_t{0}; });
   cache.SetStoreCacheDataCallback([&](std::span<const std::byte>, std::span<const std::byte> data) {
     std::lock_guard lock(mutex);  // stores come from build threads
     EXPECT_GE(data.size(), 32u);

@@ -136,7 +136,8 @@ TEST_F(RoundTrip, LargeBuffer256MiB) {
   for (uint64_t offset : {uint64_t{0}, kHalf}) {
     wgpu::BindGroupDescriptor d;
     d.layout = pipeline.GetBindGroupLayout(0);
-    const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = buffer, .offset = offset, .size = kHalf}};
+    const wgpu::BindGroupEntry dEntries[] = {
+        {.binding = 0, .buffer = buffer, .offset = offset, .size = kHalf}};
     d.entryCount = std::size(dEntries);
     d.entries = dEntries;
     pass.SetBindGroup(0, device.CreateBindGroup(&d));
@@ -435,7 +436,13 @@ TEST_F(RoundTrip, ExplicitLayoutsAreGroupEquivalent) {
   auto makeLayout = [&] {
     wgpu::BindGroupLayoutDescriptor d;
     d.label = "explicit";
-    const wgpu::BindGroupLayoutEntry dEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}, {.binding = 1, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+    const wgpu::BindGroupLayoutEntry dEntries[] = {
+        {.binding = 0,
+         .visibility = wgpu::ShaderStage::Compute,
+         .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+        {.binding = 1,
+         .visibility = wgpu::ShaderStage::Compute,
+         .buffer = {.type = wgpu::BufferBindingType::Storage}}};
     d.entryCount = std::size(dEntries);
     d.entries = dEntries;
     return device.CreateBindGroupLayout(&d);
@@ -453,7 +460,8 @@ TEST_F(RoundTrip, ExplicitLayoutsAreGroupEquivalent) {
   auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
   wgpu::BindGroupDescriptor gd;
   gd.layout = bgl1;
-  const wgpu::BindGroupEntry gdEntries[] = {{.binding = 0, .buffer = in}, {.binding = 1, .buffer = out}};
+  const wgpu::BindGroupEntry gdEntries[] = {{.binding = 0, .buffer = in},
+                                            {.binding = 1, .buffer = out}};
   gd.entryCount = std::size(gdEntries);
   gd.entries = gdEntries;
   auto group = device.CreateBindGroup(&gd);

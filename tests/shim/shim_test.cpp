@@ -132,7 +132,8 @@ wgpu::BindGroup ShimTest::Group(const wgpu::ComputePipeline& pipeline, uint32_t 
   d.label = label;
   d.layout = pipeline.GetBindGroupLayout(index);
   std::vector<wgpu::BindGroupEntry> entries;
-  for (uint32_t i = 0; i < buffers.size(); ++i) entries.push_back({.binding = i, .buffer = buffers[i]});
+  for (uint32_t i = 0; i < buffers.size(); ++i)
+    entries.push_back({.binding = i, .buffer = buffers[i]});
   d.entryCount = entries.size();
   d.entries = entries.data();
   return device.CreateBindGroup(&d);

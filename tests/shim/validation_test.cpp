@@ -34,7 +34,8 @@ class Validation : public ShimTest {
     EXPECT_EQ(e.type, ErrorType::NoError) << e.message;
   }
   // `label` is borrowed: descriptors view their strings.
-  wgpu::BufferDescriptor Desc(const char* label, uint64_t size, BufferUsage usage, bool mapped = false) {
+  wgpu::BufferDescriptor Desc(const char* label, uint64_t size, BufferUsage usage,
+                              bool mapped = false) {
     wgpu::BufferDescriptor d;
     d.label = label;
     d.size = size;
@@ -206,7 +207,10 @@ TEST_F(Validation, StorageBindingWithoutStorageUsage) {
 TEST_F(Validation, UniformBindingWithoutUniformUsage) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "uniform layout";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   auto layout = device.CreateBindGroupLayout(&ld);
@@ -222,7 +226,8 @@ TEST_F(Validation, BindingPastTheEnd) {
   wgpu::BindGroupDescriptor d;
   d.label = "overrun";
   d.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 512}, {.binding = 1, .buffer = storage}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 512}, {.binding = 1, .buffer = storage}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"overrun\"", "\"input\"", "past the end"});
@@ -231,7 +236,8 @@ TEST_F(Validation, BindingOffsetUnaligned) {
   wgpu::BindGroupDescriptor d;
   d.label = "unaligned";
   d.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 4, .size = 16}, {.binding = 1, .buffer = storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 4, .size = 16},
+                                           {.binding = 1, .buffer = storage}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"unaligned\"", "minStorageBufferOffsetAlignment"});
@@ -249,7 +255,8 @@ TEST_F(Validation, BindGroupBindingNotInLayout) {
   wgpu::BindGroupDescriptor d;
   d.label = "stray";
   d.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input}, {.binding = 5, .buffer = storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input},
+                                           {.binding = 5, .buffer = storage}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"stray\"", "binding 5"});
@@ -258,7 +265,8 @@ TEST_F(Validation, StorageBindingSizeNotMultipleOf4) {
   wgpu::BindGroupDescriptor d;
   d.label = "ragged binding";
   d.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 6}, {.binding = 1, .buffer = storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 6},
+                                           {.binding = 1, .buffer = storage}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"ragged binding\"", "multiple of 4"});
@@ -268,7 +276,10 @@ TEST_F(Validation, UniformBindingOverMaxSize) {
   device.GetLimits(&l);
   auto big = MakeBuffer(l.maxUniformBufferBindingSize + 256, BufferUsage::Uniform, "big ubo");
   wgpu::BindGroupLayoutDescriptor ld;
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   wgpu::BindGroupDescriptor d;
@@ -288,7 +299,13 @@ TEST_F(Validation, BindGroupWithInvalidBufferIsInvalid) {
 TEST_F(Validation, LayoutDuplicateBinding) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "dupes";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 3, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}, {.binding = 3, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 3,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}},
+      {.binding = 3,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   ExpectError([&] { device.CreateBindGroupLayout(&ld); }, {"\"dupes\"", "more than once"});
@@ -317,10 +334,11 @@ TEST_F(Validation, InvalidSpirvAndCompilationInfo) {
   wgpu::ShaderModule module;
   ExpectError([&] { module = device.CreateShaderModule(&d); }, {"\"garbage\"", "SPIR-V"});
   size_t messages = 0;
-  Wait(module.GetCompilationInfo(wgpu::CallbackMode::AllowProcessEvents,
-                                 [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
-                                   messages = info->messageCount;
-                                 }));
+  Wait(module.GetCompilationInfo(
+      wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+        messages = info->messageCount;
+      }));
   EXPECT_GE(messages, 1u);
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "from garbage";
@@ -337,7 +355,13 @@ TEST_F(Validation, MissingEntryPoint) {
 TEST_F(Validation, LayoutBindingTypeMismatch) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "all read-only";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}, {.binding = 1, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
@@ -354,7 +378,10 @@ TEST_F(Validation, LayoutBindingTypeMismatch) {
 TEST_F(Validation, LayoutMissingBinding) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "only zero";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
@@ -668,11 +695,15 @@ TEST_F(Validation, BindingRangeNearUint64Max) {
   wgpu::BindGroupDescriptor d;
   d.label = "huge range";
   d.layout = pipeline.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 256}, {.binding = 1, .buffer = storage, .offset = 256, .size = kU64Max - 255}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 256},
+      {.binding = 1, .buffer = storage, .offset = 256, .size = kU64Max - 255}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
-  const wgpu::BindGroupEntry dEntries2[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 256}, {.binding = 1, .buffer = storage, .offset = kU64Max & ~uint64_t{255}, .size = 16}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 256},
+      {.binding = 1, .buffer = storage, .offset = kU64Max & ~uint64_t{255}, .size = 16}};
   d.entryCount = std::size(dEntries2);
   d.entries = dEntries2;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
@@ -746,7 +777,10 @@ TEST_F(ForeignDevice, PipelineOfAnotherDeviceInAPass) {
 }
 TEST_F(ForeignDevice, BindGroupOfAnotherDeviceInAPass) {
   wgpu::BindGroupLayoutDescriptor ld;
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   wgpu::BindGroupDescriptor d;
@@ -786,14 +820,21 @@ TEST_F(ForeignDevice, CopyClearAndWriteWithABufferOfAnotherDevice) {
 TEST_F(ForeignDevice, LayoutsAndModulesOfAnotherDevice) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "foreign layout";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}, {.binding = 1, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   auto foreignLayout = other.CreateBindGroupLayout(&ld);
   wgpu::BindGroupDescriptor bg;
   bg.label = "local group";
   bg.layout = foreignLayout;
-  const wgpu::BindGroupEntry bgEntries[] = {{.binding = 0, .buffer = input}, {.binding = 1, .buffer = storage}};
+  const wgpu::BindGroupEntry bgEntries[] = {{.binding = 0, .buffer = input},
+                                            {.binding = 1, .buffer = storage}};
   bg.entryCount = std::size(bgEntries);
   bg.entries = bgEntries;
   ExpectError([&] { device.CreateBindGroup(&bg); }, {"\"foreign layout\"", "cannot be used with"});
@@ -909,23 +950,30 @@ TEST_F(Validation, AutoLayoutBindingSmallerThanTheShadersStruct) {
   wgpu::BindGroupDescriptor d;
   d.label = "short params";
   d.layout = p.GetBindGroupLayout(0);
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short params\"", "size (32)", "minBindingSize (64)"});
   d.label = "short out";
-  const wgpu::BindGroupEntry dEntries2[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out, .offset = 0, .size = 32}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 32}};
   d.entryCount = std::size(dEntries2);
   d.entries = dEntries2;
   // WebGPU sizes a runtime-sized array as one element and rounds the struct up to its alignment:
   // 32 + 4 bytes, aligned to the vec4's 16.
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (32)", "minBindingSize (48)"});
-  const wgpu::BindGroupEntry dEntries3[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out, .offset = 0, .size = 44}};
+  const wgpu::BindGroupEntry dEntries3[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 44}};
   d.entryCount = std::size(dEntries3);
   d.entries = dEntries3;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (44)", "minBindingSize (48)"});
   d.label = "just right";
-  const wgpu::BindGroupEntry dEntries4[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out, .offset = 0, .size = 48}};
+  const wgpu::BindGroupEntry dEntries4[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 48}};
   d.entryCount = std::size(dEntries4);
   d.entries = dEntries4;
   ExpectNoError([&] { device.CreateBindGroup(&d); });
@@ -933,7 +981,15 @@ TEST_F(Validation, AutoLayoutBindingSmallerThanTheShadersStruct) {
 TEST_F(Validation, ExplicitLayoutMinBindingSizeBelowTheShaders) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "loose layout";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Uniform, .hasDynamicOffset = false, .minBindingSize = 16}}, {.binding = 1, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform,
+                  .hasDynamicOffset = false,
+                  .minBindingSize = 16}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
@@ -950,7 +1006,13 @@ TEST_F(Validation, ExplicitLayoutMinBindingSizeBelowTheShaders) {
 TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "open layout";
-  const wgpu::BindGroupLayoutEntry ldEntries[] = {{.binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Uniform}}, {.binding = 1, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
   ld.entryCount = std::size(ldEntries);
   ld.entries = ldEntries;
   auto bgl = device.CreateBindGroupLayout(&ld);
@@ -968,7 +1030,8 @@ TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
   wgpu::BindGroupDescriptor d;
   d.label = "small group";
   d.layout = bgl;
-  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
   d.entryCount = std::size(dEntries);
   d.entries = dEntries;
   wgpu::BindGroup group;
@@ -976,7 +1039,8 @@ TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
   ExpectError([&] { EncodeDispatch(p, {group}); },
               {"\"small group\"", "binding 0", "size (32)", "64", "\"struct kernel\""});
   d.label = "big group";
-  const wgpu::BindGroupEntry dEntries2[] = {{.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out}};
   d.entryCount = std::size(dEntries2);
   d.entries = dEntries2;
   auto ok = device.CreateBindGroup(&d);

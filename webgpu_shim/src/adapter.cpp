@@ -78,9 +78,9 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
   const VkPhysicalDeviceProperties& p = props2.properties;
 
   // The info's strings view text that every copy of the info keeps alive.
-  auto strings = std::make_shared<std::array<std::string, 4>>(std::array<std::string, 4>{
-      VendorName(p.vendorID), driver.driverName, p.deviceName,
-      std::string(driver.driverName) + " " + driver.driverInfo});
+  auto strings = std::make_shared<std::array<std::string, 4>>(
+      std::array<std::string, 4>{VendorName(p.vendorID), driver.driverName, p.deviceName,
+                                 std::string(driver.driverName) + " " + driver.driverInfo});
   info_.vendor = (*strings)[0];
   info_.architecture = (*strings)[1];
   info_.device = (*strings)[2];

@@ -153,7 +153,9 @@ Status FillOut(T* out, const T& value) {
 Status Adapter::GetLimits(Limits* limits) const {
   return FillOut(limits, Checked("Adapter").SupportedLimits());
 }
-Status Adapter::GetInfo(AdapterInfo* info) const { return FillOut(info, Checked("Adapter").Info()); }
+Status Adapter::GetInfo(AdapterInfo* info) const {
+  return FillOut(info, Checked("Adapter").Info());
+}
 bool Adapter::HasFeature(FeatureName) const {
   Checked("Adapter");
   return false;
@@ -284,7 +286,9 @@ void Device::Destroy() const { Checked("Device").Destroy(); }
 void Device::ForceLoss(DeviceLostReason type, StringView message) const {
   Checked("Device").Lose(type, std::string(std::string_view(message)));
 }
-void Device::SetLabel(StringView label) const { Checked("Device").SetLabel(label); }
+void Device::SetLabel(StringView label) const {
+  Checked("Device").SetLabel(label);
+}
 
 // ---- Buffer ----
 
@@ -303,21 +307,34 @@ void Buffer::Destroy() const { Checked("Buffer").Destroy(); }
 uint64_t Buffer::GetSize() const { return Checked("Buffer").Size(); }
 BufferUsage Buffer::GetUsage() const { return Checked("Buffer").Usage(); }
 BufferMapState Buffer::GetMapState() const { return Checked("Buffer").MapState(); }
-void Buffer::SetLabel(StringView label) const { Checked("Buffer").SetLabel(label); }
+void Buffer::SetLabel(StringView label) const {
+  Checked("Buffer").SetLabel(label);
+}
 
 // ---- Shaders, layouts, pipelines ----
 
-Future ShaderModule::GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback) const {
+Future ShaderModule::GetCompilationInfo(CallbackMode mode,
+                                        CompilationInfoCallback<> callback) const {
   return Checked("ShaderModule").GetCompilationInfo(mode, std::move(callback));
 }
-void ShaderModule::SetLabel(StringView label) const { Checked("ShaderModule").SetLabel(label); }
-void BindGroupLayout::SetLabel(StringView label) const { Checked("BindGroupLayout").SetLabel(label); }
-void PipelineLayout::SetLabel(StringView label) const { Checked("PipelineLayout").SetLabel(label); }
-void BindGroup::SetLabel(StringView label) const { Checked("BindGroup").SetLabel(label); }
+void ShaderModule::SetLabel(StringView label) const {
+  Checked("ShaderModule").SetLabel(label);
+}
+void BindGroupLayout::SetLabel(StringView label) const {
+  Checked("BindGroupLayout").SetLabel(label);
+}
+void PipelineLayout::SetLabel(StringView label) const {
+  Checked("PipelineLayout").SetLabel(label);
+}
+void BindGroup::SetLabel(StringView label) const {
+  Checked("BindGroup").SetLabel(label);
+}
 BindGroupLayout ComputePipeline::GetBindGroupLayout(uint32_t index) const {
   return BindGroupLayout(Checked("ComputePipeline").GetBindGroupLayout(index));
 }
-void ComputePipeline::SetLabel(StringView label) const { Checked("ComputePipeline").SetLabel(label); }
+void ComputePipeline::SetLabel(StringView label) const {
+  Checked("ComputePipeline").SetLabel(label);
+}
 
 // ---- Encoding and submission ----
 
@@ -336,11 +353,15 @@ void CommandEncoder::ClearBuffer(const Buffer& buffer, uint64_t offset, uint64_t
   Checked("CommandEncoder").ClearBuffer(buffer.Get().get(), offset, size);
 }
 CommandBuffer CommandEncoder::Finish(const CommandBufferDescriptor* d) const {
-  return CommandBuffer(
-      Checked("CommandEncoder").Finish(d ? std::string(std::string_view(d->label)) : std::string()));
+  return CommandBuffer(Checked("CommandEncoder")
+                           .Finish(d ? std::string(std::string_view(d->label)) : std::string()));
 }
-void CommandEncoder::SetLabel(StringView label) const { Checked("CommandEncoder").SetLabel(label); }
-void CommandBuffer::SetLabel(StringView label) const { Checked("CommandBuffer").SetLabel(label); }
+void CommandEncoder::SetLabel(StringView label) const {
+  Checked("CommandEncoder").SetLabel(label);
+}
+void CommandBuffer::SetLabel(StringView label) const {
+  Checked("CommandBuffer").SetLabel(label);
+}
 uint32_t CommandBuffer::GetBarrierCountForTesting() const { return Checked("CommandBuffer").barrierCount; }
 
 void ComputePassEncoder::SetPipeline(const ComputePipeline& pipeline) const {
@@ -376,6 +397,8 @@ void Queue::WriteBuffer(const Buffer& buffer, uint64_t offset, const void* data,
 Future Queue::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback<> callback) const {
   return Checked("Queue").OnSubmittedWorkDone(mode, std::move(callback));
 }
-void Queue::SetLabel(StringView label) const { Checked("Queue").SetLabel(label); }
+void Queue::SetLabel(StringView label) const {
+  Checked("Queue").SetLabel(label);
+}
 
 }  // namespace wgpu

@@ -157,7 +157,8 @@ std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
     error = "has " + std::to_string(groups.size()) + " bind group layouts, over maxBindGroups (" +
             std::to_string(limits.maxBindGroups) + ").";
   for (size_t i = 0; i < groups.size() && error.empty(); ++i) {
-    if (!groups[i]) groups[i] = BindGroupLayoutImpl::Create(device, BindGroupLayoutDescriptor{}, false);
+    if (!groups[i])
+      groups[i] = BindGroupLayoutImpl::Create(device, BindGroupLayoutDescriptor{}, false);
     if (!groups[i]->IsValid()) {
       error = "bindGroupLayouts[" + std::to_string(i) + "] " + groups[i]->Name() + " is invalid.";
       break;

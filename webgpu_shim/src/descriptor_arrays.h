@@ -16,8 +16,8 @@ std::optional<std::span<const T>> DescriptorArray(const T* data, size_t count, c
                                                   const char* countField, std::string* error) {
   if (count == 0) return std::span<const T>();
   if (data == nullptr) {
-    *error = std::string(field) + " is null but " + countField + " is " + std::to_string(count) +
-             ".";
+    *error =
+        std::string(field) + " is null but " + countField + " is " + std::to_string(count) + ".";
     return std::nullopt;
   }
   return std::span<const T>(data, count);

@@ -8,8 +8,8 @@
 
 #include "buffer.h"
 #include "descriptor_arrays.h"
-#include "indirect_validation.h"
 #include "device_limits.h"
+#include "indirect_validation.h"
 #include "queue.h"
 #include "vk_check.h"
 
@@ -23,9 +23,9 @@ std::atomic<uint64_t> liveDevices{0};
 std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl>& adapter,
                                                const DeviceDescriptor& descriptor,
                                                std::string* error) {
-  const auto features = DescriptorArray(descriptor.requiredFeatures,
-                                        descriptor.requiredFeatureCount, "requiredFeatures",
-                                        "requiredFeatureCount", error);
+  const auto features =
+      DescriptorArray(descriptor.requiredFeatures, descriptor.requiredFeatureCount,
+                      "requiredFeatures", "requiredFeatureCount", error);
   if (!features) return nullptr;
   if (!features->empty()) {
     *error = "Required feature " + std::to_string(static_cast<uint32_t>(features->front())) +
@@ -102,7 +102,8 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     const size_t size = cacheDesc->loadCallback_(keyBytes, {});
     if (size > 0) {
       cached.resize(size);
-      const size_t got = cacheDesc->loadCallback_(keyBytes, std::as_writable_bytes(std::span(cached)));
+      const size_t got =
+          cacheDesc->loadCallback_(keyBytes, std::as_writable_bytes(std::span(cached)));
       cached.resize(std::min(got, size));
     }
     cache.initialDataSize = cached.size();

@@ -166,9 +166,9 @@ void ShaderModuleImpl::Validate() {
   messages_ = std::move(messages);
   if (messages_.empty()) messages_.push_back({"SPIR-V failed validation."});
   MarkInvalid();
-  Device().HandleError(ErrorType::Validation, Name() + " is not valid SPIR-V: " +
-                                                  messages_.front().message +
-                                                  "\n - While calling [Device].CreateShaderModule.");
+  Device().HandleError(ErrorType::Validation,
+                       Name() + " is not valid SPIR-V: " + messages_.front().message +
+                           "\n - While calling [Device].CreateShaderModule.");
 }
 
 void ShaderModuleImpl::Reflect() {

@@ -49,14 +49,17 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
       return dir / (std::string(reinterpret_cast<const char*>(key.data()), key.size()) + ".bin");
     };
     // Asked first with no room (the size) and then with room for the bytes, as Dawn asks.
-    cache.SetLoadCacheDataCallback([file](std::span<const std::byte> key, std::span<std::byte> value) {
-      const auto bytes = readCacheFile(file(key));
-      if (!bytes) return size_t{0};
-      std::memcpy(value.data(), bytes->data(), std::min(value.size(), bytes->size()));
-      return bytes->size();
-    });
-    cache.SetStoreCacheDataCallback([file](std::span<const std::byte> key, std::span<const std::byte> value) {
-      writeCacheFile(file(key), std::string_view(reinterpret_cast<const char*>(value.data()), value.size()));
+    cache.SetLoadCacheDataCallback(
+        [file](std::span<const std::byte> key, std::span<std::byte> value) {
+          const auto bytes = readCacheFile(file(key));
+          if (!bytes) return size_t{0};
+          std::memcpy(value.data(), bytes->data(), std::min(value.size(), bytes->size()));
+          return bytes->size();
+        });
+    cache.SetStoreCacheDataCallback([file](std::span<const std::byte> key,
+                                           std::span<const std::byte> value) {
+      writeCacheFile(file(key),
+                     std::string_view(reinterpret_cast<const char*>(value.data()), value.size()));
     });
     dd.nextInChain = &cache;
   }

@@ -49,42 +49,96 @@ inline constexpr uint64_t kLimitU64Undefined = UINT64_MAX;
 
 enum class Status : uint32_t { Success = 1, Error = 2 };
 enum class WaitStatus : uint32_t { Success = 1, TimedOut = 2, Error = 3 };
-enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2, AllowSpontaneous = 3 };
+enum class CallbackMode : uint32_t {
+  WaitAnyOnly = 1,
+  AllowProcessEvents = 2,
+  AllowSpontaneous = 3
+};
 enum class MapAsyncStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3, Aborted = 4 };
 enum class PopErrorScopeStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
 enum class RequestAdapterStatus : uint32_t {
-  Success = 1, CallbackCancelled = 2, Unavailable = 3, Error = 4 };
+  Success = 1,
+  CallbackCancelled = 2,
+  Unavailable = 3,
+  Error = 4
+};
 enum class RequestDeviceStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
 enum class QueueWorkDoneStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
 enum class CreatePipelineAsyncStatus : uint32_t {
-  Success = 1, CallbackCancelled = 2, ValidationError = 3, InternalError = 4 };
+  Success = 1,
+  CallbackCancelled = 2,
+  ValidationError = 3,
+  InternalError = 4
+};
 enum class CompilationInfoRequestStatus : uint32_t { Success = 1, CallbackCancelled = 2 };
 enum class CompilationMessageType : uint32_t { Error = 1, Warning = 2, Info = 3 };
 enum class DeviceLostReason : uint32_t {
-  Unknown = 1, Destroyed = 2, CallbackCancelled = 3, FailedCreation = 4 };
+  Unknown = 1,
+  Destroyed = 2,
+  CallbackCancelled = 3,
+  FailedCreation = 4
+};
 enum class ErrorType : uint32_t {
-  NoError = 1, Validation = 2, OutOfMemory = 3, Internal = 4, Unknown = 5 };
+  NoError = 1,
+  Validation = 2,
+  OutOfMemory = 3,
+  Internal = 4,
+  Unknown = 5
+};
 enum class ErrorFilter : uint32_t { Validation = 1, OutOfMemory = 2, Internal = 3 };
 enum class BufferMapState : uint32_t { Unmapped = 1, Pending = 2, Mapped = 3 };
 enum class PowerPreference : uint32_t { Undefined = 0, LowPower = 1, HighPerformance = 2 };
 enum class FeatureLevel : uint32_t { Undefined = 0, Compatibility = 1, Core = 2 };
 enum class AdapterType : uint32_t { DiscreteGPU = 1, IntegratedGPU = 2, CPU = 3, Unknown = 4 };
 enum class BackendType : uint32_t {
-  Undefined = 0, Null = 1, WebGPU = 2, D3D11 = 3, D3D12 = 4, Metal = 5, Vulkan = 6, OpenGL = 7,
-  OpenGLES = 8 };
+  Undefined = 0,
+  Null = 1,
+  WebGPU = 2,
+  D3D11 = 3,
+  D3D12 = 4,
+  Metal = 5,
+  Vulkan = 6,
+  OpenGL = 7,
+  OpenGLES = 8
+};
 enum class BufferBindingType : uint32_t {
-  BindingNotUsed = 0, Undefined = 1, Uniform = 2, Storage = 3, ReadOnlyStorage = 4 };
+  BindingNotUsed = 0,
+  Undefined = 1,
+  Uniform = 2,
+  Storage = 3,
+  ReadOnlyStorage = 4
+};
 // WebGPU's standard features; the shim supports none of them yet (HasFeature is false).
 enum class FeatureName : uint32_t {
-  CoreFeaturesAndLimits = 1, DepthClipControl = 2, Depth32FloatStencil8 = 3,
-  TextureCompressionBC = 4, TextureCompressionBCSliced3D = 5, TextureCompressionETC2 = 6,
-  TextureCompressionASTC = 7, TextureCompressionASTCSliced3D = 8, TimestampQuery = 9,
-  IndirectFirstInstance = 10, ShaderF16 = 11, RG11B10UfloatRenderable = 12,
-  BGRA8UnormStorage = 13, Float32Filterable = 14, Float32Blendable = 15, ClipDistances = 16,
-  DualSourceBlending = 17, Subgroups = 18, TextureFormatsTier1 = 19, TextureFormatsTier2 = 20,
-  PrimitiveIndex = 21, TextureComponentSwizzle = 22, SubgroupSizeControl = 23 };
+  CoreFeaturesAndLimits = 1,
+  DepthClipControl = 2,
+  Depth32FloatStencil8 = 3,
+  TextureCompressionBC = 4,
+  TextureCompressionBCSliced3D = 5,
+  TextureCompressionETC2 = 6,
+  TextureCompressionASTC = 7,
+  TextureCompressionASTCSliced3D = 8,
+  TimestampQuery = 9,
+  IndirectFirstInstance = 10,
+  ShaderF16 = 11,
+  RG11B10UfloatRenderable = 12,
+  BGRA8UnormStorage = 13,
+  Float32Filterable = 14,
+  Float32Blendable = 15,
+  ClipDistances = 16,
+  DualSourceBlending = 17,
+  Subgroups = 18,
+  TextureFormatsTier1 = 19,
+  TextureFormatsTier2 = 20,
+  PrimitiveIndex = 21,
+  TextureComponentSwizzle = 22,
+  SubgroupSizeControl = 23
+};
 enum class InstanceFeatureName : uint32_t {
-  TimedWaitAny = 1, ShaderSourceSPIRV = 2, MultipleDevicesPerAdapter = 3 };
+  TimedWaitAny = 1,
+  ShaderSourceSPIRV = 2,
+  MultipleDevicesPerAdapter = 3
+};
 // The chained structs this implementation reads (values as Dawn's).
 enum class SType : uint32_t {
   ShaderSourceSPIRV = 1,
@@ -109,21 +163,31 @@ enum class BufferUsage : uint64_t {
 enum class MapMode : uint64_t { None = 0, Read = 1, Write = 2 };
 enum class ShaderStage : uint64_t { None = 0, Vertex = 1, Fragment = 2, Compute = 4 };
 
-#define WGPU_SHIM_FLAG_OPERATORS(T)                                                          \
-  constexpr T operator|(T a, T b) {                                                          \
-    return static_cast<T>(static_cast<uint64_t>(a) | static_cast<uint64_t>(b));              \
-  }                                                                                          \
-  constexpr T operator&(T a, T b) {                                                          \
-    return static_cast<T>(static_cast<uint64_t>(a) & static_cast<uint64_t>(b));              \
-  }                                                                                          \
-  constexpr T operator^(T a, T b) {                                                          \
-    return static_cast<T>(static_cast<uint64_t>(a) ^ static_cast<uint64_t>(b));              \
-  }                                                                                          \
-  constexpr T operator~(T a) { return static_cast<T>(~static_cast<uint64_t>(a)); }           \
-  constexpr T& operator|=(T& a, T b) { return a = a | b; }                                   \
-  constexpr T& operator&=(T& a, T b) { return a = a & b; }                                   \
-  constexpr T& operator^=(T& a, T b) { return a = a ^ b; }                                   \
-  constexpr bool HasFlag(T set, T flag) { return (static_cast<uint64_t>(set & flag)) != 0; }
+#define WGPU_SHIM_FLAG_OPERATORS(T)                                             \
+  constexpr T operator|(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) | static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator&(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) & static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator^(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) ^ static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator~(T a) {                                                  \
+    return static_cast<T>(~static_cast<uint64_t>(a));                           \
+  }                                                                             \
+  constexpr T& operator|=(T& a, T b) {                                          \
+    return a = a | b;                                                           \
+  }                                                                             \
+  constexpr T& operator&=(T& a, T b) {                                          \
+    return a = a & b;                                                           \
+  }                                                                             \
+  constexpr T& operator^=(T& a, T b) {                                          \
+    return a = a ^ b;                                                           \
+  }                                                                             \
+  constexpr bool HasFlag(T set, T flag) {                                       \
+    return (static_cast<uint64_t>(set & flag)) != 0;                            \
+  }
 WGPU_SHIM_FLAG_OPERATORS(BufferUsage)
 WGPU_SHIM_FLAG_OPERATORS(MapMode)
 WGPU_SHIM_FLAG_OPERATORS(ShaderStage)
@@ -353,11 +417,13 @@ template <typename... T>
 using QueueWorkDoneCallback =
     typename detail::CallbackType<void(QueueWorkDoneStatus, StringView), T...>::Type;
 template <typename... T>
-using CreateComputePipelineAsyncCallback = typename detail::CallbackType<
-    void(CreatePipelineAsyncStatus, ComputePipeline, StringView), T...>::Type;
+using CreateComputePipelineAsyncCallback =
+    typename detail::CallbackType<void(CreatePipelineAsyncStatus, ComputePipeline, StringView),
+                                  T...>::Type;
 template <typename... T>
-using CompilationInfoCallback = typename detail::CallbackType<
-    void(CompilationInfoRequestStatus, const CompilationInfo*), T...>::Type;
+using CompilationInfoCallback =
+    typename detail::CallbackType<void(CompilationInfoRequestStatus, const CompilationInfo*),
+                                  T...>::Type;
 
 // ---- Handles ----
 
@@ -388,8 +454,8 @@ class Buffer : public Handle<detail::BufferImpl> {
   Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
                   BufferMapCallback<> callback) const;
   template <typename F, typename T>
-  Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
-                  F callback, T userdata) const {
+  Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode, F callback,
+                  T userdata) const {
     return MapAsync(mode, offset, size, callbackMode,
                     detail::BindUserdata<MapAsyncStatus, StringView>(callback, userdata));
   }
@@ -410,8 +476,8 @@ class ShaderModule : public Handle<detail::ShaderModuleImpl> {
   template <typename F, typename T>
   Future GetCompilationInfo(CallbackMode mode, F callback, T userdata) const {
     return GetCompilationInfo(
-        mode, detail::BindUserdata<CompilationInfoRequestStatus, const CompilationInfo*>(
-                  callback, userdata));
+        mode, detail::BindUserdata<CompilationInfoRequestStatus, const CompilationInfo*>(callback,
+                                                                                         userdata));
   }
   void SetLabel(StringView label) const;
 };
@@ -515,12 +581,11 @@ class Device : public Handle<detail::DeviceImpl> {
   PipelineLayout CreatePipelineLayout(const PipelineLayoutDescriptor* descriptor) const;
   BindGroup CreateBindGroup(const BindGroupDescriptor* descriptor) const;
   ComputePipeline CreateComputePipeline(const ComputePipelineDescriptor* descriptor) const;
-  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor,
-                                    CallbackMode mode,
+  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor, CallbackMode mode,
                                     CreateComputePipelineAsyncCallback<> callback) const;
   template <typename F, typename T>
-  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor,
-                                    CallbackMode mode, F callback, T userdata) const {
+  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor, CallbackMode mode,
+                                    F callback, T userdata) const {
     return CreateComputePipelineAsync(
         descriptor, mode,
         detail::BindUserdata<CreatePipelineAsyncStatus, ComputePipeline, StringView>(callback,
@@ -609,7 +674,7 @@ struct RequestAdapterOptions {
   const ChainedStruct* nextInChain = nullptr;
   FeatureLevel featureLevel = FeatureLevel::Core;
   PowerPreference powerPreference = PowerPreference::Undefined;
-  bool forceFallbackAdapter = false;  // the CPU adapter (lavapipe)
+  bool forceFallbackAdapter = false;                 // the CPU adapter (lavapipe)
   BackendType backendType = BackendType::Undefined;  // Undefined or Vulkan
   // Shim extension: pick the adapter whose device name contains this text (case-insensitive).
   // The environment variable WEBGPU_ADAPTER does the same and wins over the default order;
@@ -636,8 +701,8 @@ struct DawnCacheDeviceDescriptor : ChainedStruct {
   DawnCacheDeviceDescriptor(Init&& init);
   StringView isolationKey;
 
-  using LoadCallback = std::function<size_t(std::span<const std::byte> key,
-                                            std::span<std::byte> value)>;
+  using LoadCallback =
+      std::function<size_t(std::span<const std::byte> key, std::span<std::byte> value)>;
   using StoreCallback =
       std::function<void(std::span<const std::byte> key, std::span<const std::byte> value)>;
   void SetLoadCacheDataCallback(LoadCallback callback) { loadCallback_ = std::move(callback); }
@@ -677,9 +742,9 @@ struct DeviceDescriptor {
   }
   template <typename F, typename T>
   void SetDeviceLostCallback(CallbackMode callbackMode, F callback, T userdata) {
-    SetDeviceLostCallback(callbackMode,
-                          detail::BindUserdata<const Device&, DeviceLostReason, StringView>(
-                              callback, userdata));
+    SetDeviceLostCallback(
+        callbackMode,
+        detail::BindUserdata<const Device&, DeviceLostReason, StringView>(callback, userdata));
   }
   void SetUncapturedErrorCallback(UncapturedErrorCallback<> callback) {
     uncapturedErrorCallback_ = std::move(callback);
@@ -792,7 +857,7 @@ struct PipelineLayoutDescriptor {
   StringView label;
   size_t bindGroupLayoutCount = 0;
   const BindGroupLayout* bindGroupLayouts = nullptr;  // null entries mean an empty group
-  uint32_t immediateSize = 0;  // must be 0: immediates are not implemented
+  uint32_t immediateSize = 0;                         // must be 0: immediates are not implemented
 };
 
 struct BindGroupEntry {
