@@ -64,7 +64,9 @@ struct ShimContext {
       small.push_back(device.CreateBuffer(&bd));
       wgpu::BindGroupDescriptor gd;
       gd.layout = pipeline.GetBindGroupLayout(0);
-      gd.entries = {{0, small.back()}};
+      const wgpu::BindGroupEntry gdEntries[] = {{.binding = 0, .buffer = small.back()}};
+      gd.entryCount = std::size(gdEntries);
+      gd.entries = gdEntries;
       groups.push_back(device.CreateBindGroup(&gd));
     }
     wgpu::BufferDescriptor cd;

@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
   if (!adapter) return Fail("no WebGPU adapter: " + error);
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
-  std::printf("adapter: %s (%s)\n", info.device.c_str(), info.description.c_str());
+  std::printf("adapter: %s (%s)\n", std::string(info.device).c_str(),
+              std::string(info.description).c_str());
 
   wgpu::DeviceDescriptor desc;
   desc.label = "demo";
@@ -98,7 +99,10 @@ int main(int argc, char** argv) {
   auto pipeline = device.CreateComputePipeline(&pd);
   wgpu::BindGroupDescriptor gd;
   gd.layout = pipeline.GetBindGroupLayout(0);
-  gd.entries = {{0, params}, {1, xs}, {2, ys}};
+  const wgpu::BindGroupEntry gdEntries[] = {
+      {.binding = 0, .buffer = params}, {.binding = 1, .buffer = xs}, {.binding = 2, .buffer = ys}};
+  gd.entryCount = std::size(gdEntries);
+  gd.entries = gdEntries;
   auto group = device.CreateBindGroup(&gd);
 
   const auto start = std::chrono::steady_clock::now();

@@ -15,7 +15,7 @@ class DeviceTest : public ShimTest {};
 TEST_F(DeviceTest, AdapterInfoAndLimitsArePlausible) {
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
-  EXPECT_FALSE(info.device.empty());
+  EXPECT_FALSE(std::string_view(info.device).empty());
   EXPECT_EQ(info.backendType, wgpu::BackendType::Vulkan);
   wgpu::Limits a;
   adapter.GetLimits(&a);
@@ -76,7 +76,7 @@ TEST_F(DeviceTest, AdapterSelectionByName) {
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
   wgpu::RequestAdapterOptions options;
-  options.adapterName = info.device.substr(0, 4);
+  options.adapterName = std::string_view(info.device).substr(0, 4);
   ASSERT_EQ(instance.EnumerateAdapters(&options).size() >= 1, true);
   options.adapterName = "no such adapter anywhere";
   wgpu::RequestAdapterStatus status = wgpu::RequestAdapterStatus::Success;
@@ -235,15 +235,24 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
   std::map<std::string, std::vector<uint8_t>> store;
   std::vector<std::string> loads;
   auto makeDevice = [&] {
-    wgpu::DeviceDescriptor desc;
-    desc.loadCacheData = [&](std::string_view key) {
-      loads.emplace_back(key);
-      auto it = store.find(std::string(key));
-      return it == store.end() ? std::vector<uint8_t>{} : it->second;
-    };
-    desc.storeCacheData = [&](std::string_view key, std::span<const uint8_t> data) {
-      store[std::string(key)].assign(data.begin(), data.end());
-    };
+    wgpu::DawnCacheDeviceDescriptor cache{{.isolationKey = "test "}};
+    // Dawn's protocol: asked with an empty value, report the size; then copy the bytes.
+    cache.SetLoadCacheDataCallback([&](std::span<const std::byte> key, std::span<std::byte> value) {
+      const std::string k(reinterpret_cast<const char*>(key.data()), key.size());
+      if (value.empty()) loads.push_back(k);
+      auto it = store.find(k);
+      if (it == store.end()) return size_t{0};
+      if (!value.empty())
+        std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
+      return it->second.size();
+    });
+    cache.SetStoreCacheDataCallback(
+        [&](std::span<const std::byte> key, std::span<const std::byte> value) {
+          const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
+          store[std::string(reinterpret_cast<const char*>(key.data()), key.size())].assign(
+              bytes, bytes + value.size());
+        });
+    wgpu::DeviceDescriptor desc{{.nextInChain = &cache}};
     wgpu::Device d;
     Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
                                [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
@@ -260,7 +269,7 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
     compileOn(first);
   }
   ASSERT_EQ(loads.size(), 1u);
-  EXPECT_EQ(loads[0].rfind("vkpipelinecache-", 0), 0u) << loads[0];
+  EXPECT_EQ(loads[0].rfind("test vkpipelinecache-", 0), 0u) << loads[0];
   ASSERT_EQ(store.size(), 1u);
   EXPECT_GE(store.begin()->second.size(), 32u);  // at least the Vulkan cache header
   {
@@ -280,13 +289,16 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
 TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
   std::mutex mutex;
   int stores = 0;
-  wgpu::DeviceDescriptor desc;
-  desc.loadCacheData = [](std::string_view) { return std::vector<uint8_t>{}; };
-  desc.storeCacheData = [&](std::string_view, std::span<const uint8_t> data) {
+  wgpu::DawnCacheDeviceDescriptor cache;
+  cache.SetLoadCacheDataCallback(
+      [](std::span<const std::byte>, std::span<std::byte>) { return size_t{0}; });
+  cache.SetStoreCacheDataCallback([&](std::span<const std::byte>, std::span<const std::byte> data) {
     std::lock_guard lock(mutex);  // stores come from build threads
     EXPECT_GE(data.size(), 32u);
     ++stores;
-  };
+  });
+  wgpu::DeviceDescriptor desc;
+  desc.nextInChain = &cache;
   wgpu::Device d;
   Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
                              [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
@@ -315,7 +327,7 @@ class DeviceLifetime : public ShimTest {
  protected:
   wgpu::Buffer BufferOn(const wgpu::Device& d, uint64_t size, BufferUsage usage, std::string label = "") {
     wgpu::BufferDescriptor bd;
-    bd.label = std::move(label);
+    bd.label = label;
     bd.size = size;
     bd.usage = usage;
     return d.CreateBuffer(&bd);

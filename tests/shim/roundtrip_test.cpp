@@ -136,7 +136,10 @@ TEST_F(RoundTrip, LargeBuffer256MiB) {
   for (uint64_t offset : {uint64_t{0}, kHalf}) {
     wgpu::BindGroupDescriptor d;
     d.layout = pipeline.GetBindGroupLayout(0);
-    d.entries = {{0, buffer, offset, kHalf}};
+    const wgpu::BindGroupEntry dEntries[] = {
+        {.binding = 0, .buffer = buffer, .offset = offset, .size = kHalf}};
+    d.entryCount = std::size(dEntries);
+    d.entries = dEntries;
     pass.SetBindGroup(0, device.CreateBindGroup(&d));
     pass.DispatchWorkgroups(kElems / 256 / 8, 8);
   }
@@ -387,7 +390,9 @@ TEST_F(RoundTrip, UniformBufferAndOverrideConstant) {
   wgpu::ComputePipelineDescriptor d;
   d.label = "scaled";
   d.compute.module = pipelineModule;
-  d.compute.constants = {{"7", 5}};
+  const wgpu::ConstantEntry dConstants[] = {{.key = "7", .value = 5}};
+  d.compute.constantCount = std::size(dConstants);
+  d.compute.constants = dConstants;
   auto pipeline = device.CreateComputePipeline(&d);
   auto params = Upload(std::vector<uint32_t>{1000, 0, 0, 0}, BufferUsage::Uniform, "params");
   auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
@@ -431,13 +436,22 @@ TEST_F(RoundTrip, ExplicitLayoutsAreGroupEquivalent) {
   auto makeLayout = [&] {
     wgpu::BindGroupLayoutDescriptor d;
     d.label = "explicit";
-    d.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}},
-                 {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+    const wgpu::BindGroupLayoutEntry dEntries[] = {
+        {.binding = 0,
+         .visibility = wgpu::ShaderStage::Compute,
+         .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+        {.binding = 1,
+         .visibility = wgpu::ShaderStage::Compute,
+         .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+    d.entryCount = std::size(dEntries);
+    d.entries = dEntries;
     return device.CreateBindGroupLayout(&d);
   };
   auto bgl1 = makeLayout(), bgl2 = makeLayout();
   wgpu::PipelineLayoutDescriptor pl;
-  pl.bindGroupLayouts = {bgl2};
+  const wgpu::BindGroupLayout plLayouts[] = {bgl2};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   wgpu::ComputePipelineDescriptor pd;
   pd.layout = device.CreatePipelineLayout(&pl);
   pd.compute.module = Module(Kernel("uint", "b[i] = a[i] + 5u;"));
@@ -446,7 +460,10 @@ TEST_F(RoundTrip, ExplicitLayoutsAreGroupEquivalent) {
   auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
   wgpu::BindGroupDescriptor gd;
   gd.layout = bgl1;
-  gd.entries = {{0, in}, {1, out}};
+  const wgpu::BindGroupEntry gdEntries[] = {{.binding = 0, .buffer = in},
+                                            {.binding = 1, .buffer = out}};
+  gd.entryCount = std::size(gdEntries);
+  gd.entries = gdEntries;
   auto group = device.CreateBindGroup(&gd);
   auto encoder = device.CreateCommandEncoder();
   auto pass = encoder.BeginComputePass();
@@ -533,7 +550,9 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   md.label = "scaled";
   wgpu::ComputePipelineDescriptor pd;
   pd.compute.module = device.CreateShaderModule(&md);
-  pd.compute.constants = {{"scale", 3.5}};
+  const wgpu::ConstantEntry pdConstants[] = {{.key = "scale", .value = 3.5}};
+  pd.compute.constantCount = std::size(pdConstants);
+  pd.compute.constants = pdConstants;
   wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&pd);
   const std::vector<float> a = {1, -2, 0.5, 8};
   auto in = Upload(a, wgpu::BufferUsage::Storage);
@@ -564,7 +583,7 @@ TEST_F(RoundTrip, InvalidWgslReportsLineAndColumn) {
   Wait(module.GetCompilationInfo(
       wgpu::CallbackMode::WaitAnyOnly,
       [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
-        messages = info->messages;
+        messages.assign(info->messages, info->messages + info->messageCount);
       }));
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_EQ(messages[0].lineNum, 3u);

@@ -81,7 +81,7 @@ void ShimTest::TearDown() {
 
 wgpu::Buffer ShimTest::MakeBuffer(uint64_t size, wgpu::BufferUsage usage, std::string label) {
   wgpu::BufferDescriptor d;
-  d.label = std::move(label);
+  d.label = label;
   d.size = size;
   d.usage = usage;
   return device.CreateBuffer(&d);
@@ -115,7 +115,7 @@ wgpu::ShaderModule ShimTest::Module(std::string_view glsl, std::string label) {
   spirv.code = words.data();
   wgpu::ShaderModuleDescriptor d;
   d.nextInChain = &spirv;
-  d.label = std::move(label);
+  d.label = label;
   return device.CreateShaderModule(&d);
 }
 
@@ -129,9 +129,13 @@ wgpu::ComputePipeline ShimTest::Pipeline(std::string_view glsl, std::string labe
 wgpu::BindGroup ShimTest::Group(const wgpu::ComputePipeline& pipeline, uint32_t index,
                                 std::vector<wgpu::Buffer> buffers, std::string label) {
   wgpu::BindGroupDescriptor d;
-  d.label = std::move(label);
+  d.label = label;
   d.layout = pipeline.GetBindGroupLayout(index);
-  for (uint32_t i = 0; i < buffers.size(); ++i) d.entries.push_back({i, buffers[i]});
+  std::vector<wgpu::BindGroupEntry> entries;
+  for (uint32_t i = 0; i < buffers.size(); ++i)
+    entries.push_back({.binding = i, .buffer = buffers[i]});
+  d.entryCount = entries.size();
+  d.entries = entries.data();
   return device.CreateBindGroup(&d);
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <webgpu/webgpu_cpp.h>
+#include <webgpu/webgpu_cpp_print.h>
 
 #include <cstring>
 #include <functional>

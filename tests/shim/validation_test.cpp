@@ -33,9 +33,11 @@ class Validation : public ShimTest {
     auto e = Capture(fn);
     EXPECT_EQ(e.type, ErrorType::NoError) << e.message;
   }
-  wgpu::BufferDescriptor Desc(std::string label, uint64_t size, BufferUsage usage, bool mapped = false) {
+  // `label` is borrowed: descriptors view their strings.
+  wgpu::BufferDescriptor Desc(const char* label, uint64_t size, BufferUsage usage,
+                              bool mapped = false) {
     wgpu::BufferDescriptor d;
-    d.label = std::move(label);
+    d.label = label;
     d.size = size;
     d.usage = usage;
     d.mappedAtCreation = mapped;
@@ -205,47 +207,68 @@ TEST_F(Validation, StorageBindingWithoutStorageUsage) {
 TEST_F(Validation, UniformBindingWithoutUniformUsage) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "uniform layout";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   auto layout = device.CreateBindGroupLayout(&ld);
   wgpu::BindGroupDescriptor d;
   d.label = "ubo group";
   d.layout = layout;
-  d.entries = {{0, storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = storage}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"ubo group\"", "\"store\"", "lacks Uniform"});
 }
 TEST_F(Validation, BindingPastTheEnd) {
   wgpu::BindGroupDescriptor d;
   d.label = "overrun";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input, 0, 512}, {1, storage}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 512}, {.binding = 1, .buffer = storage}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"overrun\"", "\"input\"", "past the end"});
 }
 TEST_F(Validation, BindingOffsetUnaligned) {
   wgpu::BindGroupDescriptor d;
   d.label = "unaligned";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input, 4, 16}, {1, storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 4, .size = 16},
+                                           {.binding = 1, .buffer = storage}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"unaligned\"", "minStorageBufferOffsetAlignment"});
 }
 TEST_F(Validation, BindGroupEntryCountMismatch) {
   wgpu::BindGroupDescriptor d;
   d.label = "too few";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"too few\"", "1 entries"});
 }
 TEST_F(Validation, BindGroupBindingNotInLayout) {
   wgpu::BindGroupDescriptor d;
   d.label = "stray";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input}, {5, storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input},
+                                           {.binding = 5, .buffer = storage}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"stray\"", "binding 5"});
 }
 TEST_F(Validation, StorageBindingSizeNotMultipleOf4) {
   wgpu::BindGroupDescriptor d;
   d.label = "ragged binding";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input, 0, 6}, {1, storage}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = input, .offset = 0, .size = 6},
+                                           {.binding = 1, .buffer = storage}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"ragged binding\"", "multiple of 4"});
 }
 TEST_F(Validation, UniformBindingOverMaxSize) {
@@ -253,11 +276,18 @@ TEST_F(Validation, UniformBindingOverMaxSize) {
   device.GetLimits(&l);
   auto big = MakeBuffer(l.maxUniformBufferBindingSize + 256, BufferUsage::Uniform, "big ubo");
   wgpu::BindGroupLayoutDescriptor ld;
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   wgpu::BindGroupDescriptor d;
   d.label = "big binding";
   d.layout = device.CreateBindGroupLayout(&ld);
-  d.entries = {{0, big}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = big}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"big binding\"", "maxUniformBufferBindingSize"});
 }
 TEST_F(Validation, BindGroupWithInvalidBufferIsInvalid) {
@@ -269,8 +299,15 @@ TEST_F(Validation, BindGroupWithInvalidBufferIsInvalid) {
 TEST_F(Validation, LayoutDuplicateBinding) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "dupes";
-  ld.entries = {{3, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}},
-                {3, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 3,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}},
+      {.binding = 3,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   ExpectError([&] { device.CreateBindGroupLayout(&ld); }, {"\"dupes\"", "more than once"});
 }
 TEST_F(Validation, PipelineLayoutTooManyGroups) {
@@ -278,7 +315,9 @@ TEST_F(Validation, PipelineLayoutTooManyGroups) {
   device.GetLimits(&l);
   wgpu::PipelineLayoutDescriptor d;
   d.label = "wide";
-  d.bindGroupLayouts.resize(l.maxBindGroups + 1);
+  const std::vector<wgpu::BindGroupLayout> layouts(l.maxBindGroups + 1);
+  d.bindGroupLayoutCount = layouts.size();
+  d.bindGroupLayouts = layouts.data();
   ExpectError([&] { device.CreatePipelineLayout(&d); }, {"\"wide\"", "maxBindGroups"});
 }
 
@@ -295,10 +334,11 @@ TEST_F(Validation, InvalidSpirvAndCompilationInfo) {
   wgpu::ShaderModule module;
   ExpectError([&] { module = device.CreateShaderModule(&d); }, {"\"garbage\"", "SPIR-V"});
   size_t messages = 0;
-  Wait(module.GetCompilationInfo(wgpu::CallbackMode::AllowProcessEvents,
-                                 [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
-                                   messages = info->messages.size();
-                                 }));
+  Wait(module.GetCompilationInfo(
+      wgpu::CallbackMode::AllowProcessEvents,
+      [&](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+        messages = info->messageCount;
+      }));
   EXPECT_GE(messages, 1u);
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "from garbage";
@@ -315,10 +355,19 @@ TEST_F(Validation, MissingEntryPoint) {
 TEST_F(Validation, LayoutBindingTypeMismatch) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "all read-only";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}},
-                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
-  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  const wgpu::BindGroupLayout plLayouts[] = {device.CreateBindGroupLayout(&ld)};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "mismatch";
   pd.layout = device.CreatePipelineLayout(&pl);
@@ -329,9 +378,16 @@ TEST_F(Validation, LayoutBindingTypeMismatch) {
 TEST_F(Validation, LayoutMissingBinding) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "only zero";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
-  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  const wgpu::BindGroupLayout plLayouts[] = {device.CreateBindGroupLayout(&ld)};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "missing binding";
   pd.layout = device.CreatePipelineLayout(&pl);
@@ -342,7 +398,9 @@ TEST_F(Validation, UnknownOverrideConstant) {
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "overrides";
   pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"));
-  pd.compute.constants = {{"kMissing", 1}};
+  const wgpu::ConstantEntry pdConstants[] = {{.key = "kMissing", .value = 1}};
+  pd.compute.constantCount = std::size(pdConstants);
+  pd.compute.constants = pdConstants;
   ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"overrides\"", "kMissing"});
 }
 TEST_F(Validation, WorkgroupSizeOverLimit) {
@@ -360,7 +418,7 @@ TEST_F(Validation, GetBindGroupLayoutIndexOverLimit) {
 TEST_F(Validation, DispatchWithoutPipeline) {
   ExpectError([&] {
     auto encoder = device.CreateCommandEncoder();
-    auto d = wgpu::ComputePassDescriptor{"bare pass"};
+    auto d = wgpu::ComputePassDescriptor{.label = "bare pass"};
     auto pass = encoder.BeginComputePass(&d);
     pass.DispatchWorkgroups(1);
     pass.End();
@@ -393,7 +451,7 @@ TEST_F(Validation, IndirectRangeOutOfBounds) {
   ExpectError([&] { EncodeIndirect(pipeline, group, args, 8); }, {"\"args\"", "does not fit"});
 }
 TEST_F(Validation, EncoderLockedWhilePassOpen) {
-  wgpu::CommandEncoderDescriptor ed{"locked"};
+  wgpu::CommandEncoderDescriptor ed{.label = "locked"};
   ExpectError([&] {
     auto encoder = device.CreateCommandEncoder(&ed);
     auto pass = encoder.BeginComputePass();
@@ -403,7 +461,7 @@ TEST_F(Validation, EncoderLockedWhilePassOpen) {
   }, {"\"locked\"", "compute pass is open"});
 }
 TEST_F(Validation, FinishWithOpenPass) {
-  wgpu::CommandEncoderDescriptor ed{"unfinished"};
+  wgpu::CommandEncoderDescriptor ed{.label = "unfinished"};
   ExpectError([&] {
     auto encoder = device.CreateCommandEncoder(&ed);
     auto pass = encoder.BeginComputePass();
@@ -413,7 +471,7 @@ TEST_F(Validation, FinishWithOpenPass) {
 TEST_F(Validation, PassEndedTwice) {
   ExpectError([&] {
     auto encoder = device.CreateCommandEncoder();
-    auto d = wgpu::ComputePassDescriptor{"twice"};
+    auto d = wgpu::ComputePassDescriptor{.label = "twice"};
     auto pass = encoder.BeginComputePass(&d);
     pass.End();
     pass.End();
@@ -431,7 +489,7 @@ TEST_F(Validation, SetBindGroupIndexOverLimit) {
   }, {"index (7)", "maxBindGroups"});
 }
 TEST_F(Validation, FinishTwice) {
-  wgpu::CommandEncoderDescriptor ed{"finished"};
+  wgpu::CommandEncoderDescriptor ed{.label = "finished"};
   auto encoder = device.CreateCommandEncoder(&ed);
   encoder.Finish();
   ExpectError([&] { encoder.Finish(); }, {"\"finished\"", "already finished"});
@@ -506,7 +564,7 @@ TEST_F(Validation, SubmitPendingMapBuffer) {
 }
 TEST_F(Validation, SubmitTwice) {
   auto encoder = device.CreateCommandEncoder();
-  wgpu::CommandBufferDescriptor cd{"once"};
+  wgpu::CommandBufferDescriptor cd{.label = "once"};
   auto commands = encoder.Finish(&cd);
   ExpectNoError([&] { queue.Submit(1, &commands); });
   ExpectError([&] { queue.Submit(1, &commands); }, {"\"once\"", "already submitted"});
@@ -517,7 +575,7 @@ TEST_F(Validation, SubmitInvalidCommandBuffer) {
   Capture([&] {
     auto encoder = device.CreateCommandEncoder();
     encoder.CopyBufferToBuffer(storage, 0, dst, 0, 6);
-    wgpu::CommandBufferDescriptor cd{"broken commands"};
+    wgpu::CommandBufferDescriptor cd{.label = "broken commands"};
     commands = encoder.Finish(&cd);
   });
   ExpectError([&] { queue.Submit(1, &commands); }, {"\"broken commands\"", "invalid"});
@@ -637,9 +695,17 @@ TEST_F(Validation, BindingRangeNearUint64Max) {
   wgpu::BindGroupDescriptor d;
   d.label = "huge range";
   d.layout = pipeline.GetBindGroupLayout(0);
-  d.entries = {{0, input, 0, 256}, {1, storage, 256, kU64Max - 255}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 256},
+      {.binding = 1, .buffer = storage, .offset = 256, .size = kU64Max - 255}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
-  d.entries = {{0, input, 0, 256}, {1, storage, kU64Max & ~uint64_t{255}, 16}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = input, .offset = 0, .size = 256},
+      {.binding = 1, .buffer = storage, .offset = kU64Max & ~uint64_t{255}, .size = 16}};
+  d.entryCount = std::size(dEntries2);
+  d.entries = dEntries2;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"huge range\"", "\"store\""});
 }
 TEST_F(Validation, IndirectOffsetNearUint64Max) {
@@ -669,7 +735,7 @@ class ForeignDevice : public Validation {
     spirv.code = words.data();
     wgpu::ShaderModuleDescriptor md;
     md.nextInChain = &spirv;
-    md.label = std::move(label);
+    md.label = label;
     return d.CreateShaderModule(&md);
   }
   void TearDown() override {
@@ -685,7 +751,7 @@ class ForeignDevice : public Validation {
 
 TEST_F(ForeignDevice, SubmitCommandBufferOfAnotherDevice) {
   auto encoder = other.CreateCommandEncoder();
-  wgpu::CommandBufferDescriptor cd{"foreign commands"};
+  wgpu::CommandBufferDescriptor cd{.label = "foreign commands"};
   auto commands = encoder.Finish(&cd);
   ExpectError([&] { queue.Submit(1, &commands); }, {"\"foreign commands\"", "cannot be used with"});
   // Still submittable on its own device.
@@ -711,11 +777,18 @@ TEST_F(ForeignDevice, PipelineOfAnotherDeviceInAPass) {
 }
 TEST_F(ForeignDevice, BindGroupOfAnotherDeviceInAPass) {
   wgpu::BindGroupLayoutDescriptor ld;
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   wgpu::BindGroupDescriptor d;
   d.label = "foreign group";
   d.layout = other.CreateBindGroupLayout(&ld);
-  d.entries = {{0, foreignBuffer}};
+  const wgpu::BindGroupEntry dEntries[] = {{.binding = 0, .buffer = foreignBuffer}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   auto foreign = other.CreateBindGroup(&d);
   ExpectError([&] {
     auto encoder = device.CreateCommandEncoder();
@@ -747,18 +820,30 @@ TEST_F(ForeignDevice, CopyClearAndWriteWithABufferOfAnotherDevice) {
 TEST_F(ForeignDevice, LayoutsAndModulesOfAnotherDevice) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "foreign layout";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::ReadOnlyStorage}},
-                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::ReadOnlyStorage}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   auto foreignLayout = other.CreateBindGroupLayout(&ld);
   wgpu::BindGroupDescriptor bg;
   bg.label = "local group";
   bg.layout = foreignLayout;
-  bg.entries = {{0, input}, {1, storage}};
+  const wgpu::BindGroupEntry bgEntries[] = {{.binding = 0, .buffer = input},
+                                            {.binding = 1, .buffer = storage}};
+  bg.entryCount = std::size(bgEntries);
+  bg.entries = bgEntries;
   ExpectError([&] { device.CreateBindGroup(&bg); }, {"\"foreign layout\"", "cannot be used with"});
 
   wgpu::PipelineLayoutDescriptor pl;
   pl.label = "local pipeline layout";
-  pl.bindGroupLayouts = {foreignLayout};
+  const wgpu::BindGroupLayout plLayouts[] = {foreignLayout};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   ExpectError([&] { device.CreatePipelineLayout(&pl); }, {"\"foreign layout\"", "cannot be used with"});
 
   wgpu::ComputePipelineDescriptor pd;
@@ -768,7 +853,9 @@ TEST_F(ForeignDevice, LayoutsAndModulesOfAnotherDevice) {
 
   wgpu::PipelineLayoutDescriptor foreignPl;
   foreignPl.label = "foreign pipeline layout";
-  foreignPl.bindGroupLayouts = {foreignLayout};
+  const wgpu::BindGroupLayout foreignPlLayouts[] = {foreignLayout};
+  foreignPl.bindGroupLayoutCount = std::size(foreignPlLayouts);
+  foreignPl.bindGroupLayouts = foreignPlLayouts;
   pd.layout = other.CreatePipelineLayout(&foreignPl);
   pd.compute.module = Module(Kernel("uint", "b[i] = a[i];"), "local module");
   ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"foreign pipeline layout\"", "cannot be used with"});
@@ -821,9 +908,13 @@ TEST_F(Validation, OverriddenWorkgroupSizeOverLimit) {
       "layout(set = 0, binding = 0, std430) buffer B { float b[]; };\n"
       "void main() { b[gl_GlobalInvocationID.x] = 1.0; }\n");
   ExpectNoError([&] { device.CreateComputePipeline(&pd); });  // the default (1) is fine
-  pd.compute.constants = {{"7", 512}};
+  const wgpu::ConstantEntry pdConstants[] = {{.key = "7", .value = 512}};
+  pd.compute.constantCount = std::size(pdConstants);
+  pd.compute.constants = pdConstants;
   ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"override width\"", "workgroup size (512"});
-  pd.compute.constants = {{"7", 0}};
+  const wgpu::ConstantEntry pdConstants2[] = {{.key = "7", .value = 0}};
+  pd.compute.constantCount = std::size(pdConstants2);
+  pd.compute.constants = pdConstants2;
   ExpectError([&] { device.CreateComputePipeline(&pd); }, {"\"override width\"", "workgroup size (0"});
 }
 
@@ -837,7 +928,9 @@ TEST_F(Validation, OverriddenWorkgroupArrayLengthOverLimit) {
       "shared float tile[N];\n"
       "void main() { tile[gl_LocalInvocationIndex] = 1.0; barrier(); b[0] = tile[1]; }\n");
   ExpectNoError([&] { device.CreateComputePipeline(&pd); });  // 1 KiB at the default
-  pd.compute.constants = {{"3", 8192}};
+  const wgpu::ConstantEntry pdConstants[] = {{.key = "3", .value = 8192}};
+  pd.compute.constantCount = std::size(pdConstants);
+  pd.compute.constants = pdConstants;
   ExpectError([&] { device.CreateComputePipeline(&pd); },
               {"\"override tile\"", "32768", "maxComputeWorkgroupStorageSize (16384)"});
 }
@@ -857,26 +950,52 @@ TEST_F(Validation, AutoLayoutBindingSmallerThanTheShadersStruct) {
   wgpu::BindGroupDescriptor d;
   d.label = "short params";
   d.layout = p.GetBindGroupLayout(0);
-  d.entries = {{0, params, 0, 32}, {1, out}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short params\"", "size (32)", "minBindingSize (64)"});
   d.label = "short out";
-  d.entries = {{0, params, 0, 64}, {1, out, 0, 32}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 32}};
+  d.entryCount = std::size(dEntries2);
+  d.entries = dEntries2;
   // WebGPU sizes a runtime-sized array as one element and rounds the struct up to its alignment:
   // 32 + 4 bytes, aligned to the vec4's 16.
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (32)", "minBindingSize (48)"});
-  d.entries = {{0, params, 0, 64}, {1, out, 0, 44}};
+  const wgpu::BindGroupEntry dEntries3[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 44}};
+  d.entryCount = std::size(dEntries3);
+  d.entries = dEntries3;
   ExpectError([&] { device.CreateBindGroup(&d); }, {"\"short out\"", "size (44)", "minBindingSize (48)"});
   d.label = "just right";
-  d.entries = {{0, params, 0, 64}, {1, out, 0, 48}};
+  const wgpu::BindGroupEntry dEntries4[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64},
+      {.binding = 1, .buffer = out, .offset = 0, .size = 48}};
+  d.entryCount = std::size(dEntries4);
+  d.entries = dEntries4;
   ExpectNoError([&] { device.CreateBindGroup(&d); });
 }
 TEST_F(Validation, ExplicitLayoutMinBindingSizeBelowTheShaders) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "loose layout";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform, false, 16}},
-                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform,
+                  .hasDynamicOffset = false,
+                  .minBindingSize = 16}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   wgpu::PipelineLayoutDescriptor pl;
-  pl.bindGroupLayouts = {device.CreateBindGroupLayout(&ld)};
+  const wgpu::BindGroupLayout plLayouts[] = {device.CreateBindGroupLayout(&ld)};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "strict kernel";
   pd.layout = device.CreatePipelineLayout(&pl);
@@ -887,11 +1006,20 @@ TEST_F(Validation, ExplicitLayoutMinBindingSizeBelowTheShaders) {
 TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
   wgpu::BindGroupLayoutDescriptor ld;
   ld.label = "open layout";
-  ld.entries = {{0, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Uniform}},
-                {1, wgpu::ShaderStage::Compute, {wgpu::BufferBindingType::Storage}}};
+  const wgpu::BindGroupLayoutEntry ldEntries[] = {
+      {.binding = 0,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Uniform}},
+      {.binding = 1,
+       .visibility = wgpu::ShaderStage::Compute,
+       .buffer = {.type = wgpu::BufferBindingType::Storage}}};
+  ld.entryCount = std::size(ldEntries);
+  ld.entries = ldEntries;
   auto bgl = device.CreateBindGroupLayout(&ld);
   wgpu::PipelineLayoutDescriptor pl;
-  pl.bindGroupLayouts = {bgl};
+  const wgpu::BindGroupLayout plLayouts[] = {bgl};
+  pl.bindGroupLayoutCount = std::size(plLayouts);
+  pl.bindGroupLayouts = plLayouts;
   wgpu::ComputePipelineDescriptor pd;
   pd.label = "struct kernel";
   pd.layout = device.CreatePipelineLayout(&pl);
@@ -902,13 +1030,19 @@ TEST_F(Validation, ExplicitLayoutWithoutMinBindingSizeIsCheckedAtDispatch) {
   wgpu::BindGroupDescriptor d;
   d.label = "small group";
   d.layout = bgl;
-  d.entries = {{0, params, 0, 32}, {1, out}};
+  const wgpu::BindGroupEntry dEntries[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 32}, {.binding = 1, .buffer = out}};
+  d.entryCount = std::size(dEntries);
+  d.entries = dEntries;
   wgpu::BindGroup group;
   ExpectNoError([&] { group = device.CreateBindGroup(&d); });  // the layout asks for nothing
   ExpectError([&] { EncodeDispatch(p, {group}); },
               {"\"small group\"", "binding 0", "size (32)", "64", "\"struct kernel\""});
   d.label = "big group";
-  d.entries = {{0, params, 0, 64}, {1, out}};
+  const wgpu::BindGroupEntry dEntries2[] = {
+      {.binding = 0, .buffer = params, .offset = 0, .size = 64}, {.binding = 1, .buffer = out}};
+  d.entryCount = std::size(dEntries2);
+  d.entries = dEntries2;
   auto ok = device.CreateBindGroup(&d);
   ExpectNoError([&] {
     auto commands = EncodeDispatch(p, {ok});

@@ -119,7 +119,8 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
   std::vector<wgpu::Buffer> buffers;
   for (const tg::BufferSpec& b : plan.buffers) {
     wgpu::BufferDescriptor bd;
-    bd.label = "buffer " + std::to_string(b.id);
+    const std::string label = "buffer " + std::to_string(b.id);
+    bd.label = label;
     bd.size = static_cast<uint64_t>(b.byteSize);
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers.push_back(device.CreateBuffer(&bd));
@@ -137,18 +138,21 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
       source.code = k.wgsl;
       wgpu::ShaderModuleDescriptor md;
       md.nextInChain = &source;
-      md.label = kernelLabel(k);
+      const std::string label = kernelLabel(k);
+      md.label = label;
       wgpu::ComputePipelineDescriptor pd;
-      pd.label = kernelLabel(k);
+      pd.label = label;
       pd.compute.module = device.CreateShaderModule(&md);
       it->second = device.CreateComputePipeline(&pd);
     }
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = it->second.GetBindGroupLayout(0);
+    std::vector<wgpu::BindGroupEntry> entries;
     for (size_t i = 0; i < k.bindings.size(); ++i) {
-      bg.entries.push_back({.binding = static_cast<uint32_t>(i),
-                            .buffer = buffers[static_cast<size_t>(k.bindings[i])]});
+      entries.push_back({.binding = static_cast<uint32_t>(i),
+                         .buffer = buffers[static_cast<size_t>(k.bindings[i])]});
     }
+    const wgpu::BindGroupDescriptor bg{.layout = it->second.GetBindGroupLayout(0),
+                                       .entryCount = entries.size(),
+                                       .entries = entries.data()};
     pass.SetPipeline(it->second);
     pass.SetBindGroup(0, device.CreateBindGroup(&bg));
     const auto d = k.dispatch();

@@ -114,8 +114,7 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
   pd.compute.module = device.CreateShaderModule(&md);
   wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&pd);
   std::vector<wgpu::Buffer> buffers;
-  wgpu::BindGroupDescriptor bg;
-  bg.layout = pipeline.GetBindGroupLayout(0);
+  std::vector<wgpu::BindGroupEntry> entries;
   for (size_t i = 0; i < k.buffers.size(); ++i) {
     wgpu::BufferDescriptor bd;
     bd.size = k.buffers[i].count * 4;
@@ -123,8 +122,11 @@ std::vector<std::vector<uint32_t>> runOnShim(const Kernel& k) {
                wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers.push_back(device.CreateBuffer(&bd));
     device.GetQueue().WriteBuffer(buffers.back(), 0, k.buffers[i].words.data(), bd.size);
-    bg.entries.push_back({.binding = static_cast<uint32_t>(i), .buffer = buffers.back()});
+    entries.push_back({.binding = static_cast<uint32_t>(i), .buffer = buffers.back()});
   }
+  const wgpu::BindGroupDescriptor bg{.layout = pipeline.GetBindGroupLayout(0),
+                                     .entryCount = entries.size(),
+                                     .entries = entries.data()};
   wgpu::CommandEncoder enc = device.CreateCommandEncoder();
   wgpu::ComputePassEncoder pass = enc.BeginComputePass();
   pass.SetPipeline(pipeline);
@@ -248,10 +250,11 @@ TEST(Corpus, WorkgroupSizeOverrideTakesThePipelineConstant) {
   const wgpu::ShaderModule module = gpu.device.CreateShaderModule(&md);
   for (const auto& [constants, count, maxIndex] :
        {std::tuple{std::vector<wgpu::ConstantEntry>{}, 2u * 64u, 63u},
-        std::tuple{std::vector<wgpu::ConstantEntry>{{"wg", 32}}, 2u * 32u, 31u}}) {
+        std::tuple{std::vector<wgpu::ConstantEntry>{{.key = "wg", .value = 32}}, 2u * 32u, 31u}}) {
     wgpu::ComputePipelineDescriptor pd;
     pd.compute.module = module;
-    pd.compute.constants = constants;
+    pd.compute.constantCount = constants.size();
+    pd.compute.constants = constants.data();
     const wgpu::ComputePipeline pipeline = gpu.device.CreateComputePipeline(&pd);
     wgpu::BufferDescriptor bd;
     bd.size = 8;
@@ -259,9 +262,9 @@ TEST(Corpus, WorkgroupSizeOverrideTakesThePipelineConstant) {
     const wgpu::Buffer buffer = gpu.device.CreateBuffer(&bd);
     const uint32_t zero[2] = {0, 0};
     gpu.device.GetQueue().WriteBuffer(buffer, 0, zero, 8);
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = pipeline.GetBindGroupLayout(0);
-    bg.entries.push_back({.binding = 0, .buffer = buffer});
+    const wgpu::BindGroupEntry entry{.binding = 0, .buffer = buffer};
+    const wgpu::BindGroupDescriptor bg{
+        .layout = pipeline.GetBindGroupLayout(0), .entryCount = 1, .entries = &entry};
     wgpu::CommandEncoder enc = gpu.device.CreateCommandEncoder();
     wgpu::ComputePassEncoder pass = enc.BeginComputePass();
     pass.SetPipeline(pipeline);

@@ -1,12 +1,34 @@
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "instance.h"
 
 namespace wgpu {
 
+namespace {
+
+// Limits of what a compute-only implementation lacks: textures, samplers, vertex input, render
+// targets, immediates and dynamic offsets. Reported as 0 so that no request for them can pass.
+void ZeroUnsupportedLimits(Limits* l) {
+  l->maxTextureDimension1D = l->maxTextureDimension2D = l->maxTextureDimension3D = 0;
+  l->maxTextureArrayLayers = 0;
+  l->maxBindGroupsPlusVertexBuffers = 0;
+  l->maxDynamicUniformBuffersPerPipelineLayout = 0;
+  l->maxDynamicStorageBuffersPerPipelineLayout = 0;
+  l->maxSampledTexturesPerShaderStage = l->maxSamplersPerShaderStage = 0;
+  l->maxStorageTexturesPerShaderStage = 0;
+  l->maxVertexBuffers = l->maxVertexAttributes = l->maxVertexBufferArrayStride = 0;
+  l->maxInterStageShaderVariables = 0;
+  l->maxColorAttachments = l->maxColorAttachmentBytesPerSample = 0;
+  l->maxImmediateSize = 0;
+}
+
+}  // namespace
+
 Limits DefaultLimits() {
   Limits l;
+  ZeroUnsupportedLimits(&l);
   l.maxBindGroups = 4;
   l.maxBindingsPerBindGroup = 1000;
   l.maxStorageBuffersPerShaderStage = 8;
@@ -55,12 +77,17 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
   vkGetPhysicalDeviceProperties2(physical, &props2);
   const VkPhysicalDeviceProperties& p = props2.properties;
 
-  info_.device = p.deviceName;
+  // The info's strings view text that every copy of the info keeps alive.
+  auto strings = std::make_shared<std::array<std::string, 4>>(
+      std::array<std::string, 4>{VendorName(p.vendorID), driver.driverName, p.deviceName,
+                                 std::string(driver.driverName) + " " + driver.driverInfo});
+  info_.vendor = (*strings)[0];
+  info_.architecture = (*strings)[1];
+  info_.device = (*strings)[2];
+  info_.description = (*strings)[3];
+  info_.storage_ = strings;
   info_.vendorID = p.vendorID;
   info_.deviceID = p.deviceID;
-  info_.vendor = VendorName(p.vendorID);
-  info_.architecture = driver.driverName;
-  info_.description = std::string(driver.driverName) + " " + driver.driverInfo;
   info_.backendType = BackendType::Vulkan;
   switch (p.deviceType) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: info_.adapterType = AdapterType::DiscreteGPU; break;
@@ -114,6 +141,7 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
 
   const auto& vl = p.limits;
   auto pow2AtLeast4 = [](uint64_t v) { return static_cast<uint32_t>(std::max<uint64_t>(v, 4)); };
+  limits_ = DefaultLimits();
   limits_.maxBindGroups = std::min<uint32_t>(vl.maxBoundDescriptorSets, 4);
   limits_.maxBindingsPerBindGroup = 1000;
   limits_.maxStorageBuffersPerShaderStage = std::min<uint32_t>(vl.maxPerStageDescriptorStorageBuffers, 1000);

@@ -7,6 +7,7 @@
 #include "buffer.h"
 #include "command_encoder.h"
 #include "compute_pipeline.h"
+#include "descriptor_arrays.h"
 #include "device.h"
 #include "instance.h"
 #include "queue.h"
@@ -60,8 +61,36 @@ std::string_view ToString(BufferMapState state) {
 
 // ---- Instance / Adapter ----
 
+namespace {
+// WaitAny takes any number of futures; this is what GetInstanceLimits reports (Dawn's default).
+constexpr size_t kTimedWaitAnyMaxCount = 64;
+}  // namespace
+
+bool HasInstanceFeature(InstanceFeatureName feature) {
+  // Every instance has them: timed waits, SPIR-V sources, several devices per adapter.
+  return feature == InstanceFeatureName::TimedWaitAny ||
+         feature == InstanceFeatureName::ShaderSourceSPIRV ||
+         feature == InstanceFeatureName::MultipleDevicesPerAdapter;
+}
+
+Status GetInstanceLimits(InstanceLimits* limits) {
+  if (!limits) return Status::Error;
+  limits->timedWaitAnyMaxCount = kTimedWaitAnyMaxCount;
+  return Status::Success;
+}
+
 Instance CreateInstance(const InstanceDescriptor* descriptor) {
-  return Instance(std::make_shared<InstanceImpl>(descriptor ? *descriptor : InstanceDescriptor{}));
+  const InstanceDescriptor desc = descriptor ? *descriptor : InstanceDescriptor{};
+  // As Dawn: an instance asking for what does not exist is not created.
+  std::string error;
+  const auto features = DescriptorArray(desc.requiredFeatures, desc.requiredFeatureCount,
+                                        "requiredFeatures", "requiredFeatureCount", &error);
+  if (!features) return Instance();
+  for (InstanceFeatureName f : *features)
+    if (!HasInstanceFeature(f)) return Instance();
+  if (desc.requiredLimits && desc.requiredLimits->timedWaitAnyMaxCount > kTimedWaitAnyMaxCount)
+    return Instance();
+  return Instance(std::make_shared<InstanceImpl>(desc));
 }
 
 std::vector<Adapter> Instance::EnumerateAdapters(const RequestAdapterOptions* options) const {
@@ -73,10 +102,15 @@ std::vector<Adapter> Instance::EnumerateAdapters(const RequestAdapterOptions* op
 }
 
 Future Instance::RequestAdapter(const RequestAdapterOptions* options, CallbackMode mode,
-                                RequestAdapterCallback callback) const {
+                                RequestAdapterCallback<> callback) const {
   auto& impl = Checked("Instance");
+  const RequestAdapterOptions opts = options ? *options : RequestAdapterOptions{};
   std::string why;
-  auto adapters = impl.Adapters(options ? *options : RequestAdapterOptions{}, &why);
+  std::vector<std::shared_ptr<AdapterImpl>> adapters;
+  if (opts.backendType == BackendType::Undefined || opts.backendType == BackendType::Vulkan)
+    adapters = impl.Adapters(opts, &why);
+  else
+    why = "Only the Vulkan backend exists in this implementation.";
   std::function<void()> complete;
   if (adapters.empty()) {
     complete = [callback, why] { callback(RequestAdapterStatus::Unavailable, Adapter(), why); };
@@ -90,31 +124,49 @@ Future Instance::RequestAdapter(const RequestAdapterOptions* options, CallbackMo
 void Instance::ProcessEvents() const { Checked("Instance").Events().ProcessEvents(); }
 
 WaitStatus Instance::WaitAny(size_t count, FutureWaitInfo* futures, uint64_t timeoutNS) const {
-  return Checked("Instance").Events().WaitAny(std::span(futures, count), timeoutNS);
+  auto& impl = Checked("Instance");
+  if (count > 0 && futures == nullptr) return WaitStatus::Error;
+  return impl.Events().WaitAny(std::span(futures, count), timeoutNS);
 }
 
-WaitStatus Instance::WaitAny(Future future, uint64_t timeoutNS) const {
-  FutureWaitInfo info{future};
-  return WaitAny(1, &info, timeoutNS);
+WaitStatus Instance::WaitAny(Future f, uint64_t timeout) const {
+  FutureWaitInfo info{f};
+  return WaitAny(1, &info, timeout);
 }
 
 uint64_t Instance::GetVulkanValidationMessageCount() const {
   return Checked("Instance").ValidationMessageCount();
 }
 
-void Adapter::GetLimits(Limits* limits) const { *limits = Checked("Adapter").SupportedLimits(); }
-void Adapter::GetInfo(AdapterInfo* info) const { *info = Checked("Adapter").Info(); }
+namespace {
+// Copies `value` out, keeping the caller's nextInChain (the shim fills no chained outputs).
+template <typename T>
+Status FillOut(T* out, const T& value) {
+  if (!out) return Status::Error;
+  ChainedStructOut* next = out->nextInChain;
+  *out = value;
+  out->nextInChain = next;
+  return Status::Success;
+}
+}  // namespace
+
+Status Adapter::GetLimits(Limits* limits) const {
+  return FillOut(limits, Checked("Adapter").SupportedLimits());
+}
+Status Adapter::GetInfo(AdapterInfo* info) const {
+  return FillOut(info, Checked("Adapter").Info());
+}
 bool Adapter::HasFeature(FeatureName) const {
   Checked("Adapter");
   return false;
 }
-std::vector<FeatureName> Adapter::GetFeatures() const {
+void Adapter::GetFeatures(SupportedFeatures* features) const {
   Checked("Adapter");
-  return {};
+  if (features) *features = SupportedFeatures{};
 }
 
 Future Adapter::RequestDevice(const DeviceDescriptor* descriptor, CallbackMode mode,
-                              RequestDeviceCallback callback) const {
+                              RequestDeviceCallback<> callback) const {
   auto& impl = Checked("Adapter");
   const DeviceDescriptor desc = descriptor ? *descriptor : DeviceDescriptor{};
   std::string error;
@@ -148,9 +200,16 @@ BindGroupLayout Device::CreateBindGroupLayout(const BindGroupLayoutDescriptor* d
 
 PipelineLayout Device::CreatePipelineLayout(const PipelineLayoutDescriptor* d) const {
   Checked("Device");
+  std::string error;
   std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups;
-  for (const auto& g : d->bindGroupLayouts) groups.push_back(g.Get());
-  return PipelineLayout(PipelineLayoutImpl::Create(impl_, d->label, std::move(groups)));
+  if (auto layouts = DescriptorArray(d->bindGroupLayouts, d->bindGroupLayoutCount,
+                                     "bindGroupLayouts", "bindGroupLayoutCount", &error))
+    for (const auto& g : *layouts) groups.push_back(g.Get());
+  if (error.empty() && d->immediateSize != 0)
+    error = "immediateSize (" + std::to_string(d->immediateSize) +
+            ") is not 0, but immediates are not supported (maxImmediateSize is 0).";
+  return PipelineLayout(
+      PipelineLayoutImpl::Create(impl_, d->label, std::move(groups), std::move(error)));
 }
 
 BindGroup Device::CreateBindGroup(const BindGroupDescriptor* d) const {
@@ -164,7 +223,7 @@ ComputePipeline Device::CreateComputePipeline(const ComputePipelineDescriptor* d
 }
 
 Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, CallbackMode mode,
-                                          CreateComputePipelineAsyncCallback callback) const {
+                                          CreateComputePipelineAsyncCallback<> callback) const {
   auto& impl = Checked("Device");
   // Validation runs now; its errors go to the callback, not to the error scopes, as WebGPU
   // specifies. The driver's compile runs on the device's background threads.
@@ -173,7 +232,7 @@ Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, Ca
   std::shared_ptr<PipelineBuild> build = ComputePipelineImpl::Validate(impl_, *d, &pipeline);
   std::string message;
   impl.PopErrorScope(CallbackMode::AllowSpontaneous,
-                     [&](PopErrorScopeStatus, ErrorType type, std::string_view m) {
+                     [&](PopErrorScopeStatus, ErrorType type, StringView m) {
                        if (type != ErrorType::NoError) message = m;
                      });
   auto& events = impl.Instance().Events();
@@ -189,7 +248,8 @@ Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, Ca
     if (build->result == VK_SUCCESS) {
       callback(CreatePipelineAsyncStatus::Success, ComputePipeline(build->pipeline), "");
     } else {
-      callback(CreatePipelineAsyncStatus::InternalError, ComputePipeline(), build->Failure());
+      const std::string failure = build->Failure();
+      callback(CreatePipelineAsyncStatus::InternalError, ComputePipeline(), failure);
     }
   });
   impl.RunPipelineBuild([job = build.get()] { job->Build(); },
@@ -199,35 +259,41 @@ Future Device::CreateComputePipelineAsync(const ComputePipelineDescriptor* d, Ca
 
 CommandEncoder Device::CreateCommandEncoder(const CommandEncoderDescriptor* d) const {
   Checked("Device");
-  return CommandEncoder(
-      std::make_shared<CommandEncoderImpl>(impl_, d ? d->label : "", d && d->reusable));
+  return CommandEncoder(std::make_shared<CommandEncoderImpl>(
+      impl_, d ? std::string(std::string_view(d->label)) : std::string(), d && d->reusable));
 }
 
 Queue Device::GetQueue() const { return Queue(Checked("Device").QueueHandle()); }
-void Device::GetLimits(Limits* limits) const { *limits = Checked("Device").GetLimits(); }
+Status Device::GetLimits(Limits* limits) const {
+  return FillOut(limits, Checked("Device").GetLimits());
+}
 bool Device::HasFeature(FeatureName) const {
   Checked("Device");
   return false;
 }
-std::vector<FeatureName> Device::GetFeatures() const {
+void Device::GetFeatures(SupportedFeatures* features) const {
   Checked("Device");
-  return {};
+  if (features) *features = SupportedFeatures{};
 }
-AdapterInfo Device::GetAdapterInfo() const { return Checked("Device").Adapter()->Info(); }
+Status Device::GetAdapterInfo(AdapterInfo* adapterInfo) const {
+  return FillOut(adapterInfo, Checked("Device").Adapter()->Info());
+}
 void Device::PushErrorScope(ErrorFilter filter) const { Checked("Device").PushErrorScope(filter); }
-Future Device::PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) const {
+Future Device::PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback) const {
   return Checked("Device").PopErrorScope(mode, std::move(callback));
 }
 void Device::Destroy() const { Checked("Device").Destroy(); }
-void Device::ForceLoss(DeviceLostReason reason, std::string_view message) const {
-  Checked("Device").Lose(reason, std::string(message));
+void Device::ForceLoss(DeviceLostReason type, StringView message) const {
+  Checked("Device").Lose(type, std::string(std::string_view(message)));
 }
-void Device::SetLabel(std::string_view label) const { Checked("Device").SetLabel(label); }
+void Device::SetLabel(StringView label) const {
+  Checked("Device").SetLabel(label);
+}
 
 // ---- Buffer ----
 
 Future Buffer::MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
-                        BufferMapCallback callback) const {
+                        BufferMapCallback<> callback) const {
   return Checked("Buffer").MapAsync(mode, offset, size, callbackMode, std::move(callback));
 }
 void* Buffer::GetMappedRange(size_t offset, size_t size) const {
@@ -241,27 +307,40 @@ void Buffer::Destroy() const { Checked("Buffer").Destroy(); }
 uint64_t Buffer::GetSize() const { return Checked("Buffer").Size(); }
 BufferUsage Buffer::GetUsage() const { return Checked("Buffer").Usage(); }
 BufferMapState Buffer::GetMapState() const { return Checked("Buffer").MapState(); }
-void Buffer::SetLabel(std::string_view label) const { Checked("Buffer").SetLabel(label); }
+void Buffer::SetLabel(StringView label) const {
+  Checked("Buffer").SetLabel(label);
+}
 
 // ---- Shaders, layouts, pipelines ----
 
-Future ShaderModule::GetCompilationInfo(CallbackMode mode, CompilationInfoCallback callback) const {
+Future ShaderModule::GetCompilationInfo(CallbackMode mode,
+                                        CompilationInfoCallback<> callback) const {
   return Checked("ShaderModule").GetCompilationInfo(mode, std::move(callback));
 }
-void ShaderModule::SetLabel(std::string_view label) const { Checked("ShaderModule").SetLabel(label); }
-void BindGroupLayout::SetLabel(std::string_view label) const { Checked("BindGroupLayout").SetLabel(label); }
-void PipelineLayout::SetLabel(std::string_view label) const { Checked("PipelineLayout").SetLabel(label); }
-void BindGroup::SetLabel(std::string_view label) const { Checked("BindGroup").SetLabel(label); }
+void ShaderModule::SetLabel(StringView label) const {
+  Checked("ShaderModule").SetLabel(label);
+}
+void BindGroupLayout::SetLabel(StringView label) const {
+  Checked("BindGroupLayout").SetLabel(label);
+}
+void PipelineLayout::SetLabel(StringView label) const {
+  Checked("PipelineLayout").SetLabel(label);
+}
+void BindGroup::SetLabel(StringView label) const {
+  Checked("BindGroup").SetLabel(label);
+}
 BindGroupLayout ComputePipeline::GetBindGroupLayout(uint32_t index) const {
   return BindGroupLayout(Checked("ComputePipeline").GetBindGroupLayout(index));
 }
-void ComputePipeline::SetLabel(std::string_view label) const { Checked("ComputePipeline").SetLabel(label); }
+void ComputePipeline::SetLabel(StringView label) const {
+  Checked("ComputePipeline").SetLabel(label);
+}
 
 // ---- Encoding and submission ----
 
 ComputePassEncoder CommandEncoder::BeginComputePass(const ComputePassDescriptor* d) const {
   auto& impl = Checked("CommandEncoder");
-  const std::string label = d ? d->label : "";
+  const std::string label = d ? std::string(std::string_view(d->label)) : std::string();
   auto pass = std::make_shared<ComputePassEncoderImpl>(impl.DevicePtr(), label, impl_);
   if (!impl.BeginPass(label)) pass->MarkInvalid();
   return ComputePassEncoder(pass);
@@ -274,10 +353,15 @@ void CommandEncoder::ClearBuffer(const Buffer& buffer, uint64_t offset, uint64_t
   Checked("CommandEncoder").ClearBuffer(buffer.Get().get(), offset, size);
 }
 CommandBuffer CommandEncoder::Finish(const CommandBufferDescriptor* d) const {
-  return CommandBuffer(Checked("CommandEncoder").Finish(d ? d->label : ""));
+  return CommandBuffer(Checked("CommandEncoder")
+                           .Finish(d ? std::string(std::string_view(d->label)) : std::string()));
 }
-void CommandEncoder::SetLabel(std::string_view label) const { Checked("CommandEncoder").SetLabel(label); }
-void CommandBuffer::SetLabel(std::string_view label) const { Checked("CommandBuffer").SetLabel(label); }
+void CommandEncoder::SetLabel(StringView label) const {
+  Checked("CommandEncoder").SetLabel(label);
+}
+void CommandBuffer::SetLabel(StringView label) const {
+  Checked("CommandBuffer").SetLabel(label);
+}
 uint32_t CommandBuffer::GetBarrierCountForTesting() const { return Checked("CommandBuffer").barrierCount; }
 
 void ComputePassEncoder::SetPipeline(const ComputePipeline& pipeline) const {
@@ -294,21 +378,27 @@ void ComputePassEncoder::DispatchWorkgroupsIndirect(const Buffer& buffer, uint64
   Checked("ComputePassEncoder").DispatchIndirect(buffer.Get(), offset);
 }
 void ComputePassEncoder::End() const { Checked("ComputePassEncoder").End(); }
-void ComputePassEncoder::SetLabel(std::string_view label) const {
+void ComputePassEncoder::SetLabel(StringView label) const {
   Checked("ComputePassEncoder").SetLabel(label);
 }
 
 void Queue::Submit(size_t count, const CommandBuffer* commands) const {
-  Checked("Queue").Submit(std::span(commands, count));
+  auto& impl = Checked("Queue");
+  std::string error;
+  if (!DescriptorArray(commands, count, "commands", "commandCount", &error))
+    return impl.ReportValidationError(error, "Submit");
+  impl.Submit(std::span(commands, count));
 }
 void Queue::WriteBuffer(const Buffer& buffer, uint64_t offset, const void* data, size_t size) const {
   auto& impl = Checked("Queue");
   if (!buffer) detail::ThrowNullHandle("Buffer");
   impl.WriteBuffer(*buffer.Get(), offset, data, size);
 }
-Future Queue::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback callback) const {
+Future Queue::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback<> callback) const {
   return Checked("Queue").OnSubmittedWorkDone(mode, std::move(callback));
 }
-void Queue::SetLabel(std::string_view label) const { Checked("Queue").SetLabel(label); }
+void Queue::SetLabel(StringView label) const {
+  Checked("Queue").SetLabel(label);
+}
 
 }  // namespace wgpu

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "buffer.h"
+#include "descriptor_arrays.h"
 #include "device.h"
 #include "vk_check.h"
 
@@ -49,8 +50,8 @@ std::atomic<uint64_t> nextAutoKey{uint64_t{1} << 62};
 // ---- BindGroupLayout ----
 
 BindGroupLayoutImpl::BindGroupLayoutImpl(const std::shared_ptr<DeviceImpl>& device,
-                                         std::string label)
-    : ObjectBase(device, "BindGroupLayout", std::move(label)) {}
+                                         std::string_view label)
+    : ObjectBase(device, "BindGroupLayout", label) {}
 
 BindGroupLayoutImpl::~BindGroupLayoutImpl() {
   if (layout_) vkDestroyDescriptorSetLayout(Device().Vk(), layout_, nullptr);
@@ -67,20 +68,28 @@ std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
     bool fromAutoLayout) {
   auto layout = std::make_shared<BindGroupLayoutImpl>(device, desc.label);
   const Limits& limits = device->GetLimits();
-  auto entries = desc.entries;
+  std::string error;
+  std::vector<BindGroupLayoutEntry> entries;
+  if (auto given = DescriptorArray(desc.entries, desc.entryCount, "entries", "entryCount", &error))
+    entries.assign(given->begin(), given->end());
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.binding < b.binding; });
-  std::string error;
   uint32_t storage = 0, uniform = 0;
   for (size_t i = 0; i < entries.size() && error.empty(); ++i) {
     auto& e = entries[i];
     const std::string which = "entry (binding " + std::to_string(e.binding) + ")";
+    // The layout keeps its own copy; nothing of the caller's chain survives the call.
+    e.nextInChain = nullptr;
+    e.buffer.nextInChain = nullptr;
     if (e.buffer.type == BufferBindingType::Undefined) e.buffer.type = BufferBindingType::Uniform;
     if (i > 0 && entries[i - 1].binding == e.binding) {
       error = "binding " + std::to_string(e.binding) + " appears more than once.";
     } else if (e.binding >= limits.maxBindingsPerBindGroup) {
       error = which + " exceeds maxBindingsPerBindGroup (" +
               std::to_string(limits.maxBindingsPerBindGroup) + ").";
+    } else if (e.bindingArraySize > 1) {
+      error = which + " has bindingArraySize " + std::to_string(e.bindingArraySize) +
+              ", but buffer bindings cannot be arrays.";
     } else if (e.buffer.type == BufferBindingType::BindingNotUsed) {
       error = which + " has no binding type (only buffer bindings are supported).";
     } else if (e.buffer.hasDynamicOffset) {
@@ -130,25 +139,26 @@ std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
 
 // ---- PipelineLayout ----
 
-PipelineLayoutImpl::PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
-    : ObjectBase(device, "PipelineLayout", std::move(label)) {}
+PipelineLayoutImpl::PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device,
+                                       std::string_view label)
+    : ObjectBase(device, "PipelineLayout", label) {}
 
 PipelineLayoutImpl::~PipelineLayoutImpl() {
   if (layout_) vkDestroyPipelineLayout(Device().Vk(), layout_, nullptr);
 }
 
 std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
-    const std::shared_ptr<DeviceImpl>& device, std::string label,
-    std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups) {
-  auto layout = std::make_shared<PipelineLayoutImpl>(device, std::move(label));
+    const std::shared_ptr<DeviceImpl>& device, std::string_view label,
+    std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups, std::string error) {
+  auto layout = std::make_shared<PipelineLayoutImpl>(device, label);
   const Limits& limits = device->GetLimits();
-  std::string error;
   uint32_t storage = 0, uniform = 0;
-  if (groups.size() > limits.maxBindGroups)
+  if (error.empty() && groups.size() > limits.maxBindGroups)
     error = "has " + std::to_string(groups.size()) + " bind group layouts, over maxBindGroups (" +
             std::to_string(limits.maxBindGroups) + ").";
   for (size_t i = 0; i < groups.size() && error.empty(); ++i) {
-    if (!groups[i]) groups[i] = BindGroupLayoutImpl::Create(device, {}, false);
+    if (!groups[i])
+      groups[i] = BindGroupLayoutImpl::Create(device, BindGroupLayoutDescriptor{}, false);
     if (!groups[i]->IsValid()) {
       error = "bindGroupLayouts[" + std::to_string(i) + "] " + groups[i]->Name() + " is invalid.";
       break;
@@ -190,8 +200,8 @@ std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
 
 // ---- BindGroup ----
 
-BindGroupImpl::BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
-    : ObjectBase(device, "BindGroup", std::move(label)) {}
+BindGroupImpl::BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::string_view label)
+    : ObjectBase(device, "BindGroup", label) {}
 
 BindGroupImpl::~BindGroupImpl() {
   if (pool_) {
@@ -216,12 +226,16 @@ std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<Devic
   if (!layout) return fail("has no layout.");
   if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
   if (layout->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*layout, *device));
-  if (desc.entries.size() != layout->Entries().size())
-    return fail("has " + std::to_string(desc.entries.size()) + " entries but " + layout->Name() +
+  std::string arrayError;
+  const auto entries =
+      DescriptorArray(desc.entries, desc.entryCount, "entries", "entryCount", &arrayError);
+  if (!entries) return fail(arrayError);
+  if (entries->size() != layout->Entries().size())
+    return fail("has " + std::to_string(entries->size()) + " entries but " + layout->Name() +
                 " has " + std::to_string(layout->Entries().size()) + ".");
 
   std::vector<BoundBuffer> bound;
-  for (const auto& entry : desc.entries) {
+  for (const auto& entry : *entries) {
     const std::string which = "entry (binding " + std::to_string(entry.binding) + ")";
     const BindGroupLayoutEntry* le = layout->Find(entry.binding);
     if (!le) return fail(which + " has no matching entry in " + layout->Name() + ".");

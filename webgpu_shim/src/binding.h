@@ -20,7 +20,7 @@ class BindGroupLayoutImpl : public ObjectBase {
   static std::shared_ptr<BindGroupLayoutImpl> Create(const std::shared_ptr<DeviceImpl>& device,
                                                      const BindGroupLayoutDescriptor& desc,
                                                      bool fromAutoLayout);
-  BindGroupLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+  BindGroupLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string_view label);
   ~BindGroupLayoutImpl() override;
 
   const std::vector<BindGroupLayoutEntry>& Entries() const { return entries_; }  // sorted
@@ -38,10 +38,11 @@ class BindGroupLayoutImpl : public ObjectBase {
 
 class PipelineLayoutImpl : public ObjectBase {
  public:
+  // `error`: a descriptor error the caller already found (the layout is then invalid).
   static std::shared_ptr<PipelineLayoutImpl> Create(
-      const std::shared_ptr<DeviceImpl>& device, std::string label,
-      std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups);
-  PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+      const std::shared_ptr<DeviceImpl>& device, std::string_view label,
+      std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups, std::string error = {});
+  PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device, std::string_view label);
   ~PipelineLayoutImpl() override;
 
   const std::vector<std::shared_ptr<BindGroupLayoutImpl>>& Groups() const { return groups_; }
@@ -65,7 +66,7 @@ class BindGroupImpl : public ObjectBase {
  public:
   static std::shared_ptr<BindGroupImpl> Create(const std::shared_ptr<DeviceImpl>& device,
                                                const BindGroupDescriptor& desc);
-  BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+  BindGroupImpl(const std::shared_ptr<DeviceImpl>& device, std::string_view label);
   ~BindGroupImpl() override;
 
   const std::shared_ptr<BindGroupLayoutImpl>& Layout() const { return layout_; }

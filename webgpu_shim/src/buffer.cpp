@@ -87,7 +87,7 @@ std::shared_ptr<BufferImpl> BufferImpl::CreateInternal(const std::shared_ptr<Dev
                                                        std::string label, uint64_t size,
                                                        BufferUsage usage) {
   BufferDescriptor d;
-  d.label = std::move(label);
+  d.label = label;
   d.size = size;
   d.usage = usage;
   auto buffer = std::make_shared<BufferImpl>(device, d);
@@ -163,7 +163,7 @@ std::string BufferImpl::CheckUsableInSubmit() const {
 }
 
 Future BufferImpl::MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
-                            BufferMapCallback callback) {
+                            BufferMapCallback<> callback) {
   auto& events = Device().Instance().Events();
   auto fail = [&](MapAsyncStatus status, std::string message, bool report) {
     if (report) Device().HandleError(ErrorType::Validation, message);
@@ -224,9 +224,9 @@ Future BufferImpl::MapAsync(MapMode mode, size_t offset, size_t size, CallbackMo
       [weak, request, callback, mode, offset, size] {
         auto self = weak.lock();
         if (request->aborted || !self) {
-          callback(MapAsyncStatus::Aborted, request->aborted
-                                                ? request->abortMessage
-                                                : "Buffer was destroyed before mapping was resolved.");
+          callback(MapAsyncStatus::Aborted,
+                   request->aborted ? std::string_view(request->abortMessage)
+                                    : "Buffer was destroyed before mapping was resolved.");
           return;
         }
         self->pendingMap_.reset();

@@ -24,7 +24,7 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
   ~BufferImpl() override;
 
   Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
-                  BufferMapCallback callback);
+                  BufferMapCallback<> callback);
   void* GetMappedRange(size_t offset, size_t size, bool writable);
   void Unmap();
   void Destroy();

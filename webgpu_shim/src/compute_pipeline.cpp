@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "descriptor_arrays.h"
 #include "device.h"
 #include "shader_module.h"
 #include "vk_check.h"
@@ -25,27 +26,32 @@ std::vector<std::shared_ptr<BindGroupLayoutImpl>> AutoLayout(const std::shared_p
                                                              const std::string& label) {
   uint32_t groupCount = 0;
   for (const auto& b : ep.bindings) groupCount = std::max(groupCount, b.group + 1);
-  std::vector<BindGroupLayoutDescriptor> descs(groupCount);
+  std::vector<std::vector<BindGroupLayoutEntry>> entries(groupCount);
   for (const auto& b : ep.bindings) {
     BindGroupLayoutEntry e;
     e.binding = b.binding;
     e.visibility = ShaderStage::Compute;
     e.buffer.type = b.type;
     e.buffer.minBindingSize = b.minBindingSize;
-    descs[b.group].entries.push_back(e);
+    entries[b.group].push_back(e);
   }
   std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups;
   for (uint32_t g = 0; g < groupCount; ++g) {
-    descs[g].label = label + " auto group " + std::to_string(g);
-    groups.push_back(BindGroupLayoutImpl::Create(device, descs[g], true));
+    const std::string groupLabel = label + " auto group " + std::to_string(g);
+    BindGroupLayoutDescriptor desc;
+    desc.label = groupLabel;
+    desc.entryCount = entries[g].size();
+    desc.entries = entries[g].data();
+    groups.push_back(BindGroupLayoutImpl::Create(device, desc, true));
   }
   return groups;
 }
 
 }  // namespace
 
-ComputePipelineImpl::ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device, std::string label)
-    : ObjectBase(device, "ComputePipeline", std::move(label)) {}
+ComputePipelineImpl::ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device,
+                                         std::string_view label)
+    : ObjectBase(device, "ComputePipeline", label) {}
 
 ComputePipelineImpl::~ComputePipelineImpl() {
   if (pipeline_) {
@@ -85,17 +91,23 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   if (!module->IsValid()) return fail("uses " + module->Name() + ", which is invalid.");
   if (module->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*module, *device));
   std::string error;
-  const EntryPointReflection* ep = module->FindEntryPoint(desc.compute.entryPoint, &error);
+  const auto constants = DescriptorArray(desc.compute.constants, desc.compute.constantCount,
+                                         "compute.constants", "compute.constantCount", &error);
+  if (!constants) return fail(error);
+  const EntryPointReflection* ep =
+      module->FindEntryPoint(std::string(std::string_view(desc.compute.entryPoint)), &error);
   if (!ep) return fail(error);
 
   // Override constants become specialization constants.
   std::vector<VkSpecializationMapEntry> specEntries;
   std::vector<uint32_t> specData;
-  for (const auto& c : desc.compute.constants) {
+  for (const auto& c : *constants) {
+    const std::string_view key = c.key;
     const ShaderConstant* match = nullptr;
     for (const auto& sc : ep->constants)
-      if (sc.name == c.key || std::to_string(sc.specId) == c.key) match = &sc;
-    if (!match) return fail("sets constant \"" + c.key + "\", which the shader does not declare.");
+      if (sc.name == key || std::to_string(sc.specId) == key) match = &sc;
+    if (!match)
+      return fail("sets constant \"" + std::string(key) + "\", which the shader does not declare.");
     uint32_t bits = 0;
     switch (match->kind) {
       case ShaderConstant::Kind::Bool: bits = c.value != 0 ? 1u : 0u; break;
@@ -113,9 +125,10 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   // The value a specialization constant has in this pipeline, or `fallback` when not set.
   auto constantValue = [&](uint32_t specId, double fallback) {
     double value = fallback;
-    for (const auto& c : desc.compute.constants)
+    for (const auto& c : *constants)
       for (const auto& sc : ep->constants)
-        if (sc.specId == specId && (sc.name == c.key || std::to_string(sc.specId) == c.key))
+        if (sc.specId == specId && (sc.name == std::string_view(c.key) ||
+                                    std::to_string(sc.specId) == std::string_view(c.key)))
           value = c.value;
     return value;
   };
@@ -157,10 +170,11 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
     if (!layout->IsValid()) return fail("uses " + layout->Name() + ", which is invalid.");
     if (layout->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*layout, *device));
   } else {
-    auto groups = AutoLayout(device, *ep, desc.label);
+    const std::string label{std::string_view(desc.label)};
+    auto groups = AutoLayout(device, *ep, label);
     for (const auto& g : groups)
       if (!g->IsValid()) return fail("has an automatic layout that is invalid.");
-    layout = PipelineLayoutImpl::Create(device, desc.label + " auto layout", std::move(groups));
+    layout = PipelineLayoutImpl::Create(device, label + " auto layout", std::move(groups));
     if (!layout->IsValid()) return fail("has an automatic layout that is invalid.");
   }
   for (const auto& b : ep->bindings) {

@@ -42,7 +42,7 @@ class ComputePipelineImpl : public ObjectBase {
   static std::unique_ptr<PipelineBuild> Validate(const std::shared_ptr<DeviceImpl>& device,
                                                  const ComputePipelineDescriptor& desc,
                                                  std::shared_ptr<ComputePipelineImpl>* pipeline);
-  ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device, std::string label);
+  ComputePipelineImpl(const std::shared_ptr<DeviceImpl>& device, std::string_view label);
   ~ComputePipelineImpl() override;
 
   std::shared_ptr<BindGroupLayoutImpl> GetBindGroupLayout(uint32_t index);

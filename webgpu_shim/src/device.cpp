@@ -7,8 +7,9 @@
 #include <iterator>
 
 #include "buffer.h"
-#include "indirect_validation.h"
+#include "descriptor_arrays.h"
 #include "device_limits.h"
+#include "indirect_validation.h"
 #include "queue.h"
 #include "vk_check.h"
 
@@ -22,12 +23,20 @@ std::atomic<uint64_t> liveDevices{0};
 std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl>& adapter,
                                                const DeviceDescriptor& descriptor,
                                                std::string* error) {
-  for (FeatureName f : descriptor.requiredFeatures) {
-    (void)f;
-    *error = "A required feature is not supported by this adapter (the shim exposes no optional "
+  const auto features =
+      DescriptorArray(descriptor.requiredFeatures, descriptor.requiredFeatureCount,
+                      "requiredFeatures", "requiredFeatureCount", error);
+  if (!features) return nullptr;
+  if (!features->empty()) {
+    *error = "Required feature " + std::to_string(static_cast<uint32_t>(features->front())) +
+             " (FeatureName) is not supported by this adapter (the shim exposes no optional "
              "features yet)";
     return nullptr;
   }
+  const DawnCacheDeviceDescriptor* cacheDesc = nullptr;
+  for (const ChainedStruct* c = descriptor.nextInChain; c; c = c->nextInChain)
+    if (c->sType == SType::DawnCacheDeviceDescriptor)
+      cacheDesc = static_cast<const DawnCacheDeviceDescriptor*>(c);
   Limits resolved;
   if (std::string e = ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
       !e.empty()) {
@@ -37,7 +46,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   auto device = std::make_shared<DeviceImpl>(adapter, descriptor);
   device->limits_ = resolved;
   device->self_ = device;
-  device->storeCacheData_ = descriptor.storeCacheData;
+  if (cacheDesc) device->storeCacheData_ = cacheDesc->storeCallback_;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -77,18 +86,26 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   pool.queueFamilyIndex = q.queueFamilyIndex;
   VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   std::vector<uint8_t> cached;
-  if (descriptor.loadCacheData) {
+  if (cacheDesc && cacheDesc->loadCallback_) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
     char key[128];
     std::snprintf(key, sizeof key, "vkpipelinecache-%04x-%04x-%08x-", props.vendorID,
                   props.deviceID, props.driverVersion);
-    device->cacheKey_ = key;
+    device->cacheKey_ = std::string(std::string_view(cacheDesc->isolationKey)) + key;
     for (uint8_t b : props.pipelineCacheUUID) {
       std::snprintf(key, sizeof key, "%02x", b);
       device->cacheKey_ += key;
     }
-    cached = descriptor.loadCacheData(device->cacheKey_);
+    // As Dawn asks: first the size (0 is a miss), then the bytes.
+    const auto keyBytes = std::as_bytes(std::span(device->cacheKey_));
+    const size_t size = cacheDesc->loadCallback_(keyBytes, {});
+    if (size > 0) {
+      cached.resize(size);
+      const size_t got =
+          cacheDesc->loadCallback_(keyBytes, std::as_writable_bytes(std::span(cached)));
+      cached.resize(std::min(got, size));
+    }
     cache.initialDataSize = cached.size();
     cache.pInitialData = cached.empty() ? nullptr : cached.data();
     device->storedCacheBytes_ = cached.size();
@@ -108,17 +125,18 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   }
   vkGetPhysicalDeviceMemoryProperties(adapter->Physical(), &device->memoryProperties_);
   device->memory_ = std::make_unique<MemoryAllocator>(vk, device->memoryProperties_);
-  device->queue_ = std::make_shared<QueueImpl>(device.get(), descriptor.defaultQueue.label);
+  device->queue_ = std::make_shared<QueueImpl>(
+      device.get(), std::string(std::string_view(descriptor.defaultQueue.label)));
   return device;
 }
 
 DeviceImpl::DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter,
                        const DeviceDescriptor& descriptor)
     : adapter_(adapter),
-      label_(descriptor.label),
-      lostCallback_(descriptor.deviceLostCallback),
-      lostCallbackMode_(descriptor.deviceLostCallbackMode),
-      uncapturedCallback_(descriptor.uncapturedErrorCallback) {
+      label_(std::string_view(descriptor.label)),
+      lostCallback_(descriptor.deviceLostCallback_),
+      lostCallbackMode_(descriptor.deviceLostCallbackMode_),
+      uncapturedCallback_(descriptor.uncapturedErrorCallback_) {
   ++liveDevices;
 }
 
@@ -177,7 +195,7 @@ void DeviceImpl::StorePipelineCache() {
   std::vector<uint8_t> data(size);
   if (vkGetPipelineCacheData(device_, pipelineCache_, &size, data.data()) != VK_SUCCESS) return;
   data.resize(size);
-  storeCacheData_(cacheKey_, data);
+  storeCacheData_(std::as_bytes(std::span(cacheKey_)), std::as_bytes(std::span(data)));
   storedCacheBytes_ = size;
 }
 
@@ -209,7 +227,7 @@ void DeviceImpl::HandleError(ErrorType type, std::string message) {
 
 void DeviceImpl::PushErrorScope(ErrorFilter filter) { errorScopes_.push_back({filter}); }
 
-Future DeviceImpl::PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) {
+Future DeviceImpl::PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback) {
   std::function<void()> complete;
   if (errorScopes_.empty()) {
     complete = [callback] {

@@ -47,7 +47,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // Errors on a lost device are dropped, as WebGPU specifies.
   void HandleError(ErrorType type, std::string message);
   void PushErrorScope(ErrorFilter filter);
-  Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback);
+  Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback);
 
   // ---- loss ----
   bool IsLost() const { return lost_; }
@@ -138,7 +138,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::mutex storeMutex_;
   size_t storedCacheBytes_ = 0;  // the size last loaded or stored
   std::atomic<int> buildsInFlight_{0};
-  std::function<void(std::string_view, std::span<const uint8_t>)> storeCacheData_;
+  DawnCacheDeviceDescriptor::StoreCallback storeCacheData_;
   PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
   std::vector<VkCommandBuffer> freeCommandBuffers_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
@@ -150,9 +150,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::unordered_set<BufferImpl*> buffers_;
   std::vector<ErrorScope> errorScopes_;
   bool lost_ = false;
-  DeviceLostCallback lostCallback_;
+  DeviceLostCallback<> lostCallback_;
   CallbackMode lostCallbackMode_ = CallbackMode::AllowProcessEvents;
-  UncapturedErrorCallback uncapturedCallback_;
+  UncapturedErrorCallback<> uncapturedCallback_;
   // A non-owning handle to this device for the callbacks' `const Device&` argument.
   std::weak_ptr<DeviceImpl> self_;
   std::shared_ptr<QueueImpl> queue_;

@@ -66,6 +66,24 @@ std::string ResolveLimits(const Limits& adapter, const Limits* required, Limits*
   TG_MAX(maxComputeWorkgroupSizeY)
   TG_MAX(maxComputeWorkgroupSizeZ)
   TG_MAX(maxComputeWorkgroupsPerDimension)
+  // What the shim lacks is 0 everywhere: undefined resolves to 0, anything above it fails.
+  TG_MAX(maxTextureDimension1D)
+  TG_MAX(maxTextureDimension2D)
+  TG_MAX(maxTextureDimension3D)
+  TG_MAX(maxTextureArrayLayers)
+  TG_MAX(maxBindGroupsPlusVertexBuffers)
+  TG_MAX(maxDynamicUniformBuffersPerPipelineLayout)
+  TG_MAX(maxDynamicStorageBuffersPerPipelineLayout)
+  TG_MAX(maxSampledTexturesPerShaderStage)
+  TG_MAX(maxSamplersPerShaderStage)
+  TG_MAX(maxStorageTexturesPerShaderStage)
+  TG_MAX(maxVertexBuffers)
+  TG_MAX(maxVertexAttributes)
+  TG_MAX(maxVertexBufferArrayStride)
+  TG_MAX(maxInterStageShaderVariables)
+  TG_MAX(maxColorAttachments)
+  TG_MAX(maxColorAttachmentBytesPerSample)
+  TG_MAX(maxImmediateSize)
 #undef TG_MAX
 #undef TG_ALIGN
   return e;

@@ -151,17 +151,17 @@ std::vector<std::shared_ptr<AdapterImpl>> InstanceImpl::Adapters(
   std::vector<std::shared_ptr<AdapterImpl>> all;
   for (auto p : physical_) all.push_back(std::make_shared<AdapterImpl>(shared_from_this(), p));
 
-  std::string name = options.adapterName;
+  std::string name{std::string_view(options.adapterName)};
   if (name.empty())
     if (const char* env = std::getenv("WEBGPU_ADAPTER")) name = env;
 
   std::vector<std::shared_ptr<AdapterImpl>> result;
   std::string seen;
   for (auto& a : all) {
-    seen += "\n  - " + a->Info().device +
+    seen += "\n  - " + a->DeviceName() +
             (a->Usable() ? std::string() : " (unusable: " + a->UnusableReason() + ")");
     if (!a->Usable()) continue;
-    if (!name.empty() && !ContainsIgnoringCase(a->Info().device, name)) continue;
+    if (!name.empty() && !ContainsIgnoringCase(a->DeviceName(), name)) continue;
     if (options.forceFallbackAdapter && a->Info().adapterType != AdapterType::CPU) continue;
     result.push_back(a);
   }

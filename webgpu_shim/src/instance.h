@@ -53,6 +53,7 @@ class AdapterImpl {
   bool Usable() const { return unusableReason_.empty(); }
   const std::string& UnusableReason() const { return unusableReason_; }
   const AdapterInfo& Info() const { return info_; }
+  std::string DeviceName() const { return std::string(std::string_view(info_.device)); }
   const Limits& SupportedLimits() const { return limits_; }
   VkPhysicalDevice Physical() const { return physical_; }
   uint32_t ComputeQueueFamily() const { return queueFamily_; }

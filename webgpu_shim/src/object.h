@@ -11,8 +11,8 @@ class DeviceImpl;
 
 class ObjectBase {
  public:
-  ObjectBase(std::shared_ptr<DeviceImpl> device, const char* typeName, std::string label)
-      : device_(std::move(device)), typeName_(typeName), label_(std::move(label)) {}
+  ObjectBase(std::shared_ptr<DeviceImpl> device, const char* typeName, std::string_view label)
+      : device_(std::move(device)), typeName_(typeName), label_(label) {}
   virtual ~ObjectBase() = default;
   ObjectBase(const ObjectBase&) = delete;
   ObjectBase& operator=(const ObjectBase&) = delete;

@@ -24,6 +24,11 @@ std::string QueueImpl::Name() const {
   return label_.empty() ? "[Queue (unlabeled)]" : "[Queue \"" + label_ + "\"]";
 }
 
+void QueueImpl::ReportValidationError(const std::string& message, const char* call) {
+  device_->HandleError(ErrorType::Validation,
+                       Name() + " " + message + "\n - While calling [Queue]." + call + ".");
+}
+
 VkCommandBuffer QueueImpl::PendingCommands() {
   if (!pending_) pending_ = device_->AcquireCommandBuffer();
   return pending_;
@@ -235,7 +240,7 @@ void QueueImpl::FlushPendingWrites() {
   if (pending_) SubmitWithPending({});
 }
 
-Future QueueImpl::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback callback) {
+Future QueueImpl::OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback<> callback) {
   FlushPendingWrites();
   auto device = device_->shared_from_this();
   return device_->Instance().Events().Track(mode, device, device_->LastSubmittedSerial(),

@@ -27,7 +27,7 @@ class QueueImpl {
 
   void Submit(std::span<const CommandBuffer> commands);
   void WriteBuffer(BufferImpl& buffer, uint64_t offset, const void* data, size_t size);
-  Future OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback callback);
+  Future OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback<> callback);
   // WriteBuffer without validation, for the shim's own writes (mappedAtCreation unmaps).
   void RecordWrite(BufferImpl& buffer, uint64_t offset, const void* data, uint64_t size);
 
@@ -45,6 +45,8 @@ class QueueImpl {
 
   std::string Name() const;
   void SetLabel(std::string_view label) { label_ = label; }
+  // A validation error of a queue call, named after the queue and the call.
+  void ReportValidationError(const std::string& message, const char* call);
 
  private:
   struct StagingChunk {

@@ -92,21 +92,13 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
   const ShaderSourceWGSL* wgslSource = nullptr;
   std::vector<wgsl::OverrideInfo> overrides;  // WGSL names of the specialization constants
   for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
-    if (c->sType == ChainedStruct::SType::ShaderSourceSPIRV)
-      source = static_cast<const ShaderSourceSPIRV*>(c);
-    if (c->sType == ChainedStruct::SType::ShaderSourceWGSL)
-      wgslSource = static_cast<const ShaderSourceWGSL*>(c);
+    if (c->sType == SType::ShaderSourceSPIRV) source = static_cast<const ShaderSourceSPIRV*>(c);
+    if (c->sType == SType::ShaderSourceWGSL) wgslSource = static_cast<const ShaderSourceWGSL*>(c);
   }
   if (wgslSource) {
     wgsl::Result r = wgsl::translate(wgslSource->code);
     if (!r.ok()) {
-      for (const auto& d : r.diagnostics) {
-        CompilationMessage m;
-        m.message = d.message;
-        m.lineNum = d.line;
-        m.linePos = d.column;
-        info_.messages.push_back(std::move(m));
-      }
+      for (const auto& d : r.diagnostics) messages_.push_back({d.message, d.line, d.column, 0});
       MarkInvalid();
       Device().HandleError(ErrorType::Validation,
                            Name() + " is not valid WGSL:\n" +
@@ -157,10 +149,7 @@ ShaderModuleImpl::~ShaderModuleImpl() {
 }
 
 void ShaderModuleImpl::Fail(std::string message, uint64_t offset) {
-  CompilationMessage m;
-  m.message = message;
-  m.offset = offset;
-  info_.messages.push_back(m);
+  messages_.push_back({message, 0, 0, offset});
   MarkInvalid();
   Device().HandleError(ErrorType::Validation,
                        Name() + " " + message + "\n - While calling [Device].CreateShaderModule.");
@@ -168,21 +157,18 @@ void ShaderModuleImpl::Fail(std::string message, uint64_t offset) {
 
 void ShaderModuleImpl::Validate() {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-  std::vector<CompilationMessage> messages;
+  std::vector<CompilationRecord> messages;
   tools.SetMessageConsumer(
       [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* message) {
-        CompilationMessage m;
-        m.message = message;
-        m.offset = pos.index;
-        messages.push_back(std::move(m));
+        messages.push_back({message, 0, 0, pos.index});
       });
   if (tools.Validate(spirv_)) return;
-  info_.messages = messages;
-  if (info_.messages.empty()) info_.messages.push_back({"SPIR-V failed validation."});
+  messages_ = std::move(messages);
+  if (messages_.empty()) messages_.push_back({"SPIR-V failed validation."});
   MarkInvalid();
-  Device().HandleError(ErrorType::Validation, Name() + " is not valid SPIR-V: " +
-                                                  info_.messages.front().message +
-                                                  "\n - While calling [Device].CreateShaderModule.");
+  Device().HandleError(ErrorType::Validation,
+                       Name() + " is not valid SPIR-V: " + messages_.front().message +
+                           "\n - While calling [Device].CreateShaderModule.");
 }
 
 void ShaderModuleImpl::Reflect() {
@@ -287,9 +273,20 @@ const EntryPointReflection* ShaderModuleImpl::FindEntryPoint(const std::string& 
   return nullptr;
 }
 
-Future ShaderModuleImpl::GetCompilationInfo(CallbackMode mode, CompilationInfoCallback callback) {
-  CompilationInfo info = info_;
-  return Device().Instance().Events().Track(mode, device_, 0, [callback, info] {
+Future ShaderModuleImpl::GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback) {
+  // The callback's views point into this copy, which lives as long as the event.
+  auto records = std::make_shared<const std::vector<CompilationRecord>>(messages_);
+  return Device().Instance().Events().Track(mode, device_, 0, [callback, records] {
+    std::vector<CompilationMessage> messages;
+    for (const auto& r : *records) {
+      CompilationMessage m;
+      m.message = r.message;
+      m.lineNum = r.lineNum;
+      m.linePos = r.linePos;
+      m.offset = r.offset;
+      messages.push_back(m);
+    }
+    const CompilationInfo info{nullptr, messages.size(), messages.data()};
     callback(CompilationInfoRequestStatus::Success, &info);
   });
 }

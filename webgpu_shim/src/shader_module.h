@@ -51,12 +51,20 @@ struct EntryPointReflection {
   std::vector<ShaderConstant> constants;
 };
 
+// A compilation message that owns its text (the public CompilationMessage only views it).
+struct CompilationRecord {
+  std::string message;
+  uint64_t lineNum = 0;
+  uint64_t linePos = 0;
+  uint64_t offset = 0;
+};
+
 class ShaderModuleImpl : public ObjectBase {
  public:
   ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device, const ShaderModuleDescriptor& desc);
   ~ShaderModuleImpl() override;
 
-  Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback callback);
+  Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback);
   // The compute entry point called `name` (or the only one when `name` is empty).
   const EntryPointReflection* FindEntryPoint(const std::string& name, std::string* error) const;
   VkShaderModule Vk() const { return module_; }
@@ -69,7 +77,7 @@ class ShaderModuleImpl : public ObjectBase {
   std::vector<uint32_t> spirv_;
   std::vector<EntryPointReflection> entryPoints_;
   uint64_t wgslWorkgroupBytes_ = 0;  // the WGSL translator's count, for WGSL sources
-  CompilationInfo info_;
+  std::vector<CompilationRecord> messages_;  // all errors
   VkShaderModule module_ = VK_NULL_HANDLE;
 };
 

@@ -2,6 +2,7 @@
 
 #include "cache_files.h"
 
+#include <cstring>
 #include <map>
 
 namespace tg::detail {
@@ -42,15 +43,25 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   dd.requiredLimits = &gpu->limits;
   GpuContext* raw = gpu.get();
   // The driver's compiled pipelines persist next to the SPIR-V cache.
+  wgpu::DawnCacheDeviceDescriptor cache;
   if (const auto dir = resolveCacheDir(options.cacheDir); !dir.empty()) {
-    dd.loadCacheData = [dir](std::string_view key) {
-      const auto bytes = readCacheFile(dir / (std::string(key) + ".bin"));
-      return bytes ? std::vector<uint8_t>(bytes->begin(), bytes->end()) : std::vector<uint8_t>{};
+    const auto file = [dir](std::span<const std::byte> key) {
+      return dir / (std::string(reinterpret_cast<const char*>(key.data()), key.size()) + ".bin");
     };
-    dd.storeCacheData = [dir](std::string_view key, std::span<const uint8_t> data) {
-      writeCacheFile(dir / (std::string(key) + ".bin"),
-                     std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
-    };
+    // Asked first with no room (the size) and then with room for the bytes, as Dawn asks.
+    cache.SetLoadCacheDataCallback(
+        [file](std::span<const std::byte> key, std::span<std::byte> value) {
+          const auto bytes = readCacheFile(file(key));
+          if (!bytes) return size_t{0};
+          std::memcpy(value.data(), bytes->data(), std::min(value.size(), bytes->size()));
+          return bytes->size();
+        });
+    cache.SetStoreCacheDataCallback([file](std::span<const std::byte> key,
+                                           std::span<const std::byte> value) {
+      writeCacheFile(file(key),
+                     std::string_view(reinterpret_cast<const char*>(value.data()), value.size()));
+    });
+    dd.nextInChain = &cache;
   }
   dd.SetUncapturedErrorCallback(
       [raw](const wgpu::Device&, wgpu::ErrorType, std::string_view m) { raw->errors.emplace_back(m); });

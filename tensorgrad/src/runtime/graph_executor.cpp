@@ -89,12 +89,14 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   gpu.pipelines->prepare(ir_->kernels);
   const auto dispatch = [&](wgpu::ComputePassEncoder& pass, const KernelSpec& k) {
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = pipeline.GetBindGroupLayout(0);
+    std::vector<wgpu::BindGroupEntry> entries;
     for (size_t i = 0; i < k.bindings.size(); ++i) {
-      bg.entries.push_back({.binding = static_cast<uint32_t>(i),
-                            .buffer = buffers_[static_cast<size_t>(k.bindings[i])]});
+      entries.push_back({.binding = static_cast<uint32_t>(i),
+                         .buffer = buffers_[static_cast<size_t>(k.bindings[i])]});
     }
+    const wgpu::BindGroupDescriptor bg{.layout = pipeline.GetBindGroupLayout(0),
+                                       .entryCount = entries.size(),
+                                       .entries = entries.data()};
     pass.SetPipeline(pipeline);
     pass.SetBindGroup(0, gpu.device.CreateBindGroup(&bg));
     const auto d = k.dispatch();

@@ -266,7 +266,8 @@ void PipelineCache::startBuild(const KernelSpec& kernel, const std::vector<uint3
   source.prevalidated = true;  // prepare() ran spirv-val
   wgpu::ShaderModuleDescriptor md;
   md.nextInChain = &source;
-  md.label = std::string(opKindName(kernel.kind));
+  const std::string label(opKindName(kernel.kind));
+  md.label = label;
   device_.PushErrorScope(wgpu::ErrorFilter::Validation);
   wgpu::ComputePipelineDescriptor pd;
   pd.label = md.label;

@@ -140,11 +140,13 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
   for (size_t i = 0; i < s.kernels.size(); ++i) {
     const tg::KernelSpec& k = s.ir.kernels[s.kernels[i]];
     const tg::Op& op = s.ir.graph.ops.at(static_cast<size_t>(k.opIndex));
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = pipelineFor(k).GetBindGroupLayout(0);
+    std::vector<wgpu::BindGroupEntry> entries;
     for (size_t b = 0; b < k.bindings.size(); ++b)
-      bg.entries.push_back({.binding = static_cast<uint32_t>(b),
-                            .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
+      entries.push_back({.binding = static_cast<uint32_t>(b),
+                         .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
+    const wgpu::BindGroupDescriptor bg{.layout = pipelineFor(k).GetBindGroupLayout(0),
+                                       .entryCount = entries.size(),
+                                       .entries = entries.data()};
     const wgpu::BindGroup group = d.device.CreateBindGroup(&bg);
     const double once = timeDispatches(k, group, options.reps);
     const double twice = timeDispatches(k, group, 2 * options.reps);

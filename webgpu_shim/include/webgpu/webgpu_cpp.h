@@ -1,44 +1,152 @@
-// The WebGPU compute API in the shape of Dawn's webgpu_cpp.h, implemented over Vulkan.
+// The WebGPU compute API, source-compatible with Dawn's webgpu_cpp.h (2025, the callback-mode
+// API), implemented over Vulkan.
+//
+// Types, member names, member order and field shapes follow Dawn's, so that Dawn code compiles
+// unchanged, designated initializers included: strings are StringView (data + length), arrays
+// are a count and a pointer that must stay valid while the call runs (the shim copies what it
+// keeps), descriptors start with nextInChain, chained structs (ShaderSourceWGSL, ...) have an
+// Init form (`wgpu::ShaderSourceWGSL wgsl{{.code = src}}`). Members of Dawn's structs that belong
+// to features outside compute (textures, samplers, queries, surfaces) are left out, so code that
+// names them does not compile here.
 //
 // Handles (Instance, Adapter, Device, Buffer, ...) are cheap value types with shared ownership; a
-// default-constructed handle is null. Descriptors are plain structs with WebGPU's defaults. Async
-// operations take a CallbackMode and a callback and return a Future; callbacks run inside
-// Instance::ProcessEvents / Instance::WaitAny (or at once, for AllowSpontaneous, when the result is
-// already known). Errors follow WebGPU: a failed call reports a validation / out-of-memory /
-// internal error to the device's error scopes (or the uncaptured-error callback) and returns an
-// invalid object that poisons whatever uses it. Only programming errors that WebGPU itself cannot
-// express (calling a method on a null handle) throw std::logic_error.
+// default-constructed handle is null. Async operations take a CallbackMode and a callback (a
+// lambda with Dawn's signature, or a function and a typed userdata) and return a Future;
+// callbacks run inside Instance::ProcessEvents / Instance::WaitAny (or at once, for
+// AllowSpontaneous, when the result is already known). Errors follow WebGPU: a failed call
+// reports a validation / out-of-memory / internal error to the device's error scopes (or the
+// uncaptured-error callback) and returns an invalid object that poisons whatever uses it. Only
+// programming errors that WebGPU itself cannot express (calling a method on a null handle) throw
+// std::logic_error.
 //
 // Threading: a Device and the objects made from it are used from one thread at a time, as with
 // Dawn's native API without implicit device synchronization.
+//
+// Extensions of the shim (not in Dawn) are marked "Shim extension"; they are trailing members or
+// extra functions, so they never disturb Dawn's member order.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace wgpu {
 
-inline constexpr uint64_t kWholeSize = ~uint64_t{0};
-inline constexpr size_t kWholeMapSize = ~size_t{0};
-inline constexpr uint32_t kLimitU32Undefined = ~uint32_t{0};
-inline constexpr uint64_t kLimitU64Undefined = ~uint64_t{0};
+inline constexpr size_t kStrlen = SIZE_MAX;
+inline constexpr uint64_t kWholeSize = UINT64_MAX;
+inline constexpr size_t kWholeMapSize = SIZE_MAX;
+inline constexpr uint32_t kLimitU32Undefined = UINT32_MAX;
+inline constexpr uint64_t kLimitU64Undefined = UINT64_MAX;
 
-#define WGPU_SHIM_FLAG_OPERATORS(T)                                                          \
-  constexpr T operator|(T a, T b) {                                                          \
-    return static_cast<T>(static_cast<uint64_t>(a) | static_cast<uint64_t>(b));              \
-  }                                                                                          \
-  constexpr T operator&(T a, T b) {                                                          \
-    return static_cast<T>(static_cast<uint64_t>(a) & static_cast<uint64_t>(b));              \
-  }                                                                                          \
-  constexpr T& operator|=(T& a, T b) { return a = a | b; }                                   \
-  constexpr bool HasFlag(T set, T flag) { return (static_cast<uint64_t>(set & flag)) != 0; }
+// ---- Enums (Dawn's names and values) ----
 
+enum class Status : uint32_t { Success = 1, Error = 2 };
+enum class WaitStatus : uint32_t { Success = 1, TimedOut = 2, Error = 3 };
+enum class CallbackMode : uint32_t {
+  WaitAnyOnly = 1,
+  AllowProcessEvents = 2,
+  AllowSpontaneous = 3
+};
+enum class MapAsyncStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3, Aborted = 4 };
+enum class PopErrorScopeStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
+enum class RequestAdapterStatus : uint32_t {
+  Success = 1,
+  CallbackCancelled = 2,
+  Unavailable = 3,
+  Error = 4
+};
+enum class RequestDeviceStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
+enum class QueueWorkDoneStatus : uint32_t { Success = 1, CallbackCancelled = 2, Error = 3 };
+enum class CreatePipelineAsyncStatus : uint32_t {
+  Success = 1,
+  CallbackCancelled = 2,
+  ValidationError = 3,
+  InternalError = 4
+};
+enum class CompilationInfoRequestStatus : uint32_t { Success = 1, CallbackCancelled = 2 };
+enum class CompilationMessageType : uint32_t { Error = 1, Warning = 2, Info = 3 };
+enum class DeviceLostReason : uint32_t {
+  Unknown = 1,
+  Destroyed = 2,
+  CallbackCancelled = 3,
+  FailedCreation = 4
+};
+enum class ErrorType : uint32_t {
+  NoError = 1,
+  Validation = 2,
+  OutOfMemory = 3,
+  Internal = 4,
+  Unknown = 5
+};
+enum class ErrorFilter : uint32_t { Validation = 1, OutOfMemory = 2, Internal = 3 };
+enum class BufferMapState : uint32_t { Unmapped = 1, Pending = 2, Mapped = 3 };
+enum class PowerPreference : uint32_t { Undefined = 0, LowPower = 1, HighPerformance = 2 };
+enum class FeatureLevel : uint32_t { Undefined = 0, Compatibility = 1, Core = 2 };
+enum class AdapterType : uint32_t { DiscreteGPU = 1, IntegratedGPU = 2, CPU = 3, Unknown = 4 };
+enum class BackendType : uint32_t {
+  Undefined = 0,
+  Null = 1,
+  WebGPU = 2,
+  D3D11 = 3,
+  D3D12 = 4,
+  Metal = 5,
+  Vulkan = 6,
+  OpenGL = 7,
+  OpenGLES = 8
+};
+enum class BufferBindingType : uint32_t {
+  BindingNotUsed = 0,
+  Undefined = 1,
+  Uniform = 2,
+  Storage = 3,
+  ReadOnlyStorage = 4
+};
+// WebGPU's standard features; the shim supports none of them yet (HasFeature is false).
+enum class FeatureName : uint32_t {
+  CoreFeaturesAndLimits = 1,
+  DepthClipControl = 2,
+  Depth32FloatStencil8 = 3,
+  TextureCompressionBC = 4,
+  TextureCompressionBCSliced3D = 5,
+  TextureCompressionETC2 = 6,
+  TextureCompressionASTC = 7,
+  TextureCompressionASTCSliced3D = 8,
+  TimestampQuery = 9,
+  IndirectFirstInstance = 10,
+  ShaderF16 = 11,
+  RG11B10UfloatRenderable = 12,
+  BGRA8UnormStorage = 13,
+  Float32Filterable = 14,
+  Float32Blendable = 15,
+  ClipDistances = 16,
+  DualSourceBlending = 17,
+  Subgroups = 18,
+  TextureFormatsTier1 = 19,
+  TextureFormatsTier2 = 20,
+  PrimitiveIndex = 21,
+  TextureComponentSwizzle = 22,
+  SubgroupSizeControl = 23
+};
+enum class InstanceFeatureName : uint32_t {
+  TimedWaitAny = 1,
+  ShaderSourceSPIRV = 2,
+  MultipleDevicesPerAdapter = 3
+};
+// The chained structs this implementation reads (values as Dawn's).
+enum class SType : uint32_t {
+  ShaderSourceSPIRV = 1,
+  ShaderSourceWGSL = 2,
+  DawnCacheDeviceDescriptor = 0x0005'0007,
+};
+
+// Bit flags, with the operators Dawn's enum-class bitmasks have.
 enum class BufferUsage : uint64_t {
   None = 0,
   MapRead = 1 << 0,
@@ -52,40 +160,79 @@ enum class BufferUsage : uint64_t {
   Indirect = 1 << 8,
   QueryResolve = 1 << 9,
 };
-WGPU_SHIM_FLAG_OPERATORS(BufferUsage)
-
 enum class MapMode : uint64_t { None = 0, Read = 1, Write = 2 };
-WGPU_SHIM_FLAG_OPERATORS(MapMode)
-
 enum class ShaderStage : uint64_t { None = 0, Vertex = 1, Fragment = 2, Compute = 4 };
-WGPU_SHIM_FLAG_OPERATORS(ShaderStage)
 
+#define WGPU_SHIM_FLAG_OPERATORS(T)                                             \
+  constexpr T operator|(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) | static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator&(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) & static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator^(T a, T b) {                                             \
+    return static_cast<T>(static_cast<uint64_t>(a) ^ static_cast<uint64_t>(b)); \
+  }                                                                             \
+  constexpr T operator~(T a) {                                                  \
+    return static_cast<T>(~static_cast<uint64_t>(a));                           \
+  }                                                                             \
+  constexpr T& operator|=(T& a, T b) {                                          \
+    return a = a | b;                                                           \
+  }                                                                             \
+  constexpr T& operator&=(T& a, T b) {                                          \
+    return a = a & b;                                                           \
+  }                                                                             \
+  constexpr T& operator^=(T& a, T b) {                                          \
+    return a = a ^ b;                                                           \
+  }                                                                             \
+  constexpr bool HasFlag(T set, T flag) {                                       \
+    return (static_cast<uint64_t>(set & flag)) != 0;                            \
+  }
+WGPU_SHIM_FLAG_OPERATORS(BufferUsage)
+WGPU_SHIM_FLAG_OPERATORS(MapMode)
+WGPU_SHIM_FLAG_OPERATORS(ShaderStage)
 #undef WGPU_SHIM_FLAG_OPERATORS
 
-enum class BufferMapState { Unmapped, Pending, Mapped };
-enum class ErrorType { NoError, Validation, OutOfMemory, Internal, Unknown };
-enum class ErrorFilter { Validation, OutOfMemory, Internal };
-enum class CallbackMode { WaitAnyOnly, AllowProcessEvents, AllowSpontaneous };
-enum class WaitStatus { Success, TimedOut, Error };
-enum class MapAsyncStatus { Success, CallbackCancelled, Error, Aborted };
-enum class PopErrorScopeStatus { Success, CallbackCancelled, Error };
-enum class RequestAdapterStatus { Success, CallbackCancelled, Unavailable, Error };
-enum class RequestDeviceStatus { Success, CallbackCancelled, Error };
-enum class QueueWorkDoneStatus { Success, CallbackCancelled, Error };
-enum class CreatePipelineAsyncStatus { Success, CallbackCancelled, ValidationError, InternalError };
-enum class CompilationInfoRequestStatus { Success, CallbackCancelled };
-enum class CompilationMessageType { Error, Warning, Info };
-enum class DeviceLostReason { Unknown, Destroyed, CallbackCancelled, FailedCreation };
-enum class PowerPreference { Undefined, LowPower, HighPerformance };
-enum class AdapterType { DiscreteGPU, IntegratedGPU, CPU, Unknown };
-enum class BackendType { Undefined, Vulkan };
-enum class BufferBindingType { BindingNotUsed, Undefined, Uniform, Storage, ReadOnlyStorage };
-enum class FeatureName { ShaderF16, TimestampQuery };
-
-// Stringifiers used by error messages and tests ("MapRead|CopyDst", "Validation", ...).
+// Shim extension: stringifiers used by error messages and tests ("MapRead|CopyDst", ...).
 std::string ToString(BufferUsage usage);
 std::string_view ToString(ErrorType type);
 std::string_view ToString(BufferMapState state);
+
+// ---- Strings ----
+
+// A string as Dawn passes it: `data` and `length`, where length kStrlen means "up to the NUL"
+// and {nullptr, kStrlen} means "no string" (an undefined label). Views do not own their text.
+struct StringView {
+  const char* data = nullptr;
+  size_t length = kStrlen;
+
+  constexpr StringView() noexcept = default;
+  constexpr StringView(const std::string_view& sv) noexcept : data(sv.data()), length(sv.size()) {}
+  constexpr StringView(const char* s) : data(s), length(kStrlen) {}
+  constexpr StringView(const char* d, size_t n) : data(d), length(n) {}
+  constexpr StringView(std::nullptr_t) {}
+  constexpr StringView(std::nullopt_t) {}
+  // Convenience (not in Dawn): the view borrows the string's text. Not from a temporary string,
+  // which would be gone before the view is used (`desc.label = MakeName();` does not compile).
+  StringView(const std::string& s) noexcept : data(s.data()), length(s.size()) {}
+  StringView(std::string&&) = delete;
+
+  bool IsUndefined() const { return data == nullptr && length == kStrlen; }
+  // A null `data` reads as empty whatever the length, so a malformed view is never dereferenced.
+  operator std::string_view() const {
+    if (data == nullptr) return {};
+    if (length == kStrlen) return std::string_view(data);
+    return {data, length};
+  }
+  template <typename View,
+            typename = std::enable_if_t<std::is_constructible_v<View, const char*, size_t>>>
+  explicit operator View() const {
+    const std::string_view sv(*this);
+    return View(sv.data(), sv.size());
+  }
+};
+
+// ---- Futures ----
 
 struct Future {
   uint64_t id = 0;
@@ -95,51 +242,69 @@ struct FutureWaitInfo {
   bool completed = false;
 };
 
+// ---- Chaining ----
+
+struct ChainedStruct {
+  const ChainedStruct* nextInChain = nullptr;
+  SType sType = SType(0u);
+};
+struct ChainedStructOut {
+  ChainedStructOut* nextInChain = nullptr;
+  SType sType = SType(0u);
+};
+
+// ---- Plain structs ----
+
 struct Limits {
+  ChainedStructOut* nextInChain = nullptr;
+  uint32_t maxTextureDimension1D = kLimitU32Undefined;
+  uint32_t maxTextureDimension2D = kLimitU32Undefined;
+  uint32_t maxTextureDimension3D = kLimitU32Undefined;
+  uint32_t maxTextureArrayLayers = kLimitU32Undefined;
   uint32_t maxBindGroups = kLimitU32Undefined;
+  uint32_t maxBindGroupsPlusVertexBuffers = kLimitU32Undefined;
   uint32_t maxBindingsPerBindGroup = kLimitU32Undefined;
+  uint32_t maxDynamicUniformBuffersPerPipelineLayout = kLimitU32Undefined;
+  uint32_t maxDynamicStorageBuffersPerPipelineLayout = kLimitU32Undefined;
+  uint32_t maxSampledTexturesPerShaderStage = kLimitU32Undefined;
+  uint32_t maxSamplersPerShaderStage = kLimitU32Undefined;
   uint32_t maxStorageBuffersPerShaderStage = kLimitU32Undefined;
+  uint32_t maxStorageTexturesPerShaderStage = kLimitU32Undefined;
   uint32_t maxUniformBuffersPerShaderStage = kLimitU32Undefined;
   uint64_t maxUniformBufferBindingSize = kLimitU64Undefined;
   uint64_t maxStorageBufferBindingSize = kLimitU64Undefined;
   uint32_t minUniformBufferOffsetAlignment = kLimitU32Undefined;
   uint32_t minStorageBufferOffsetAlignment = kLimitU32Undefined;
+  uint32_t maxVertexBuffers = kLimitU32Undefined;
   uint64_t maxBufferSize = kLimitU64Undefined;
+  uint32_t maxVertexAttributes = kLimitU32Undefined;
+  uint32_t maxVertexBufferArrayStride = kLimitU32Undefined;
+  uint32_t maxInterStageShaderVariables = kLimitU32Undefined;
+  uint32_t maxColorAttachments = kLimitU32Undefined;
+  uint32_t maxColorAttachmentBytesPerSample = kLimitU32Undefined;
   uint32_t maxComputeWorkgroupStorageSize = kLimitU32Undefined;
   uint32_t maxComputeInvocationsPerWorkgroup = kLimitU32Undefined;
   uint32_t maxComputeWorkgroupSizeX = kLimitU32Undefined;
   uint32_t maxComputeWorkgroupSizeY = kLimitU32Undefined;
   uint32_t maxComputeWorkgroupSizeZ = kLimitU32Undefined;
   uint32_t maxComputeWorkgroupsPerDimension = kLimitU32Undefined;
+  uint32_t maxImmediateSize = kLimitU32Undefined;
 };
 
-// WebGPU's default limits: what a device gets for every limit it does not request.
+// Shim extension: WebGPU's default limits, what a device gets for every limit it does not
+// request. The limits of features the shim lacks (textures, vertex input, immediates, dynamic
+// offsets) are 0 here and on every adapter.
 Limits DefaultLimits();
 
-struct AdapterInfo {
-  std::string vendor;
-  std::string architecture;
-  std::string device;       // the driver's device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-  std::string description;  // driver name and version
-  BackendType backendType = BackendType::Vulkan;
-  AdapterType adapterType = AdapterType::Unknown;
-  uint32_t vendorID = 0;
-  uint32_t deviceID = 0;
+struct InstanceLimits {
+  ChainedStructOut* nextInChain = nullptr;
+  size_t timedWaitAnyMaxCount = 0;
 };
 
-class Adapter;
-class BindGroup;
-class BindGroupLayout;
-class Buffer;
-class CommandBuffer;
-class CommandEncoder;
-class ComputePassEncoder;
-class ComputePipeline;
-class Device;
-class Instance;
-class PipelineLayout;
-class Queue;
-class ShaderModule;
+struct SupportedFeatures {
+  size_t featureCount = 0;
+  const FeatureName* features = nullptr;
+};
 
 namespace detail {
 class AdapterImpl;
@@ -158,14 +323,121 @@ class ShaderModuleImpl;
 [[noreturn]] void ThrowNullHandle(const char* type);
 }  // namespace detail
 
+// The strings of an AdapterInfo view text that the info itself keeps alive, so a copy stays
+// valid after the adapter is gone (Dawn frees them in the destructor instead).
+struct AdapterInfo {
+  ChainedStructOut* nextInChain = nullptr;
+  StringView vendor;
+  StringView architecture;
+  StringView device;       // the driver's device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  StringView description;  // driver name and version
+  BackendType backendType = BackendType::Undefined;
+  AdapterType adapterType = AdapterType::Unknown;
+  uint32_t vendorID = 0;
+  uint32_t deviceID = 0;
+  uint32_t subgroupMinSize = 0;
+  uint32_t subgroupMaxSize = 0;
+
+ private:
+  friend class detail::AdapterImpl;
+  std::shared_ptr<const void> storage_;
+};
+
+struct CompilationMessage {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView message;
+  CompilationMessageType type = CompilationMessageType::Error;
+  uint64_t lineNum = 0;  // 1-based; 0 when the source has no lines (SPIR-V)
+  uint64_t linePos = 0;  // 1-based column
+  uint64_t offset = 0;   // byte offset in WGSL, word offset in SPIR-V
+  uint64_t length = 0;
+};
+
+struct CompilationInfo {
+  const ChainedStruct* nextInChain = nullptr;
+  size_t messageCount = 0;
+  const CompilationMessage* messages = nullptr;
+};
+
+class Adapter;
+class BindGroup;
+class BindGroupLayout;
+class Buffer;
+class CommandBuffer;
+class CommandEncoder;
+class ComputePassEncoder;
+class ComputePipeline;
+class Device;
+class Instance;
+class PipelineLayout;
+class Queue;
+class ShaderModule;
+
+// ---- Callbacks ----
+//
+// As in Dawn, `XxxCallback<>` is the std::function a method takes for a lambda (captures
+// allowed), and `XxxCallback<T>` the plain function type taking a trailing typed userdata.
+namespace detail {
+template <typename Signature, typename... T>
+struct CallbackType;
+template <typename... Args>
+struct CallbackType<void(Args...)> {
+  using Type = std::function<void(Args...)>;
+};
+template <typename... Args, typename T>
+struct CallbackType<void(Args...), T> {
+  using Type = void(Args..., T);
+};
+// Adapts a function taking a trailing userdata to the std::function form.
+template <typename... Args, typename F, typename T>
+std::function<void(Args...)> BindUserdata(F callback, T userdata) {
+  return [callback, userdata](Args... args) { callback(std::forward<Args>(args)..., userdata); };
+}
+}  // namespace detail
+
+template <typename... T>
+using RequestAdapterCallback =
+    typename detail::CallbackType<void(RequestAdapterStatus, Adapter, StringView), T...>::Type;
+template <typename... T>
+using RequestDeviceCallback =
+    typename detail::CallbackType<void(RequestDeviceStatus, Device, StringView), T...>::Type;
+template <typename... T>
+using DeviceLostCallback =
+    typename detail::CallbackType<void(const Device&, DeviceLostReason, StringView), T...>::Type;
+template <typename... T>
+using UncapturedErrorCallback =
+    typename detail::CallbackType<void(const Device&, ErrorType, StringView), T...>::Type;
+template <typename... T>
+using BufferMapCallback =
+    typename detail::CallbackType<void(MapAsyncStatus, StringView), T...>::Type;
+template <typename... T>
+using PopErrorScopeCallback =
+    typename detail::CallbackType<void(PopErrorScopeStatus, ErrorType, StringView), T...>::Type;
+template <typename... T>
+using QueueWorkDoneCallback =
+    typename detail::CallbackType<void(QueueWorkDoneStatus, StringView), T...>::Type;
+template <typename... T>
+using CreateComputePipelineAsyncCallback =
+    typename detail::CallbackType<void(CreatePipelineAsyncStatus, ComputePipeline, StringView),
+                                  T...>::Type;
+template <typename... T>
+using CompilationInfoCallback =
+    typename detail::CallbackType<void(CompilationInfoRequestStatus, const CompilationInfo*),
+                                  T...>::Type;
+
+// ---- Handles ----
+
 // Shared-ownership handle. Equality is identity of the underlying object.
 template <typename Impl>
 class Handle {
  public:
   Handle() = default;
+  Handle(std::nullptr_t) {}
   explicit Handle(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   explicit operator bool() const { return impl_ != nullptr; }
   bool operator==(const Handle& other) const { return impl_ == other.impl_; }
+  bool operator==(std::nullptr_t) const { return impl_ == nullptr; }
+  // Shim extension: the implementation object (Dawn's Get() returns its C handle).
   const std::shared_ptr<Impl>& Get() const { return impl_; }
 
  protected:
@@ -176,171 +448,17 @@ class Handle {
   std::shared_ptr<Impl> impl_;
 };
 
-// ---- Callback signatures (Dawn's, with std::string_view for WGPUStringView) ----
-using RequestAdapterCallback =
-    std::function<void(RequestAdapterStatus, Adapter, std::string_view message)>;
-using RequestDeviceCallback =
-    std::function<void(RequestDeviceStatus, Device, std::string_view message)>;
-using DeviceLostCallback =
-    std::function<void(const Device&, DeviceLostReason, std::string_view message)>;
-using UncapturedErrorCallback =
-    std::function<void(const Device&, ErrorType, std::string_view message)>;
-using BufferMapCallback = std::function<void(MapAsyncStatus, std::string_view message)>;
-using PopErrorScopeCallback =
-    std::function<void(PopErrorScopeStatus, ErrorType, std::string_view message)>;
-using QueueWorkDoneCallback = std::function<void(QueueWorkDoneStatus, std::string_view message)>;
-using CreateComputePipelineAsyncCallback =
-    std::function<void(CreatePipelineAsyncStatus, ComputePipeline, std::string_view message)>;
-
-// ---- Descriptors ----
-struct InstanceDescriptor {
-  // Shim extension: enable VK_LAYER_KHRONOS_validation with synchronization validation. Also
-  // enabled by the environment variable WEBGPU_SHIM_VALIDATION=1. Messages go to stderr and are
-  // counted (Instance::GetVulkanValidationMessageCount).
-  bool enableVulkanValidation = false;
-};
-
-struct RequestAdapterOptions {
-  PowerPreference powerPreference = PowerPreference::Undefined;
-  bool forceFallbackAdapter = false;  // the CPU adapter (lavapipe)
-  // Shim extension: pick the adapter whose device name contains this text (case-insensitive).
-  // The environment variable WEBGPU_ADAPTER does the same and wins over the default order;
-  // this field wins over both.
-  std::string adapterName;
-};
-
-struct QueueDescriptor {
-  std::string label;
-};
-
-struct DeviceDescriptor {
-  std::string label;
-  std::vector<FeatureName> requiredFeatures;
-  const Limits* requiredLimits = nullptr;
-  QueueDescriptor defaultQueue;
-
-  void SetDeviceLostCallback(CallbackMode mode, DeviceLostCallback callback) {
-    deviceLostCallbackMode = mode;
-    deviceLostCallback = std::move(callback);
-  }
-  void SetUncapturedErrorCallback(UncapturedErrorCallback callback) {
-    uncapturedErrorCallback = std::move(callback);
-  }
-  CallbackMode deviceLostCallbackMode = CallbackMode::AllowProcessEvents;
-  DeviceLostCallback deviceLostCallback;
-  UncapturedErrorCallback uncapturedErrorCallback;
-
-  // Blob-cache hooks, as Dawn's DawnCacheDeviceDescriptor load/store functions: the device reads
-  // its compiled-pipeline cache through `loadCacheData` when created (an empty result is a miss)
-  // and, if it grew, writes it back through `storeCacheData` when destroyed and whenever the
-  // last CreateComputePipelineAsync build in flight finishes (then on a background thread: the
-  // hook must be thread-safe). Keys name the driver and device; the driver also checks the
-  // data's header and ignores what it cannot use.
-  std::function<std::vector<uint8_t>(std::string_view key)> loadCacheData;
-  std::function<void(std::string_view key, std::span<const uint8_t> data)> storeCacheData;
-};
-
-struct BufferDescriptor {
-  std::string label;
-  BufferUsage usage = BufferUsage::None;
-  uint64_t size = 0;
-  bool mappedAtCreation = false;
-};
-
-struct ChainedStruct {
-  const ChainedStruct* nextInChain = nullptr;
-  enum class SType { ShaderSourceSPIRV, ShaderSourceWGSL } sType;
-
- protected:
-  explicit ChainedStruct(SType type) : sType(type) {}
-};
-
-struct ShaderSourceSPIRV : ChainedStruct {
-  ShaderSourceSPIRV() : ChainedStruct(SType::ShaderSourceSPIRV) {}
-  uint32_t codeSize = 0;  // in 32-bit words, as in Dawn
-  const uint32_t* code = nullptr;
-  // Extension: the caller already ran spirv-val (Vulkan 1.1 environment) on exactly this code,
-  // so the shim skips its own pass (about 0.2 ms a tensorgrad kernel on a 2 GHz core).
-  // tensorgrad's runtime sets it: it validates a whole compile's modules at once on all cores.
-  // Reflection and the checks on what reflection finds still run.
-  bool prevalidated = false;
-};
-
-// WGSL, translated by wgsl_subset (the subset tensorgrad emits); errors come back as
-// compilation messages with line and column.
-struct ShaderSourceWGSL : ChainedStruct {
-  ShaderSourceWGSL() : ChainedStruct(SType::ShaderSourceWGSL) {}
-  std::string code;
-};
-
-struct ShaderModuleDescriptor {
-  const ChainedStruct* nextInChain = nullptr;
-  std::string label;
-};
-
-struct CompilationMessage {
-  std::string message;
-  CompilationMessageType type = CompilationMessageType::Error;
-  uint64_t lineNum = 0;  // 1-based; 0 when the source has no lines (SPIR-V)
-  uint64_t linePos = 0;  // 1-based column
-  uint64_t offset = 0;   // byte offset in WGSL, word offset in SPIR-V
-  uint64_t length = 0;
-};
-
-struct CompilationInfo {
-  std::vector<CompilationMessage> messages;
-};
-using CompilationInfoCallback =
-    std::function<void(CompilationInfoRequestStatus, const CompilationInfo*)>;
-
-struct BufferBindingLayout {
-  BufferBindingType type = BufferBindingType::Undefined;  // Undefined means Uniform
-  bool hasDynamicOffset = false;  // accepted only as false: dynamic offsets are not implemented
-  uint64_t minBindingSize = 0;
-};
-
-struct BindGroupLayoutEntry {
-  uint32_t binding = 0;
-  ShaderStage visibility = ShaderStage::None;
-  BufferBindingLayout buffer;
-};
-
-struct BindGroupLayoutDescriptor {
-  std::string label;
-  std::vector<BindGroupLayoutEntry> entries;
-};
-
-
-struct ConstantEntry {
-  std::string key;  // the override's name or its numeric id (SPIR-V SpecId)
-  double value = 0;
-};
-
-struct CommandEncoderDescriptor {
-  std::string label;
-  // Shim extension (not in WebGPU): the finished command buffer may be submitted any number of
-  // times, so a fixed sequence of passes and copies is recorded once and replayed.
-  bool reusable = false;
-};
-struct CommandBufferDescriptor {
-  std::string label;
-};
-struct ComputePassDescriptor {
-  std::string label;
-};
-
-// Forward declarations of the descriptors that hold handles (defined after the handle classes).
-struct BindGroupDescriptor;
-struct PipelineLayoutDescriptor;
-struct ComputePipelineDescriptor;
-
-// ---- Handles ----
-
 class Buffer : public Handle<detail::BufferImpl> {
  public:
   using Handle::Handle;
   Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode,
-                  BufferMapCallback callback) const;
+                  BufferMapCallback<> callback) const;
+  template <typename F, typename T>
+  Future MapAsync(MapMode mode, size_t offset, size_t size, CallbackMode callbackMode, F callback,
+                  T userdata) const {
+    return MapAsync(mode, offset, size, callbackMode,
+                    detail::BindUserdata<MapAsyncStatus, StringView>(callback, userdata));
+  }
   void* GetMappedRange(size_t offset = 0, size_t size = kWholeMapSize) const;
   const void* GetConstMappedRange(size_t offset = 0, size_t size = kWholeMapSize) const;
   void Unmap() const;
@@ -348,45 +466,51 @@ class Buffer : public Handle<detail::BufferImpl> {
   uint64_t GetSize() const;
   BufferUsage GetUsage() const;
   BufferMapState GetMapState() const;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class ShaderModule : public Handle<detail::ShaderModuleImpl> {
  public:
   using Handle::Handle;
-  Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback callback) const;
-  void SetLabel(std::string_view label) const;
+  Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback) const;
+  template <typename F, typename T>
+  Future GetCompilationInfo(CallbackMode mode, F callback, T userdata) const {
+    return GetCompilationInfo(
+        mode, detail::BindUserdata<CompilationInfoRequestStatus, const CompilationInfo*>(callback,
+                                                                                         userdata));
+  }
+  void SetLabel(StringView label) const;
 };
 
 class BindGroupLayout : public Handle<detail::BindGroupLayoutImpl> {
  public:
   using Handle::Handle;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class PipelineLayout : public Handle<detail::PipelineLayoutImpl> {
  public:
   using Handle::Handle;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class BindGroup : public Handle<detail::BindGroupImpl> {
  public:
   using Handle::Handle;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class ComputePipeline : public Handle<detail::ComputePipelineImpl> {
  public:
   using Handle::Handle;
   BindGroupLayout GetBindGroupLayout(uint32_t groupIndex) const;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class CommandBuffer : public Handle<detail::CommandBufferImpl> {
  public:
   using Handle::Handle;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
   // Shim extension: pipeline barriers the shim recorded (tests check none are redundant).
   uint32_t GetBarrierCountForTesting() const;
 };
@@ -397,11 +521,15 @@ class ComputePassEncoder : public Handle<detail::ComputePassEncoderImpl> {
   void SetPipeline(const ComputePipeline& pipeline) const;
   void SetBindGroup(uint32_t groupIndex, const BindGroup& group, size_t dynamicOffsetCount = 0,
                     const uint32_t* dynamicOffsets = nullptr) const;
-  void DispatchWorkgroups(uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
+  void DispatchWorkgroups(uint32_t workgroupCountX, uint32_t workgroupCountY = 1,
+                          uint32_t workgroupCountZ = 1) const;
   void DispatchWorkgroupsIndirect(const Buffer& indirectBuffer, uint64_t indirectOffset) const;
   void End() const;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
+
+struct ComputePassDescriptor;
+struct CommandBufferDescriptor;
 
 class CommandEncoder : public Handle<detail::CommandEncoderImpl> {
  public:
@@ -411,21 +539,38 @@ class CommandEncoder : public Handle<detail::CommandEncoderImpl> {
                           uint64_t destinationOffset, uint64_t size) const;
   void ClearBuffer(const Buffer& buffer, uint64_t offset = 0, uint64_t size = kWholeSize) const;
   CommandBuffer Finish(const CommandBufferDescriptor* descriptor = nullptr) const;
-  void SetLabel(std::string_view label) const;
+  void SetLabel(StringView label) const;
 };
 
 class Queue : public Handle<detail::QueueImpl> {
  public:
   using Handle::Handle;
   void Submit(size_t commandCount, const CommandBuffer* commands) const;
+  // Convenience (not in Dawn).
   void Submit(std::span<const CommandBuffer> commands) const {
     Submit(commands.size(), commands.data());
   }
   void WriteBuffer(const Buffer& buffer, uint64_t bufferOffset, const void* data,
                    size_t size) const;
-  Future OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback callback) const;
-  void SetLabel(std::string_view label) const;
+  Future OnSubmittedWorkDone(CallbackMode mode, QueueWorkDoneCallback<> callback) const;
+  template <typename F, typename T>
+  Future OnSubmittedWorkDone(CallbackMode mode, F callback, T userdata) const {
+    return OnSubmittedWorkDone(
+        mode, detail::BindUserdata<QueueWorkDoneStatus, StringView>(callback, userdata));
+  }
+  void SetLabel(StringView label) const;
 };
+
+struct BufferDescriptor;
+struct ShaderModuleDescriptor;
+struct BindGroupLayoutDescriptor;
+struct PipelineLayoutDescriptor;
+struct BindGroupDescriptor;
+struct ComputePipelineDescriptor;
+struct CommandEncoderDescriptor;
+struct DeviceDescriptor;
+struct RequestAdapterOptions;
+struct InstanceDescriptor;
 
 class Device : public Handle<detail::DeviceImpl> {
  public:
@@ -436,90 +581,346 @@ class Device : public Handle<detail::DeviceImpl> {
   PipelineLayout CreatePipelineLayout(const PipelineLayoutDescriptor* descriptor) const;
   BindGroup CreateBindGroup(const BindGroupDescriptor* descriptor) const;
   ComputePipeline CreateComputePipeline(const ComputePipelineDescriptor* descriptor) const;
-  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor,
-                                    CallbackMode mode,
-                                    CreateComputePipelineAsyncCallback callback) const;
+  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor, CallbackMode mode,
+                                    CreateComputePipelineAsyncCallback<> callback) const;
+  template <typename F, typename T>
+  Future CreateComputePipelineAsync(const ComputePipelineDescriptor* descriptor, CallbackMode mode,
+                                    F callback, T userdata) const {
+    return CreateComputePipelineAsync(
+        descriptor, mode,
+        detail::BindUserdata<CreatePipelineAsyncStatus, ComputePipeline, StringView>(callback,
+                                                                                     userdata));
+  }
   CommandEncoder CreateCommandEncoder(const CommandEncoderDescriptor* descriptor = nullptr) const;
   Queue GetQueue() const;
-  void GetLimits(Limits* limits) const;
+  Status GetLimits(Limits* limits) const;
   bool HasFeature(FeatureName feature) const;
-  std::vector<FeatureName> GetFeatures() const;
-  AdapterInfo GetAdapterInfo() const;
+  void GetFeatures(SupportedFeatures* features) const;
+  Status GetAdapterInfo(AdapterInfo* adapterInfo) const;
   void PushErrorScope(ErrorFilter filter) const;
-  Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback callback) const;
+  Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback) const;
+  template <typename F, typename T>
+  Future PopErrorScope(CallbackMode mode, F callback, T userdata) const {
+    return PopErrorScope(
+        mode, detail::BindUserdata<PopErrorScopeStatus, ErrorType, StringView>(callback, userdata));
+  }
   void Destroy() const;
   // Loses the device now, as a driver reset would (Dawn's test API of the same name): the lost
-  // callback fires with `reason` and `message`, pending maps abort, later work is dropped.
-  void ForceLoss(DeviceLostReason reason, std::string_view message) const;
-  void SetLabel(std::string_view label) const;
+  // callback fires with `type` and `message`, pending maps abort, later work is dropped.
+  void ForceLoss(DeviceLostReason type, StringView message) const;
+  void SetLabel(StringView label) const;
 };
 
 class Adapter : public Handle<detail::AdapterImpl> {
  public:
   using Handle::Handle;
-  void GetLimits(Limits* limits) const;
-  void GetInfo(AdapterInfo* info) const;
+  Status GetLimits(Limits* limits) const;
+  Status GetInfo(AdapterInfo* info) const;
   bool HasFeature(FeatureName feature) const;
-  std::vector<FeatureName> GetFeatures() const;
+  void GetFeatures(SupportedFeatures* features) const;
   Future RequestDevice(const DeviceDescriptor* descriptor, CallbackMode mode,
-                       RequestDeviceCallback callback) const;
+                       RequestDeviceCallback<> callback) const;
+  template <typename F, typename T>
+  Future RequestDevice(const DeviceDescriptor* descriptor, CallbackMode mode, F callback,
+                       T userdata) const {
+    return RequestDevice(
+        descriptor, mode,
+        detail::BindUserdata<RequestDeviceStatus, Device, StringView>(callback, userdata));
+  }
 };
 
 class Instance : public Handle<detail::InstanceImpl> {
  public:
   using Handle::Handle;
   Future RequestAdapter(const RequestAdapterOptions* options, CallbackMode mode,
-                        RequestAdapterCallback callback) const;
-  // Every adapter the options allow, best first (discrete > integrated > CPU).
+                        RequestAdapterCallback<> callback) const;
+  template <typename F, typename T>
+  Future RequestAdapter(const RequestAdapterOptions* options, CallbackMode mode, F callback,
+                        T userdata) const {
+    return RequestAdapter(
+        options, mode,
+        detail::BindUserdata<RequestAdapterStatus, Adapter, StringView>(callback, userdata));
+  }
+  // Shim extension: every adapter the options allow, best first (discrete > integrated > CPU).
   std::vector<Adapter> EnumerateAdapters(const RequestAdapterOptions* options = nullptr) const;
   void ProcessEvents() const;
   // Waits until one of the futures completes (its callback runs here) or the timeout passes.
+  // Timed waits work whether or not the instance asked for InstanceFeatureName::TimedWaitAny.
   WaitStatus WaitAny(size_t futureCount, FutureWaitInfo* futures, uint64_t timeoutNS) const;
-  WaitStatus WaitAny(Future future, uint64_t timeoutNS) const;
+  WaitStatus WaitAny(Future f, uint64_t timeout) const;
   // Shim extension: Vulkan validation-layer messages seen so far (0 unless validation is on).
   uint64_t GetVulkanValidationMessageCount() const;
 };
 
+// ---- Descriptors ----
+
+struct InstanceDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  size_t requiredFeatureCount = 0;
+  const InstanceFeatureName* requiredFeatures = nullptr;
+  const InstanceLimits* requiredLimits = nullptr;
+  // Shim extension: enable VK_LAYER_KHRONOS_validation with synchronization validation. Also
+  // enabled by the environment variable WEBGPU_SHIM_VALIDATION=1. Messages go to stderr and are
+  // counted (Instance::GetVulkanValidationMessageCount).
+  bool enableVulkanValidation = false;
+};
+
+// Null when the descriptor asks for an instance feature or limit the shim does not have.
 Instance CreateInstance(const InstanceDescriptor* descriptor = nullptr);
+bool HasInstanceFeature(InstanceFeatureName feature);
+Status GetInstanceLimits(InstanceLimits* limits);
 
-// Extension: the bytes of device memory that buffers (the application's and the shim's own
-// staging) hold right now, over every device of the process. For tests that check memory stays
-// flat.
-uint64_t GetBufferMemoryInUseForTesting();
-// Extension: the devices of the process not yet freed (tests check that dropping every handle,
-// even mid-submit, frees the device once the GPU is done).
-uint64_t GetLiveDeviceCountForTesting();
+struct RequestAdapterOptions {
+  const ChainedStruct* nextInChain = nullptr;
+  FeatureLevel featureLevel = FeatureLevel::Core;
+  PowerPreference powerPreference = PowerPreference::Undefined;
+  bool forceFallbackAdapter = false;                 // the CPU adapter (lavapipe)
+  BackendType backendType = BackendType::Undefined;  // Undefined or Vulkan
+  // Shim extension: pick the adapter whose device name contains this text (case-insensitive).
+  // The environment variable WEBGPU_ADAPTER does the same and wins over the default order;
+  // this field wins over both.
+  StringView adapterName;
+};
 
-// ---- Descriptors that hold handles ----
+struct QueueDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+};
+
+// Chained in DeviceDescriptor (as Dawn's native API): the device reads its compiled-pipeline
+// cache through the load callback when created and, if it grew, writes it back through the store
+// callback when destroyed and whenever the last CreateComputePipelineAsync build in flight
+// finishes (then on a background thread: the callback must be thread-safe). Load is called as
+// Dawn calls it: once with an empty value to learn the size (0 is a miss), then with room for
+// it; it returns the bytes it wrote. Keys start with `isolationKey` and name the driver and
+// device; the driver also checks the data's header and ignores what it cannot use. Unlike
+// Dawn's, these callbacks may capture.
+struct DawnCacheDeviceDescriptor : ChainedStruct {
+  DawnCacheDeviceDescriptor() : ChainedStruct{nullptr, SType::DawnCacheDeviceDescriptor} {}
+  struct Init;
+  DawnCacheDeviceDescriptor(Init&& init);
+  StringView isolationKey;
+
+  using LoadCallback =
+      std::function<size_t(std::span<const std::byte> key, std::span<std::byte> value)>;
+  using StoreCallback =
+      std::function<void(std::span<const std::byte> key, std::span<const std::byte> value)>;
+  void SetLoadCacheDataCallback(LoadCallback callback) { loadCallback_ = std::move(callback); }
+  void SetStoreCacheDataCallback(StoreCallback callback) { storeCallback_ = std::move(callback); }
+
+ private:
+  friend class detail::DeviceImpl;
+  LoadCallback loadCallback_;
+  StoreCallback storeCallback_;
+};
+struct DawnCacheDeviceDescriptor::Init {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView isolationKey;
+};
+inline DawnCacheDeviceDescriptor::DawnCacheDeviceDescriptor(Init&& init)
+    : ChainedStruct{init.nextInChain, SType::DawnCacheDeviceDescriptor},
+      isolationKey(init.isolationKey) {}
+
+// As in Dawn, the callbacks are set through SetDeviceLostCallback / SetUncapturedErrorCallback,
+// and the other members can be given with designated initializers through Init:
+// `wgpu::DeviceDescriptor desc{{.label = "main", .requiredLimits = &limits}};`.
+struct DeviceDescriptor {
+  DeviceDescriptor() = default;
+  struct Init;
+  DeviceDescriptor(Init&& init);
+
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  size_t requiredFeatureCount = 0;
+  const FeatureName* requiredFeatures = nullptr;
+  const Limits* requiredLimits = nullptr;
+  QueueDescriptor defaultQueue;
+
+  void SetDeviceLostCallback(CallbackMode callbackMode, DeviceLostCallback<> callback) {
+    deviceLostCallbackMode_ = callbackMode;
+    deviceLostCallback_ = std::move(callback);
+  }
+  template <typename F, typename T>
+  void SetDeviceLostCallback(CallbackMode callbackMode, F callback, T userdata) {
+    SetDeviceLostCallback(
+        callbackMode,
+        detail::BindUserdata<const Device&, DeviceLostReason, StringView>(callback, userdata));
+  }
+  void SetUncapturedErrorCallback(UncapturedErrorCallback<> callback) {
+    uncapturedErrorCallback_ = std::move(callback);
+  }
+  template <typename F, typename T>
+  void SetUncapturedErrorCallback(F callback, T userdata) {
+    SetUncapturedErrorCallback(
+        detail::BindUserdata<const Device&, ErrorType, StringView>(callback, userdata));
+  }
+
+ private:
+  friend class detail::DeviceImpl;
+  CallbackMode deviceLostCallbackMode_ = CallbackMode::AllowProcessEvents;
+  DeviceLostCallback<> deviceLostCallback_;
+  UncapturedErrorCallback<> uncapturedErrorCallback_;
+};
+struct DeviceDescriptor::Init {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  size_t requiredFeatureCount = 0;
+  const FeatureName* requiredFeatures = nullptr;
+  const Limits* requiredLimits = nullptr;
+  QueueDescriptor defaultQueue;
+};
+inline DeviceDescriptor::DeviceDescriptor(Init&& init)
+    : nextInChain(init.nextInChain),
+      label(init.label),
+      requiredFeatureCount(init.requiredFeatureCount),
+      requiredFeatures(init.requiredFeatures),
+      requiredLimits(init.requiredLimits),
+      defaultQueue(init.defaultQueue) {}
+
+struct BufferDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  BufferUsage usage = BufferUsage::None;
+  uint64_t size = 0;
+  bool mappedAtCreation = false;
+};
+
+struct ShaderSourceSPIRV : ChainedStruct {
+  ShaderSourceSPIRV() : ChainedStruct{nullptr, SType::ShaderSourceSPIRV} {}
+  struct Init;
+  ShaderSourceSPIRV(Init&& init);
+  uint32_t codeSize = 0;  // in 32-bit words
+  const uint32_t* code = nullptr;
+  // Shim extension: the caller already ran spirv-val (Vulkan 1.1 environment) on exactly this
+  // code, so the shim skips its own pass (about 0.2 ms a tensorgrad kernel on a 2 GHz core).
+  // tensorgrad's runtime sets it: it validates a whole compile's modules at once on all cores.
+  // Reflection and the checks on what reflection finds still run.
+  bool prevalidated = false;
+};
+struct ShaderSourceSPIRV::Init {
+  const ChainedStruct* nextInChain = nullptr;
+  uint32_t codeSize = 0;
+  const uint32_t* code = nullptr;
+  bool prevalidated = false;
+};
+inline ShaderSourceSPIRV::ShaderSourceSPIRV(Init&& init)
+    : ChainedStruct{init.nextInChain, SType::ShaderSourceSPIRV},
+      codeSize(init.codeSize),
+      code(init.code),
+      prevalidated(init.prevalidated) {}
+
+// WGSL, translated by wgsl_subset (the subset tensorgrad emits, see wgsl_subset/README.md);
+// errors come back as compilation messages with line and column.
+struct ShaderSourceWGSL : ChainedStruct {
+  ShaderSourceWGSL() : ChainedStruct{nullptr, SType::ShaderSourceWGSL} {}
+  struct Init;
+  ShaderSourceWGSL(Init&& init);
+  StringView code;
+};
+struct ShaderSourceWGSL::Init {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView code;
+};
+inline ShaderSourceWGSL::ShaderSourceWGSL(Init&& init)
+    : ChainedStruct{init.nextInChain, SType::ShaderSourceWGSL}, code(init.code) {}
+
+struct ShaderModuleDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+};
+
+struct BufferBindingLayout {
+  const ChainedStruct* nextInChain = nullptr;
+  BufferBindingType type = BufferBindingType::Undefined;  // Undefined means Uniform
+  bool hasDynamicOffset = false;  // accepted only as false: dynamic offsets are not implemented
+  uint64_t minBindingSize = 0;
+};
+
+struct BindGroupLayoutEntry {
+  const ChainedStruct* nextInChain = nullptr;
+  uint32_t binding = 0;
+  ShaderStage visibility = ShaderStage::None;
+  uint32_t bindingArraySize = 0;  // 0 or 1: arrays of buffer bindings do not exist in WebGPU
+  // Only buffer bindings exist here; an entry that leaves it unused is an error.
+  BufferBindingLayout buffer = {nullptr, BufferBindingType::BindingNotUsed, false, 0};
+};
+
+struct BindGroupLayoutDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  size_t entryCount = 0;
+  const BindGroupLayoutEntry* entries = nullptr;
+};
 
 struct PipelineLayoutDescriptor {
-  std::string label;
-  std::vector<BindGroupLayout> bindGroupLayouts;  // null entries mean an empty group
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  size_t bindGroupLayoutCount = 0;
+  const BindGroupLayout* bindGroupLayouts = nullptr;  // null entries mean an empty group
+  uint32_t immediateSize = 0;                         // must be 0: immediates are not implemented
 };
 
 struct BindGroupEntry {
+  const ChainedStruct* nextInChain = nullptr;
   uint32_t binding = 0;
-  Buffer buffer;
+  Buffer buffer = nullptr;
   uint64_t offset = 0;
   uint64_t size = kWholeSize;
 };
 
 struct BindGroupDescriptor {
-  std::string label;
-  BindGroupLayout layout;
-  std::vector<BindGroupEntry> entries;
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  BindGroupLayout layout = nullptr;
+  size_t entryCount = 0;
+  const BindGroupEntry* entries = nullptr;
+};
+
+struct ConstantEntry {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView key;  // the override's name or its numeric id (SPIR-V SpecId)
+  double value = 0;
 };
 
 struct ComputeState {
-  ShaderModule module;
-  std::string entryPoint;  // empty: the module's only compute entry point
-  std::vector<ConstantEntry> constants;
+  const ChainedStruct* nextInChain = nullptr;
+  ShaderModule module = nullptr;
+  StringView entryPoint;  // undefined or empty: the module's only compute entry point
+  size_t constantCount = 0;
+  const ConstantEntry* constants = nullptr;
 };
 
 struct ComputePipelineDescriptor {
-  std::string label;
-  PipelineLayout layout;  // null: `layout: "auto"`, derived from the shader
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  PipelineLayout layout = nullptr;  // null: `layout: "auto"`, derived from the shader
   ComputeState compute;
 };
+
+struct CommandEncoderDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+  // Shim extension (not in WebGPU): the finished command buffer may be submitted any number of
+  // times, so a fixed sequence of passes and copies is recorded once and replayed.
+  bool reusable = false;
+};
+
+struct CommandBufferDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+};
+
+struct ComputePassDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+};
+
+// Shim extension: the bytes of device memory that buffers (the application's and the shim's own
+// staging) hold right now, over every device of the process. For tests that check memory stays
+// flat.
+uint64_t GetBufferMemoryInUseForTesting();
+// Shim extension: the devices of the process not yet freed (tests check that dropping every
+// handle, even mid-submit, frees the device once the GPU is done).
+uint64_t GetLiveDeviceCountForTesting();
 
 }  // namespace wgpu
