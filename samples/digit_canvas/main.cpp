@@ -84,7 +84,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
   // One predictor for both batch sizes (B = evalBatch for the test set, B = 1 for the canvas);
   // it stays attached across replaceModel and recompiles for the new model on its next run.
   auto predict = train.attach({.forward = tg_models::digitCanvasPredict, .inputs = tg_models::digitCanvasPredictInputs(c)});
-  auto canvas = tg::singleFlight<tg::Feed, tg::RunResult>([&](tg::Feed f) { return predict.run(std::move(f)); });
+  auto canvas = tg::singleFlight([&](tg::Feed f) { return predict.run(std::move(f)); });
   const auto px = static_cast<size_t>(c.inputDim);
   const auto image = [&](int64_t i) {
     return std::vector<float>(testSet.pixels.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(i) * px),

@@ -203,8 +203,10 @@ int main(int argc, char** argv) {
   diff->add_option("--step", step, "the recorded step to compare (1-based, default 1)")->check(CLI::PositiveNumber);
   diff->add_option("--device", device, "native adapter whose name contains this text");
   diff->add_option("--node", node, "the Node.js executable (default: node on PATH)");
-  diff->add_option("--dawn-runner", runner, "Dawn's kernel runner, run_kernels.mjs (default: $TGPARITY_DAWN_RUNNER, else this "
-                                            "source tree's tests/dawn/run_kernels.mjs)");
+  diff->add_option("--dawn-runner", runner, "Dawn's kernel runner, run_kernels.mjs (default: $TGPARITY_DAWN_RUNNER, else "
+                                            "an installed tool's <prefix>/share/tensorgrad/dawn/run_kernels.mjs, else "
+                                            "this source tree's tests/dawn/run_kernels.mjs; its directory needs "
+                                            "`npm ci --prefix DIR`)");
   diff->add_option("--keep", keep, "write the Dawn job and result into this directory and keep them");
 
   ModelRun modelRun;

@@ -406,18 +406,6 @@ TEST(Training, DeviceLossFailsLaterCallsAndTheNextCompileGetsANewDevice) {
   EXPECT_EQ(completedStep(retrain.step({{"x", xs}, {"y", ys}})).loss, first);
 }
 
-TEST(Training, CheckWebGPUExplainsAMissingAdapter) {
-  const tg::WebGPUSupport ok = tg::checkWebGPU();
-  EXPECT_TRUE(ok.ok) << ok.message;
-  EXPECT_FALSE(ok.adapter.empty());
-  const tg::WebGPUSupport none = tg::checkWebGPU({.device = "no-such-gpu-xyz"});
-  EXPECT_FALSE(none.ok);
-  EXPECT_NE(none.message.find("no-such-gpu-xyz"), std::string::npos) << none.message;
-  EXPECT_NE(none.message.find("mesa-vulkan-drivers"), std::string::npos) << none.message;
-  tg_models::MLP model;
-  EXPECT_THROW(tg::compile(tg_models::mlpSpec(model), {.device = "no-such-gpu-xyz"}), tg::CompileError);
-}
-
 }  // namespace
 
 namespace {

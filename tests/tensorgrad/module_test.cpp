@@ -146,31 +146,3 @@ TEST(Trace, AParameterFromAnotherModelIsNamed) {
 }
 
 }  // namespace
-
-// Upstream's conv and pool sizes are `number | [h, w]`: a literal port of `{ padding: 1 }` must
-// pad both dims (it once read as (1, 0) and gave [.., 8, 6] for an 8×8 input).
-struct OneConv : tg::Module {
-  tg::Conv2d conv{*this, "conv", 1, 2, 3, {.padding = 1}};
-  tg::Conv2d strided{*this, "strided", 2, 2, {3, 1}, {.stride = 2, .padding = {1, 0}}};
-};
-
-TEST(PortingTraps, OneNumberMeansBothDims) {
-  const OneConv model;
-  EXPECT_EQ(model.conv.W.shape(), (tg::Shape{2, 1, 3, 3}));
-  EXPECT_EQ(model.strided.W.shape(), (tg::Shape{2, 2, 3, 1}));
-  const tg::CompiledIR ir = tg::traceForward(tg::ForwardSpec<OneConv>{
-      .model = model,
-      .forward =
-          [](const OneConv& m, const tg::Inputs& in) {
-            const tg::Tensor same = m.conv.fwd(in["x"]);                      // [1, 2, 8, 8]
-            const tg::Tensor half = m.strided.fwd(same);                      // [1, 2, 4, 4]
-            return tg::maxPool2d(half, 2, {.stride = 1, .padding = 1});       // [1, 2, 5, 5]
-          },
-      .inputs = {{"x", {{1, 1, 8, 8}}}}});
-  std::vector<tg::Shape> convShapes;
-  for (const tg::Op& op : ir.graph.ops) {
-    if (op.kind == tg::OpKind::Conv2d || op.kind == tg::OpKind::MaxPool2d)
-      convShapes.push_back(ir.graph.tensor(op.out).shape);
-  }
-  EXPECT_EQ(convShapes, (std::vector<tg::Shape>{{1, 2, 8, 8}, {1, 2, 4, 4}, {1, 2, 5, 5}}));
-}

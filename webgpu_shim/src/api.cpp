@@ -113,7 +113,9 @@ Future Instance::RequestAdapter(const RequestAdapterOptions* options, CallbackMo
     why = "Only the Vulkan backend exists in this implementation.";
   std::function<void()> complete;
   if (adapters.empty()) {
-    complete = [callback, why] { callback(RequestAdapterStatus::Unavailable, Adapter(), why); };
+    // No Vulkan instance (no loader or driver) is an error; Unavailable means none matches.
+    const auto status = impl.Handle() ? RequestAdapterStatus::Unavailable : RequestAdapterStatus::Error;
+    complete = [callback, why, status] { callback(status, Adapter(), why); };
   } else {
     Adapter adapter(adapters.front());
     complete = [callback, adapter] { callback(RequestAdapterStatus::Success, adapter, ""); };

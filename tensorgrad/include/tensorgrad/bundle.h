@@ -32,51 +32,51 @@ class BundleError : public std::runtime_error {
 struct UpstreamKernel {
   int opIndex = -1;
   OpKind kind{};
-  std::string wgsl;  // empty: the op dispatches nothing
-  std::vector<int> bindings;
+  std::string wgsl{};  // empty: the op dispatches nothing
+  std::vector<int> bindings{};
   int64_t threads = 0;
   int workgroupSize = 0;
 };
 
 struct RecordedStep {
-  Feed feeds;
-  std::optional<LR> setLR;  // train.setLR(...) called before this step
+  Feed feeds{};
+  std::optional<LR> setLR{};  // train.setLR(...) called before this step
   uint32_t lossBits = 0;    // the browser's loss, as f32 bits
   float loss() const;
 };
 
 struct RecordedRun {
   int64_t afterStep = 0;  // how many recorded steps had run
-  Feed feeds;
-  Shape outputShape;
-  Array output;
+  Feed feeds{};
+  Shape outputShape{};
+  Array output{};
 };
 
 struct BundleForward {
-  std::string name;
-  InputDecls inputs;  // concrete shapes
+  std::string name{};
+  InputDecls inputs{};  // concrete shapes
   Dtype output = Dtype::F32;
-  Graph graph;
-  std::vector<UpstreamKernel> kernels;
-  std::vector<RecordedRun> runs;
+  Graph graph{};
+  std::vector<UpstreamKernel> kernels{};
+  std::vector<RecordedRun> runs{};
 };
 
 struct Bundle {
-  std::string source;  // the file it came from, for messages
+  std::string source{};  // the file it came from, for messages
   int version = kBundleVersion;
-  std::optional<std::string> tensorgradVersion, adapter;
+  std::optional<std::string> tensorgradVersion{}, adapter{};
   // The training compile.
-  InputDecls inputs;
-  OptimizerConfig optimizer;
+  InputDecls inputs{};
+  OptimizerConfig optimizer{};
   uint32_t seed = 0;
-  std::vector<std::string> paramNames;
-  Graph graph;
-  ParamGrads paramGrads;
-  std::vector<WritebackDecl> writebacks;
-  std::vector<UpstreamKernel> kernels;
-  std::vector<BundleForward> forwards;
-  ParamMap params;  // initial values
-  std::vector<RecordedStep> steps;
+  std::vector<std::string> paramNames{};
+  Graph graph{};
+  ParamGrads paramGrads{};
+  std::vector<WritebackDecl> writebacks{};
+  std::vector<UpstreamKernel> kernels{};
+  std::vector<BundleForward> forwards{};
+  ParamMap params{};  // initial values
+  std::vector<RecordedStep> steps{};
 
   const BundleForward& forward(const std::string& name) const;  // throws naming the known ones
 };

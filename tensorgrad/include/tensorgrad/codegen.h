@@ -21,11 +21,11 @@ inline constexpr size_t kMaxStorageBuffersPerKernel = 8;  // WebGPU's default li
 struct KernelSpec {
   int opIndex = -1;
   OpKind kind{};
-  std::string wgsl;           // empty for ops that need no dispatch (graph inputs)
-  std::vector<int> bindings;  // buffer ids for @group(0) @binding(0..n)
+  std::string wgsl{};         // empty for ops that need no dispatch (graph inputs)
+  std::vector<int> bindings{};  // buffer ids for @group(0) @binding(0..n)
   int64_t threads = 0;
   int workgroupSize = kWorkgroupSize;
-  std::vector<int> fusedOps;  // with fusion: every op this kernel computes, in order (else empty)
+  std::vector<int> fusedOps{};  // with fusion: every op this kernel computes, in order (else empty)
   // The longest loop one thread runs (a matmul's inner dimension, a reduction's length; 1 for
   // element-wise kernels): what the dispatch scheduler uses to find the slow kernels.
   int64_t loopLength = 1;

@@ -12,7 +12,7 @@
 namespace tg {
 
 struct InputDecl {
-  Shape shape;
+  Shape shape{};
   Dtype dtype = Dtype::F32;
 };
 // Ordered like upstream's object literal: inputs become tensor_inputs in this order.
@@ -31,31 +31,31 @@ class Inputs {
 template <class M>
 struct TrainingSpec {
   const M& model;
-  std::function<Tensor(const M&, const Inputs&)> loss;
-  InputDecls inputs;
-  OptimizerConfig optimizer;
-  std::optional<uint32_t> seed;
+  std::function<Tensor(const M&, const Inputs&)> loss{};
+  InputDecls inputs{};
+  OptimizerConfig optimizer{};
+  std::optional<uint32_t> seed{};
 };
 
 template <class M>
 struct ForwardSpec {
   const M& model;
-  std::function<Tensor(const M&, const Inputs&)> forward;
-  InputDecls inputs;  // compileForward: tg::null (-1) dims are parametric
-  std::optional<uint32_t> seed;
+  std::function<Tensor(const M&, const Inputs&)> forward{};
+  InputDecls inputs{};  // compileForward: tg::null (-1) dims are parametric
+  std::optional<uint32_t> seed{};
   Dtype output = Dtype::F32;   // I32 for forwards ending in argmax/argmin/categorical
   size_t maxCachedShapes = 8;  // compileForward: compiled shapes kept (least recently used out)
 };
 
 struct CompiledIR {
-  Graph graph;
-  ParamGrads paramGrads;  // empty for forward graphs
+  Graph graph{};
+  ParamGrads paramGrads{};  // empty for forward graphs
   int output = -1;        // the loss (training) or the forward's result
-  BufferPlan plan;
-  std::vector<KernelSpec> kernels;  // one per op, as emitKernels gives them
-  std::vector<std::shared_ptr<const ParamDecl>> params;  // declaration (= init) order
-  std::optional<OptimizerConfig> optimizerConfig;
-  OptimizerResult optimizer;
+  BufferPlan plan{};
+  std::vector<KernelSpec> kernels{};  // one per op, as emitKernels gives them
+  std::vector<std::shared_ptr<const ParamDecl>> params{};  // declaration (= init) order
+  std::optional<OptimizerConfig> optimizerConfig{};
+  OptimizerResult optimizer{};
   uint32_t seed = 0;
 };
 

@@ -11,10 +11,10 @@
 namespace tg {
 
 struct HostTensor {
-  Shape shape;
+  Shape shape{};
   Dtype dtype = Dtype::F32;
-  std::vector<float> f;    // f32 data
-  std::vector<int32_t> i;  // i32 and bool data
+  std::vector<float> f{};    // f32 data
+  std::vector<int32_t> i{};  // i32 and bool data
 
   static HostTensor f32(Shape shape, std::vector<float> data);
   static HostTensor i32(Shape shape, std::vector<int32_t> data);
@@ -27,10 +27,10 @@ struct HostTensor {
 
 // Values for the graph's named leaves, by name.
 struct EvalInputs {
-  std::map<std::string, HostTensor> params;
+  std::map<std::string, HostTensor> params{};
   std::map<std::string, HostTensor>
-      inputs;  // tensor_input (including "__prngSeed", "_adam_lrt", ...)
-  std::map<std::string, HostTensor> states;  // missing states start at their initValue
+      inputs{};  // tensor_input (including "__prngSeed", "_adam_lrt", ...)
+  std::map<std::string, HostTensor> states{};  // missing states start at their initValue
 };
 
 // Every tensor's value, indexed by tensor id. Throws TraceError naming a missing or mis-shaped

@@ -13,7 +13,7 @@ namespace tg {
 using ParamGrads = std::vector<std::pair<std::string, int>>;
 
 struct GradResult {
-  ParamGrads paramGrads;  // a param the loss does not reach gets zeros
+  ParamGrads paramGrads{};  // a param the loss does not reach gets zeros
   int loss = -1;
 };
 

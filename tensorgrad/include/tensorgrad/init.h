@@ -31,7 +31,7 @@ struct Kaiming {
   double gain = 1.4142135623730951;
 };  // std = gain / sqrt(fan_in), fan_in = shape[0]
 struct Literal {
-  std::vector<float> data;
+  std::vector<float> data{};
 };
 
 inline Randn randn(double scale = 0.02) {

@@ -35,10 +35,10 @@ std::string showShape(const Shape& shape);
 
 // Where the user called an op; errors raised later (shape rules, autograd, codegen) point here.
 struct CallSite {
-  std::string opName;  // user-facing name, e.g. "mean" for a mean_last node
-  std::source_location location;
+  std::string opName{};  // user-facing name, e.g. "mean" for a mean_last node
+  std::source_location location{};
   // Graphs imported from a bundle: the user's JavaScript stack frames (the location is unused).
-  std::vector<std::string> frames;
+  std::vector<std::string> frames{};
 };
 std::string formatSite(const CallSite& site);
 
@@ -110,13 +110,13 @@ std::string_view opKindName(OpKind kind);
 // Scalar parameters baked into an op at trace time. Each kind uses the fields its registry entry
 // lists (by upstream's field names); the rest stay at their defaults.
 struct OpAttrs {
-  std::string name;      // param/tensor/state inputs
+  std::string name{};    // param/tensor/state inputs
   double initValue = 0;  // state_input
   double scalar = 0;     // mul_scalar, add_scalar
   double p = 0;          // dropout probability
   int64_t salt = 0;      // dropout, randn, categorical_last
-  Shape shape;           // randn shape, reshape newShape, scatter outShape, broadcast/sum target
-  std::vector<int64_t> perm;             // permute
+  Shape shape{};         // randn shape, reshape newShape, scatter outShape, broadcast/sum target
+  std::vector<int64_t> perm{};           // permute
   int64_t axis = 0, start = 0, end = 0;  // slice_range, scatter_axis, concat (axis)
   int64_t depth = 0;                     // one_hot
   int64_t n = 0;                         // arange
@@ -131,25 +131,25 @@ struct OpAttrs {
 };
 
 struct Op {
-  OpKind kind;
+  OpKind kind{};
   int out = -1;             // tensor id produced
-  std::vector<int> inputs;  // tensor ids, in the registry's canonical order
-  OpAttrs attrs;
+  std::vector<int> inputs{};  // tensor ids, in the registry's canonical order
+  OpAttrs attrs{};
 };
 
 struct TensorInfo {
   int id = -1;
-  Shape shape;
+  Shape shape{};
   Dtype dtype = Dtype::F32;
-  std::optional<int> source;  // producing op index; leaves (inputs) have one too, as upstream
-  std::optional<CallSite> site;
+  std::optional<int> source{};  // producing op index; leaves (inputs) have one too, as upstream
+  std::optional<CallSite> site{};
 };
 
 struct Graph {
-  std::vector<Op> ops;              // topological (construction) order
-  std::vector<TensorInfo> tensors;  // indexed by tensor id
-  std::vector<int> outputs;
-  std::vector<std::pair<std::string, int>> captures;  // insertion order kept
+  std::vector<Op> ops{};            // topological (construction) order
+  std::vector<TensorInfo> tensors{};  // indexed by tensor id
+  std::vector<int> outputs{};
+  std::vector<std::pair<std::string, int>> captures{};  // insertion order kept
 
   const TensorInfo& tensor(int id) const { return tensors.at(static_cast<size_t>(id)); }
   const Op& producer(int tensorId) const {

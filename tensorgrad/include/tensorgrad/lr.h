@@ -12,32 +12,32 @@ namespace tg {
 struct LR;
 namespace lr {
 struct Linear {
-  double peak, final;
-  int64_t steps;
-  std::optional<int64_t> startStep;
+  double peak{}, final{};
+  int64_t steps{};
+  std::optional<int64_t> startStep{};
 };
 struct CosineAnnealing {
-  double peak, final;
-  int64_t steps;
-  std::optional<int64_t> startStep;
+  double peak{}, final{};
+  int64_t steps{};
+  std::optional<int64_t> startStep{};
 };
 struct Warmup {
-  double peak;
-  int64_t steps;
-  std::shared_ptr<const LR> after;
-  std::optional<int64_t> startStep;
+  double peak{};
+  int64_t steps{};
+  std::shared_ptr<const LR> after{};
+  std::optional<int64_t> startStep{};
 };
 struct Staircase {
-  double peak;
-  int64_t every;
-  double gamma;
-  std::optional<int64_t> startStep;
+  double peak{};
+  int64_t every{};
+  double gamma{};
+  std::optional<int64_t> startStep{};
 };
 struct MultiStep {
-  double peak;
-  std::vector<int64_t> milestones;
-  double gamma;
-  std::optional<int64_t> startStep;
+  double peak{};
+  std::vector<int64_t> milestones{};
+  double gamma{};
+  std::optional<int64_t> startStep{};
 };
 
 LR linear(double peak, double final, int64_t steps);

@@ -21,8 +21,8 @@ namespace tg {
 
 struct ParamOptions {
   Dtype dtype = Dtype::F32;
-  std::optional<InitSpec> init;  // default init::randn(0.02)
-  std::optional<bool> decay;     // default: true unless init is zeros/ones
+  std::optional<InitSpec> init{};  // default init::randn(0.02)
+  std::optional<bool> decay{};   // default: true unless init is zeros/ones
 };
 
 class Module {

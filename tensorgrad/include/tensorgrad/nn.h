@@ -9,8 +9,8 @@ namespace tg {
 
 struct LinearOptions {
   bool bias = true;
-  std::optional<InitSpec> init;
-  std::optional<bool> decay;
+  std::optional<InitSpec> init{};
+  std::optional<bool> decay{};
 };
 // y = x·W + b with W [in, out].
 class Linear : public Module {
@@ -47,8 +47,8 @@ class RMSNorm : public Module {
 };
 
 struct EmbeddingOptions {
-  std::optional<InitSpec> init;
-  std::optional<bool> decay;
+  std::optional<InitSpec> init{};
+  std::optional<bool> decay{};
 };
 class Embedding : public Module {
  public:
@@ -63,8 +63,8 @@ struct Conv2dLayerOptions {
   Size2 padding = 0;
   int64_t groups = 1;
   bool bias = true;
-  std::optional<InitSpec> init;
-  std::optional<bool> decay;
+  std::optional<InitSpec> init{};
+  std::optional<bool> decay{};
 };
 // W [out, in/groups, kH, kW]; the bias is added through a [1, out, 1, 1] reshape.
 class Conv2d : public Module {

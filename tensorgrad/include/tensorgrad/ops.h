@@ -143,8 +143,18 @@ struct Conv2dOptions {
 };
 Tensor conv2d(const Tensor& input, const Tensor& weight, Conv2dOptions opts = {},
               Loc loc = Loc::current());
+// An optional Size2 spelled as a Size2 is: `{.stride = 2}`, `{.stride = {2, 1}}`; unset by
+// default. (A plain std::optional<Size2> would need `{{2, 1}}` for a pair.)
+class OptionalSize2 : public std::optional<Size2> {
+ public:
+  using std::optional<Size2>::optional;
+  constexpr OptionalSize2() = default;
+  constexpr OptionalSize2(int64_t both) : std::optional<Size2>(Size2(both)) {}  // NOLINT: implicit
+  constexpr OptionalSize2(int64_t height, int64_t width)
+      : std::optional<Size2>(Size2(height, width)) {}
+};
 struct MaxPool2dOptions {
-  std::optional<Size2> stride;  // defaults to the kernel size
+  OptionalSize2 stride{};  // unset: the kernel size
   Size2 padding = 0;
 };
 Tensor maxPool2d(const Tensor& input, Size2 kernelSize, MaxPool2dOptions opts = {},

@@ -13,7 +13,7 @@ namespace tg {
 using NameFilter = std::function<bool(const std::string&)>;
 
 struct GradTransforms {
-  std::optional<double> clipGradNorm;
+  std::optional<double> clipGradNorm{};
   std::variant<bool, NameFilter> normalizeGrads = false;
 };
 
@@ -23,7 +23,7 @@ struct Adam : GradTransforms {
 };
 struct AdamW : Adam {
   double weightDecay = 0.01;
-  NameFilter decayFilter;  // empty: every param whose own decay flag allows it
+  NameFilter decayFilter{};  // empty: every param whose own decay flag allows it
 };
 struct SGD : GradTransforms {
   LR lr = 1e-2;
@@ -35,7 +35,7 @@ using OptimizerConfig = std::variant<Adam, AdamW, SGD>;
 
 struct WritebackDecl {
   int source = -1;  // tensor holding the new value
-  std::string destName;
+  std::string destName{};
   enum class Kind { Param, State } destKind = Kind::Param;
 };
 
@@ -46,13 +46,13 @@ inline constexpr const char* kSgdLrInput = "_sgd_lr";
 
 // What the host feeds each step, besides the user's inputs.
 struct OptimizerResult {
-  std::vector<WritebackDecl> writebacks;
-  std::string lrInputName;                          // kAdamLrInput or kSgdLrInput
-  std::optional<std::string> decayShrinkInputName;  // AdamW under a schedule
+  std::vector<WritebackDecl> writebacks{};
+  std::string lrInputName{};                        // kAdamLrInput or kSgdLrInput
+  std::optional<std::string> decayShrinkInputName{};  // AdamW under a schedule
 };
 
 struct ParamInfo {
-  std::string name;
+  std::string name{};
   int tensor = -1;
   bool decay = true;
 };

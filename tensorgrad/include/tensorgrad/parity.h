@@ -39,23 +39,23 @@ struct StepComparison {
 };
 
 struct RunOptions {
-  std::optional<int64_t> steps;  // default: every recorded step
-  Tolerance tolerance;
-  RuntimeOptions runtime;
-  std::function<void(const StepComparison&)> onStep;  // called as each step completes
+  std::optional<int64_t> steps{};  // default: every recorded step
+  Tolerance tolerance{};
+  RuntimeOptions runtime{};
+  std::function<void(const StepComparison&)> onStep{};  // called as each step completes
 };
 
 struct RunReport {
-  std::vector<StepComparison> steps;
-  std::optional<int64_t> firstFailure;  // the first step past the tolerance
-  std::string error;                    // a step that did not complete (then `steps` stops)
+  std::vector<StepComparison> steps{};
+  std::optional<int64_t> firstFailure{};  // the first step past the tolerance
+  std::string error{};                    // a step that did not complete (then `steps` stops)
   struct Forward {
-    std::string name;
+    std::string name{};
     int64_t afterStep = 0;
     int64_t maxUlps = 0;
     bool ok = false;
   };
-  std::vector<Forward> forwards;  // recorded forward runs replayed, compared bit for bit
+  std::vector<Forward> forwards{};  // recorded forward runs replayed, compared bit for bit
   bool passed() const;
 };
 
@@ -67,29 +67,29 @@ RunReport runBundle(const Bundle& bundle, const RunOptions& options = {});
 
 struct DiffOptions {
   int64_t step = 1;  // the recorded step whose kernels are compared (1-based)
-  RuntimeOptions runtime;
+  RuntimeOptions runtime{};
   std::string node = "node";           // the Node.js executable
-  std::filesystem::path dawnRunner;    // run_kernels.mjs; empty: defaultDawnRunner()
-  std::filesystem::path workDir;       // for the job files; empty: a temporary directory
+  std::filesystem::path dawnRunner{};  // run_kernels.mjs; empty: defaultDawnRunner()
+  std::filesystem::path workDir{};     // for the job files; empty: a temporary directory
 };
 
 struct KernelDifference {
   size_t kernel = 0;  // position among the step's dispatched kernels
   int opIndex = -1;
   OpKind kind{};
-  std::string site;  // the user's call site, from the bundle's graph ("" when none)
-  std::string buffer;  // what the output is: "tensor 57 [64, 1] f32"
+  std::string site{};  // the user's call site, from the bundle's graph ("" when none)
+  std::string buffer{};  // what the output is: "tensor 57 [64, 1] f32"
   size_t elements = 0, differing = 0, firstIndex = 0;
   int64_t maxUlps = 0;
   double maxRelative = 0;
-  std::string nativeWgsl, upstreamWgsl;
+  std::string nativeWgsl{}, upstreamWgsl{};
 };
 
 struct DiffReport {
   int64_t step = 0;
   size_t kernels = 0;  // dispatched in the step
-  std::optional<KernelDifference> first;
-  std::string dawnAdapter;
+  std::optional<KernelDifference> first{};
+  std::string dawnAdapter{};
 };
 
 // Runs steps 1..step natively with every kernel's output read back, rebuilds each kernel's
@@ -97,7 +97,8 @@ struct DiffReport {
 // reports the first kernel whose output differs from the native one. Throws std::runtime_error
 // with what to install when Node or the npm package `webgpu` is missing.
 DiffReport diffBundle(const Bundle& bundle, const DiffOptions& options = {});
-// The run_kernels.mjs this build was configured with, or $TGPARITY_DAWN_RUNNER.
+// $TGPARITY_DAWN_RUNNER, else an installed program's <prefix>/share/tensorgrad/dawn/run_kernels.mjs,
+// else the source tree's tests/dawn/run_kernels.mjs this build was configured with.
 std::filesystem::path defaultDawnRunner();
 
 // ---- golden runs of C++ models ----
@@ -105,12 +106,12 @@ std::filesystem::path defaultDawnRunner();
 // A training run's fingerprint: the loss bits of each step, a SHA-256 of every parameter after
 // the last step, and of every capture of the last step.
 struct Golden {
-  std::vector<uint32_t> lossBits;
-  std::map<std::string, std::string> params;    // name → sha256 hex
-  std::map<std::string, std::string> captures;  // name → sha256 hex
+  std::vector<uint32_t> lossBits{};
+  std::map<std::string, std::string> params{};  // name → sha256 hex
+  std::map<std::string, std::string> captures{};  // name → sha256 hex
   // What made the run, for a tool to make it again (tgparity: a sample model's name, sizes and
   // seeds); null when the caller keeps that itself.
-  nlohmann::json source;
+  nlohmann::json source{};
   nlohmann::json toJson() const;
   static Golden fromJson(const nlohmann::json& json);  // throws std::invalid_argument
 };

@@ -17,9 +17,9 @@ struct BufferSpec {
   int id = -1;
   int64_t byteSize = 0;
   Dtype dtype = Dtype::F32;
-  Shape shape;
+  Shape shape{};
   Kind kind = Kind::Intermediate;
-  std::string name;
+  std::string name{};
   double initValue = 0;
 };
 std::string_view bufferKindName(BufferSpec::Kind kind);
@@ -30,12 +30,12 @@ struct Writeback {
 };
 
 struct BufferPlan {
-  std::vector<BufferSpec> buffers;
-  std::vector<int> tensorToBuffer;  // by tensor id
-  std::vector<std::pair<std::string, int>> paramsByName, inputsByName, paramGradsByName,
-      statesByName, capturesByName;
-  std::vector<int> outputBufferIds;
-  std::vector<Writeback> writebacks;
+  std::vector<BufferSpec> buffers{};
+  std::vector<int> tensorToBuffer{};  // by tensor id
+  std::vector<std::pair<std::string, int>> paramsByName{}, inputsByName{}, paramGradsByName{},
+      statesByName{}, capturesByName{};
+  std::vector<int> outputBufferIds{};
+  std::vector<Writeback> writebacks{};
 
   int64_t totalBytes() const;
   int64_t bytesOf(BufferSpec::Kind kind) const;

@@ -77,35 +77,35 @@ enum class ResultKind { Completed, Aborted, Failed };
 struct KernelOutput {
   int opIndex = -1;
   OpKind kind{};
-  Array values;  // f32, or i32 for i32 and bool outputs
+  Array values{};  // f32, or i32 for i32 and bool outputs
 };
 std::string_view resultKindName(ResultKind kind);
 
 struct StepResult {
   ResultKind kind = ResultKind::Failed;
   float loss = std::numeric_limits<float>::quiet_NaN();  // Completed
-  Captures captures;                                      // Completed
-  std::string error;                                      // Failed
-  std::vector<KernelOutput> kernelOutputs;                // Completed, with traceKernels
+  Captures captures{};                                    // Completed
+  std::string error{};                                    // Failed
+  std::vector<KernelOutput> kernelOutputs{};              // Completed, with traceKernels
 };
 
 struct RunResult {
   ResultKind kind = ResultKind::Failed;
-  Array output;  // Completed: f32, or i32 for output = I32 forwards
-  Captures captures;
-  std::string error;
-  std::vector<KernelOutput> kernelOutputs;  // Completed, with traceKernels
+  Array output{};  // Completed: f32, or i32 for output = I32 forwards
+  Captures captures{};
+  std::string error{};
+  std::vector<KernelOutput> kernelOutputs{};  // Completed, with traceKernels
 };
 
 // Where and how a compile runs.
 struct RuntimeOptions {
   // Adapter whose name contains this text (case-insensitive); empty: WEBGPU_ADAPTER, else the
   // best adapter (discrete GPU, integrated, then lavapipe).
-  std::string device;
+  std::string device{};
   // Persistent WGSL→SPIR-V cache directory. Empty: $TENSORGRAD_CACHE_DIR, else
   // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
-  std::filesystem::path cacheDir;
-  EmitOptions emit;  // e.g. element-wise fusion
+  std::filesystem::path cacheDir{};
+  EmitOptions emit{};  // e.g. element-wise fusion
   // Liveness pooling of intermediates: upstream's plan lets values whose lifetimes do not
   // overlap share a buffer. Without it every intermediate has its own buffer, so kernels that
   // would have shared one do not wait for each other and the step runs in fewer barrier-separated
@@ -114,7 +114,7 @@ struct RuntimeOptions {
   // plan needs at most kUnpooledBudgetBytes, else pooled; on a CPU device (lavapipe), pooled,
   // which there is as fast and touches 5x less memory. Either plan runs the same kernels and
   // gives the same bits (Training.FusedAndUnpooledPlansMatchUpstreamsPlan).
-  std::optional<bool> poolBuffers;
+  std::optional<bool> poolBuffers{};
   // Read back every kernel's output after it runs (StepResult/RunResult::kernelOutputs): each
   // kernel gets its own pass and a copy, in op order, so steps are slower. For finding the
   // first kernel where two runs (or two implementations) part.
@@ -141,8 +141,8 @@ struct ResetOptions {
 };
 
 struct ReplaceOptions {
-  std::optional<uint32_t> seed;              // default: a fresh random seed
-  std::optional<OptimizerConfig> optimizer;  // default: keep the current one (same kind only)
+  std::optional<uint32_t> seed{};              // default: a fresh random seed
+  std::optional<OptimizerConfig> optimizer{};  // default: keep the current one (same kind only)
 };
 
 inline constexpr size_t kDefaultMaxCachedShapes = 8;
@@ -150,8 +150,8 @@ inline constexpr size_t kDefaultMaxCachedShapes = 8;
 // A forward graph attached to a training compile: it reads the trainer's parameter buffers.
 template <class M>
 struct AttachSpec {
-  std::function<Tensor(const M&, const Inputs&)> forward;
-  InputDecls inputs;  // tg::null dims are parametric
+  std::function<Tensor(const M&, const Inputs&)> forward{};
+  InputDecls inputs{};  // tg::null dims are parametric
   Dtype output = Dtype::F32;
   size_t maxCachedShapes = kDefaultMaxCachedShapes;
 };
@@ -289,12 +289,21 @@ CompiledForward<M> compileForward(const ForwardSpec<M>& spec, const RuntimeOptio
                                                    spec.maxCachedShapes, spec.seed, options));
 }
 
-// A WebGPU adapter probe: ok, or a message a user can act on.
+// Why a WebGPU probe failed, as upstream's WebGPUFailureReason ('no-webgpu' | 'no-adapter').
+enum class WebGPUFailureReason {
+  NoWebGPU,   // no WebGPU at all: Vulkan is unavailable (no loader or no driver installed)
+  NoAdapter,  // WebGPU but no usable adapter: no Vulkan device matches `device`/WEBGPU_ADAPTER,
+              // or the one that matches cannot open a device
+};
+std::string_view webGPUFailureReasonName(WebGPUFailureReason reason);  // "no-webgpu", "no-adapter"
+
+// A WebGPU adapter probe: ok, or a reason and a message a user can act on.
 struct WebGPUSupport {
   bool ok = false;
-  std::string message;  // empty when ok
-  std::string adapter;  // the adapter's name when ok
-  bool cpu = false;     // the adapter is a software device running on the CPU (lavapipe)
+  std::string message{};                      // empty when ok
+  std::optional<WebGPUFailureReason> reason{};  // empty when ok
+  std::string adapter{};                      // the adapter's name when ok
+  bool cpu = false;  // the adapter is a software device running on the CPU (lavapipe)
 };
 WebGPUSupport checkWebGPU(const RuntimeOptions& options = {});
 

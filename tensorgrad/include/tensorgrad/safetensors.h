@@ -11,11 +11,11 @@
 namespace tg {
 
 struct SafetensorsData {
-  std::map<std::string, std::vector<float>> tensors;  // every F32 tensor
+  std::map<std::string, std::vector<float>> tensors{};  // every F32 tensor
   // Every tensor's shape (a tg::Shape), skipped ones included. This header stands alone (no
   // ir.h) so the parser also builds by itself, for its fuzzer.
-  std::map<std::string, std::vector<int64_t>> shapes;
-  std::map<std::string, std::string> skipped;         // integer/bool tensors: name → dtype
+  std::map<std::string, std::vector<int64_t>> shapes{};
+  std::map<std::string, std::string> skipped{};       // integer/bool tensors: name → dtype
 };
 
 // Follows the format strictly (an 8-byte little-endian header length, a JSON object header,

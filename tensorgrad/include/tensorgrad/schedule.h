@@ -14,8 +14,8 @@
 namespace tg {
 
 struct DispatchSchedule {
-  std::vector<size_t> order;  // indices into the kernel list, dispatching kernels only
-  std::vector<int> level;     // by kernel index; 0 for kernels that dispatch nothing
+  std::vector<size_t> order{};  // indices into the kernel list, dispatching kernels only
+  std::vector<int> level{};   // by kernel index; 0 for kernels that dispatch nothing
   int levels = 0;
 };
 

@@ -1,6 +1,8 @@
 // singleFlight(fn): overlapping calls coalesce to "latest wins" — at most one call in flight and
 // one queued; a queued call displaced by a newer one completes as aborted. For UI-driven
-// inference: `auto predict = tg::singleFlight<Feed, RunResult>([&](Feed f) { return fwd.run(f); });`
+// inference: `auto predict = tg::singleFlight([&](tg::Feed f) { return fwd.run(f); });` — the
+// argument and result types come from the callable, as TypeScript infers them; a generic lambda
+// (an `auto` parameter) has none to give, so it spells them: `singleFlight<Feed, RunResult>(fn)`.
 #pragma once
 
 #include <functional>
@@ -9,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <type_traits>
 
 #include "tensorgrad/runtime.h"
 
@@ -17,7 +20,7 @@ namespace tg {
 template <class R>
 struct SingleFlightResult {
   ResultKind kind = ResultKind::Aborted;  // Completed or Aborted
-  std::optional<R> value;                 // Completed
+  std::optional<R> value{};               // Completed
 };
 
 template <class A, class R>
@@ -75,6 +78,57 @@ class SingleFlight {
 template <class A, class R>
 SingleFlight<A, R> singleFlight(std::function<std::future<R>(A)> fn) {
   return SingleFlight<A, R>(std::move(fn));
+}
+
+namespace detail {
+// The (argument, result) of a one-argument callable returning std::future<R>: a lambda or
+// function object through its operator(), or a function pointer. The argument is decayed, so a
+// callable taking `const Feed&` queues a Feed.
+template <class F, class = void>
+struct SingleFlightSignature {};
+template <class R, class A>
+struct SingleFlightSignature<std::future<R> (*)(A)> {
+  using Arg = std::decay_t<A>;
+  using Result = R;
+};
+template <class R, class A>
+struct SingleFlightSignature<std::future<R> (*)(A) noexcept>
+    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class M>
+struct SingleFlightMember {};
+template <class C, class R, class A>
+struct SingleFlightMember<std::future<R> (C::*)(A)>
+    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class C, class R, class A>
+struct SingleFlightMember<std::future<R> (C::*)(A) const>
+    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class C, class R, class A>
+struct SingleFlightMember<std::future<R> (C::*)(A) noexcept>
+    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class C, class R, class A>
+struct SingleFlightMember<std::future<R> (C::*)(A) const noexcept>
+    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class F>
+struct SingleFlightSignature<F, std::void_t<decltype(&F::operator())>>
+    : SingleFlightMember<decltype(&F::operator())> {};
+template <class F, class = void>
+inline constexpr bool kSingleFlightDeducible = false;
+template <class F>
+inline constexpr bool kSingleFlightDeducible<
+    F, std::void_t<typename SingleFlightSignature<F>::Arg,
+                   typename SingleFlightSignature<F>::Result>> = true;
+}  // namespace detail
+
+// singleFlight(fn) with the types deduced from `fn` (a lambda, function object or function
+// pointer taking one argument and returning std::future<R>).
+template <class F>
+auto singleFlight(F fn) {
+  static_assert(detail::kSingleFlightDeducible<F>,
+                "tg::singleFlight: cannot deduce the argument and result types of this callable "
+                "(it must take one argument and return std::future<R>, and not be a generic "
+                "lambda); write tg::singleFlight<Arg, Result>(fn)");
+  using Sig = detail::SingleFlightSignature<F>;
+  return SingleFlight<typename Sig::Arg, typename Sig::Result>(std::move(fn));
 }
 
 }  // namespace tg

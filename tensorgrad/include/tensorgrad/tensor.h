@@ -11,10 +11,10 @@
 namespace tg {
 
 struct ParamDecl {
-  std::string path;  // dotted name, e.g. "layers.0.attn.q.W"
-  Shape shape;
+  std::string path{};  // dotted name, e.g. "layers.0.attn.q.W"
+  Shape shape{};
   Dtype dtype = Dtype::F32;
-  InitSpec init;
+  InitSpec init{};
   bool decay = true;
 };
 

@@ -80,6 +80,15 @@ std::string siteOf(const Graph& g, int tensor) {
 
 std::filesystem::path defaultDawnRunner() {
   if (const char* env = std::getenv("TGPARITY_DAWN_RUNNER"); env && *env) return env;
+#ifdef TG_DAWN_RUNNER_INSTALLED
+  // An installed tool: <prefix>/bin/tgparity finds <prefix>/share/tensorgrad/dawn/run_kernels.mjs.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = (exe.parent_path() / TG_DAWN_RUNNER_INSTALLED).lexically_normal();
+    if (std::filesystem::is_regular_file(installed, ec)) return installed;
+  }
+#endif
 #ifdef TG_DAWN_RUNNER_DEFAULT
   return TG_DAWN_RUNNER_DEFAULT;
 #else

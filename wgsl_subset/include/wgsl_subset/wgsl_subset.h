@@ -13,42 +13,42 @@ namespace wgsl {
 
 struct Diagnostic {
   uint32_t line = 0, column = 0;  // 1-based
-  std::string message;
+  std::string message{};
   // "error: <line>:<col>: <message>\n<source line>\n<caret>"
-  std::string rendered;
+  std::string rendered{};
 };
 
 struct BindingInfo {
   uint32_t group = 0, binding = 0;
   enum class Kind { Storage, Uniform } kind = Kind::Storage;
   bool readOnly = true;     // storage: read (true) or read_write (false)
-  std::string elementType;  // "f32", "i32", "u32", or a struct name for uniforms
-  std::string name;
+  std::string elementType{};  // "f32", "i32", "u32", or a struct name for uniforms
+  std::string name{};
 };
 
 struct OverrideInfo {
-  std::string name;
+  std::string name{};
   uint32_t id = 0;  // the SPIR-V SpecId
-  std::string type;
-  std::optional<double> defaultValue;
+  std::string type{};
+  std::optional<double> defaultValue{};
 };
 
 struct Reflection {
-  std::string entryPoint;
+  std::string entryPoint{};
   std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // an override's dimension: its default
   // The override that sets each dimension ("" when fixed); pipeline constants may change it.
-  std::array<std::string, 3> workgroupSizeOverrides;
-  std::vector<BindingInfo> bindings;
-  std::vector<OverrideInfo> overrides;
+  std::array<std::string, 3> workgroupSizeOverrides{};
+  std::vector<BindingInfo> bindings{};
+  std::vector<OverrideInfo> overrides{};
   uint32_t workgroupStorageBytes = 0;
 };
 
 struct Result {
   bool ok() const { return diagnostics.empty(); }
-  std::vector<uint32_t> spirv;
-  std::string glsl;  // the intermediate GLSL handed to glslang (for inspection)
-  Reflection reflection;
-  std::vector<Diagnostic> diagnostics;
+  std::vector<uint32_t> spirv{};
+  std::string glsl{};  // the intermediate GLSL handed to glslang (for inspection)
+  Reflection reflection{};
+  std::vector<Diagnostic> diagnostics{};
 };
 
 struct Options {
