@@ -159,6 +159,11 @@ int main(int argc, char** argv) {
   app.add_option("--batch", c.batch, "training batch")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--words", wordsFile, "word list, one a line")->capture_default_str();
   app.add_option("--samples", samples, "words to generate")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.footer("On a CPU device (lavapipe) the defaults are --steps 400 --layers 1: the GPU defaults take about 10 minutes there.");
   CLI11_PARSE(app, argc, argv);
+  if (o.parityGolden.empty() && tg_samples::onCpuDevice(o)) {
+    tg_samples::useCpuDefault(app, "--steps", o.steps, 400);
+    tg_samples::useCpuDefault(app, "--layers", c.layers, int64_t{1});
+  }
   return tg_samples::runMain([&] { return run(o, c, wordsFile, samples); });
 }

@@ -31,6 +31,8 @@ std::string startApp(const CommonOptions& o) {
   return gpu.adapter;
 }
 
+bool onCpuDevice(const CommonOptions& o) { return tg::checkWebGPU({.device = o.device}).cpu; }
+
 int runMain(const std::function<int()>& body) {
   try {
     return body();

@@ -28,6 +28,16 @@ void addCommonOptions(CLI::App& app, CommonOptions& options);
 // the adapter's name.
 std::string startApp(const CommonOptions& options);
 
+// Whether the adapter --device picks runs on the CPU (lavapipe). Apps whose upstream sizes take
+// many minutes there default to smaller sizes or fewer steps on such a device.
+bool onCpuDevice(const CommonOptions& options);
+
+// Sets `value` to `cpuDefault` unless `flag` was given on the command line.
+template <class T>
+void useCpuDefault(const CLI::App& app, const std::string& flag, T& value, T cpuDefault) {
+  if (app.get_option(flag)->count() == 0) value = cpuDefault;
+}
+
 // Runs an app's body: a MissingData exception exits 2 with its message, any other exception 1.
 int runMain(const std::function<int()>& body);
 

@@ -168,6 +168,11 @@ int main(int argc, char** argv) {
   app.add_option("--batch", c.batch, "training batch")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--eval-pairs", evalPairs, "held-out pairs for the final accuracy")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--probe-pairs", probePairs, "pairs of each kind for the accuracy curve (9 points)")->capture_default_str()->check(CLI::PositiveNumber);
+  app.footer("On a CPU device (lavapipe) the defaults are --steps 300 --batch 64: the GPU defaults take about 15 minutes there.");
   CLI11_PARSE(app, argc, argv);
+  if (o.parityGolden.empty() && tg_samples::onCpuDevice(o)) {
+    tg_samples::useCpuDefault(app, "--steps", o.steps, 300);
+    tg_samples::useCpuDefault(app, "--batch", c.batch, int64_t{64});
+  }
   return tg_samples::runMain([&] { return run(o, c, evalPairs, probePairs); });
 }

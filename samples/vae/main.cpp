@@ -125,6 +125,11 @@ int main(int argc, char** argv) {
   app.add_option("--data", dataDir, "Fashion-MNIST folder (IDX files, gzipped or not)")->capture_default_str();
   app.add_option("--train-images", trainImages, "use the first N training images (0: all 60000)");
   app.add_option("--test-images", testImages, "evaluate on the first N test images")->capture_default_str()->check(CLI::PositiveNumber);
+  app.footer("On a CPU device (lavapipe) the defaults are --steps 800 --batch 32: the GPU defaults take about 20 minutes there.");
   CLI11_PARSE(app, argc, argv);
+  if (o.parityGolden.empty() && tg_samples::onCpuDevice(o)) {
+    tg_samples::useCpuDefault(app, "--steps", o.steps, 800);
+    tg_samples::useCpuDefault(app, "--batch", c.batch, int64_t{32});
+  }
   return tg_samples::runMain([&] { return run(o, c, dataDir, trainImages, testImages); });
 }
