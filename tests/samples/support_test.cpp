@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/app.h"
 #include "support/classify.h"
 #include "support/errors.h"
 #include "support/fashion_mnist.h"
@@ -284,6 +286,42 @@ TEST(Parity, ComparesLossBitsWithTheGolden) {
   tg::Mulberry32 rng(1);
   for (float p : synthetic::pixels(rng, 100)) EXPECT_TRUE(p >= 0 && p < 1);
   for (int32_t l : synthetic::labels(rng, 100, 7)) EXPECT_TRUE(l >= 0 && l < 7);
+}
+
+}  // namespace
+
+namespace {
+
+// An app's flags parsed from `args`, then its CPU-device defaults applied.
+tg_samples::CommonOptions parseWithCpuDefaults(std::vector<std::string> args, int64_t& batch) {
+  CLI::App app{"test"};
+  tg_samples::CommonOptions o{.steps = 600};
+  tg_samples::addCommonOptions(app, o);
+  app.add_option("--batch", batch);
+  std::reverse(args.begin(), args.end());  // CLI11 parses a vector given in reverse order
+  app.parse(args);
+  tg_samples::useCpuDefault(app, "--steps", o.steps, 300);
+  tg_samples::useCpuDefault(app, "--batch", batch, int64_t{64});
+  return o;
+}
+
+TEST(App, CpuDefaultsApplyOnlyToFlagsNotGiven) {
+  int64_t batch = 128;
+  EXPECT_EQ(parseWithCpuDefaults({}, batch).steps, 300);
+  EXPECT_EQ(batch, 64);
+  batch = 128;
+  EXPECT_EQ(parseWithCpuDefaults({"--steps", "5"}, batch).steps, 5);
+  EXPECT_EQ(batch, 64);
+  batch = 128;
+  EXPECT_EQ(parseWithCpuDefaults({"--batch", "128"}, batch).steps, 300);
+  EXPECT_EQ(batch, 128);
+}
+
+TEST(App, OnCpuDeviceIsTrueForLavapipe) {
+  const tg::WebGPUSupport gpu = tg::checkWebGPU({});
+  ASSERT_TRUE(gpu.ok) << gpu.message;
+  EXPECT_EQ(tg_samples::onCpuDevice({}), gpu.cpu);
+  EXPECT_TRUE(tg_samples::onCpuDevice({.device = "llvmpipe"}));
 }
 
 }  // namespace
