@@ -113,3 +113,35 @@ TEST(PublicHeaders, SpecsAndRuntimeOptionsTakeDesignatedInitializers) {
 }
 
 }  // namespace
+
+namespace {
+
+// The shim's descriptors as Dawn's samples write them: designated initializers naming a few
+// members, nested ones and the Init forms included.
+TEST(PublicHeaders, WebGpuDescriptorsTakeDesignatedInitializers) {
+  const wgpu::BufferDescriptor buffer{.usage = wgpu::BufferUsage::Storage, .size = 16};
+  const wgpu::BindGroupEntry entry{.binding = 1, .size = 4};
+  const wgpu::BindGroupLayoutEntry layoutEntry{
+      .binding = 0, .visibility = wgpu::ShaderStage::Compute, .buffer = {.type = wgpu::BufferBindingType::Storage}};
+  const wgpu::BindGroupDescriptor group{.entryCount = 1, .entries = &entry};
+  const wgpu::ComputePipelineDescriptor pipeline{.compute = {.entryPoint = "main"}};
+  const wgpu::ShaderSourceWGSL wgsl{{.code = "@compute @workgroup_size(1) fn main() {}"}};
+  const wgpu::ShaderModuleDescriptor module{.nextInChain = &wgsl};
+  const wgpu::Limits limits{.maxBindGroups = 4};
+  const wgpu::DeviceDescriptor device{{.label = "d"}};
+  const wgpu::RequestAdapterOptions adapter{.powerPreference = wgpu::PowerPreference::HighPerformance};
+  const wgpu::CommandEncoderDescriptor encoder{.label = "e"};
+  EXPECT_EQ(buffer.size, 16u);
+  EXPECT_FALSE(buffer.mappedAtCreation);
+  EXPECT_EQ(entry.offset, 0u);
+  EXPECT_EQ(layoutEntry.buffer.type, wgpu::BufferBindingType::Storage);
+  EXPECT_EQ(group.entries, &entry);
+  EXPECT_EQ(std::string_view(pipeline.compute.entryPoint), "main");
+  EXPECT_EQ(module.nextInChain, &wgsl);
+  EXPECT_EQ(limits.maxBindGroups, 4u);
+  EXPECT_EQ(std::string_view(device.label), "d");
+  EXPECT_EQ(adapter.powerPreference, wgpu::PowerPreference::HighPerformance);
+  EXPECT_EQ(std::string_view(encoder.label), "e");
+}
+
+}  // namespace

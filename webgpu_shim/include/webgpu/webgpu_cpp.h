@@ -238,7 +238,7 @@ struct Future {
   uint64_t id = 0;
 };
 struct FutureWaitInfo {
-  Future future;
+  Future future = {};
   bool completed = false;
 };
 
@@ -327,10 +327,10 @@ class ShaderModuleImpl;
 // valid after the adapter is gone (Dawn frees them in the destructor instead).
 struct AdapterInfo {
   ChainedStructOut* nextInChain = nullptr;
-  StringView vendor;
-  StringView architecture;
-  StringView device;       // the driver's device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-  StringView description;  // driver name and version
+  StringView vendor = {};
+  StringView architecture = {};
+  StringView device = {};       // the driver's device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  StringView description = {};  // driver name and version
   BackendType backendType = BackendType::Undefined;
   AdapterType adapterType = AdapterType::Unknown;
   uint32_t vendorID = 0;
@@ -345,7 +345,7 @@ struct AdapterInfo {
 
 struct CompilationMessage {
   const ChainedStruct* nextInChain = nullptr;
-  StringView message;
+  StringView message = {};
   CompilationMessageType type = CompilationMessageType::Error;
   uint64_t lineNum = 0;  // 1-based; 0 when the source has no lines (SPIR-V)
   uint64_t linePos = 0;  // 1-based column
@@ -679,12 +679,12 @@ struct RequestAdapterOptions {
   // Shim extension: pick the adapter whose device name contains this text (case-insensitive).
   // The environment variable WEBGPU_ADAPTER does the same and wins over the default order;
   // this field wins over both.
-  StringView adapterName;
+  StringView adapterName = {};
 };
 
 struct QueueDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
 };
 
 // Chained in DeviceDescriptor (as Dawn's native API): the device reads its compiled-pipeline
@@ -699,7 +699,7 @@ struct DawnCacheDeviceDescriptor : ChainedStruct {
   DawnCacheDeviceDescriptor() : ChainedStruct{nullptr, SType::DawnCacheDeviceDescriptor} {}
   struct Init;
   DawnCacheDeviceDescriptor(Init&& init);
-  StringView isolationKey;
+  StringView isolationKey = {};
 
   using LoadCallback =
       std::function<size_t(std::span<const std::byte> key, std::span<std::byte> value)>;
@@ -715,7 +715,7 @@ struct DawnCacheDeviceDescriptor : ChainedStruct {
 };
 struct DawnCacheDeviceDescriptor::Init {
   const ChainedStruct* nextInChain = nullptr;
-  StringView isolationKey;
+  StringView isolationKey = {};
 };
 inline DawnCacheDeviceDescriptor::DawnCacheDeviceDescriptor(Init&& init)
     : ChainedStruct{init.nextInChain, SType::DawnCacheDeviceDescriptor},
@@ -730,11 +730,11 @@ struct DeviceDescriptor {
   DeviceDescriptor(Init&& init);
 
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   size_t requiredFeatureCount = 0;
   const FeatureName* requiredFeatures = nullptr;
   const Limits* requiredLimits = nullptr;
-  QueueDescriptor defaultQueue;
+  QueueDescriptor defaultQueue = {};
 
   void SetDeviceLostCallback(CallbackMode callbackMode, DeviceLostCallback<> callback) {
     deviceLostCallbackMode_ = callbackMode;
@@ -763,11 +763,11 @@ struct DeviceDescriptor {
 };
 struct DeviceDescriptor::Init {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   size_t requiredFeatureCount = 0;
   const FeatureName* requiredFeatures = nullptr;
   const Limits* requiredLimits = nullptr;
-  QueueDescriptor defaultQueue;
+  QueueDescriptor defaultQueue = {};
 };
 inline DeviceDescriptor::DeviceDescriptor(Init&& init)
     : nextInChain(init.nextInChain),
@@ -779,7 +779,7 @@ inline DeviceDescriptor::DeviceDescriptor(Init&& init)
 
 struct BufferDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   BufferUsage usage = BufferUsage::None;
   uint64_t size = 0;
   bool mappedAtCreation = false;
@@ -815,18 +815,18 @@ struct ShaderSourceWGSL : ChainedStruct {
   ShaderSourceWGSL() : ChainedStruct{nullptr, SType::ShaderSourceWGSL} {}
   struct Init;
   ShaderSourceWGSL(Init&& init);
-  StringView code;
+  StringView code = {};
 };
 struct ShaderSourceWGSL::Init {
   const ChainedStruct* nextInChain = nullptr;
-  StringView code;
+  StringView code = {};
 };
 inline ShaderSourceWGSL::ShaderSourceWGSL(Init&& init)
     : ChainedStruct{init.nextInChain, SType::ShaderSourceWGSL}, code(init.code) {}
 
 struct ShaderModuleDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
 };
 
 struct BufferBindingLayout {
@@ -847,14 +847,14 @@ struct BindGroupLayoutEntry {
 
 struct BindGroupLayoutDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   size_t entryCount = 0;
   const BindGroupLayoutEntry* entries = nullptr;
 };
 
 struct PipelineLayoutDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   size_t bindGroupLayoutCount = 0;
   const BindGroupLayout* bindGroupLayouts = nullptr;  // null entries mean an empty group
   uint32_t immediateSize = 0;                         // must be 0: immediates are not implemented
@@ -870,7 +870,7 @@ struct BindGroupEntry {
 
 struct BindGroupDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   BindGroupLayout layout = nullptr;
   size_t entryCount = 0;
   const BindGroupEntry* entries = nullptr;
@@ -878,28 +878,28 @@ struct BindGroupDescriptor {
 
 struct ConstantEntry {
   const ChainedStruct* nextInChain = nullptr;
-  StringView key;  // the override's name or its numeric id (SPIR-V SpecId)
+  StringView key = {};  // the override's name or its numeric id (SPIR-V SpecId)
   double value = 0;
 };
 
 struct ComputeState {
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;  // undefined or empty: the module's only compute entry point
+  StringView entryPoint = {};  // undefined or empty: the module's only compute entry point
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
 };
 
 struct ComputePipelineDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   PipelineLayout layout = nullptr;  // null: `layout: "auto"`, derived from the shader
-  ComputeState compute;
+  ComputeState compute = {};
 };
 
 struct CommandEncoderDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
   // Shim extension (not in WebGPU): the finished command buffer may be submitted any number of
   // times, so a fixed sequence of passes and copies is recorded once and replayed.
   bool reusable = false;
@@ -907,12 +907,12 @@ struct CommandEncoderDescriptor {
 
 struct CommandBufferDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
 };
 
 struct ComputePassDescriptor {
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label = {};
 };
 
 // Shim extension: the bytes of device memory that buffers (the application's and the shim's own
