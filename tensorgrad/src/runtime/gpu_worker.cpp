@@ -42,7 +42,8 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   dd.label = "tensorgrad";
   dd.requiredLimits = &gpu->limits;
   GpuContext* raw = gpu.get();
-  // The driver's compiled pipelines persist next to the SPIR-V cache.
+  // The device's blob cache, one file per key: the SPIR-V the shim translates each kernel's WGSL
+  // to, and the driver's compiled pipelines.
   wgpu::DawnCacheDeviceDescriptor cache;
   if (const auto dir = resolveCacheDir(options.cacheDir); !dir.empty()) {
     const auto file = [dir](std::span<const std::byte> key) {
@@ -78,7 +79,7 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
                                   }));
   if (!gpu->device) throw CompileError("tensorgrad: could not open " + gpu->adapterName + ": " + why);
   gpu->queue = gpu->device.GetQueue();
-  gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device, options.cacheDir);
+  gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device);
   return gpu;
 }
 
