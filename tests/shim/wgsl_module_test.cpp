@@ -35,7 +35,7 @@ struct MemoryBlobCache {
       std::lock_guard lock(s->mutex);
       auto it = s->entries.find(std::string(reinterpret_cast<const char*>(key.data()), key.size()));
       if (it == s->entries.end()) return size_t{0};
-      std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
+      if (!value.empty()) std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
       return it->second.size();
     });
     cache.SetStoreCacheDataCallback([s = state](std::span<const std::byte> key, std::span<const std::byte> value) {

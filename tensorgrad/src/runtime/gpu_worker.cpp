@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace tg::detail {
 
@@ -49,13 +50,26 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
     const auto file = [dir](std::span<const std::byte> key) {
       return dir / (std::string(reinterpret_cast<const char*>(key.data()), key.size()) + ".bin");
     };
-    // Asked first with no room (the size) and then with room for the bytes, as Dawn asks.
+    // Asked first with no room (the size) and then, on the same thread, with room for the bytes,
+    // as Dawn asks: the file is read once, on the first call, and kept for the second. The shim
+    // loads from several threads at once, hence one kept file per thread.
     cache.SetLoadCacheDataCallback(
         [file](std::span<const std::byte> key, std::span<std::byte> value) {
-          const auto bytes = readCacheFile(file(key));
-          if (!bytes) return size_t{0};
-          std::memcpy(value.data(), bytes->data(), std::min(value.size(), bytes->size()));
-          return bytes->size();
+          thread_local std::filesystem::path keptPath;
+          thread_local std::optional<std::string> kept;
+          const std::filesystem::path path = file(key);
+          if (value.empty() || path != keptPath) {
+            kept = readCacheFile(path);
+            keptPath = path;
+          }
+          const size_t size = kept ? kept->size() : 0;
+          if (kept && !value.empty())
+            std::memcpy(value.data(), kept->data(), std::min(value.size(), size));
+          if (!value.empty()) {
+            kept.reset();
+            keptPath.clear();
+          }
+          return size;
         });
     cache.SetStoreCacheDataCallback([file](std::span<const std::byte> key,
                                            std::span<const std::byte> value) {
