@@ -348,6 +348,11 @@ TEST(Forward, SingleFlightKeepsOneInFlightAndTheLatestQueued) {
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), tg::ResultKind::Aborted), 3);
 }
 
+// The shim's SPIR-V entries in the device's blob cache (one file per key, see gpu_worker.cpp).
+bool isSpirvEntry(const std::filesystem::path& p) {
+  return p.filename().string().rfind("wgsl-spirv-", 0) == 0;
+}
+
 TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   const auto dir = std::filesystem::temp_directory_path() / ("tg_cache_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -356,14 +361,14 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   auto entries = [&] {
     std::map<std::string, std::filesystem::file_time_type> out;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      if (e.path().extension() == ".spv") out[e.path().filename()] = e.last_write_time();
+      if (isSpirvEntry(e.path())) out[e.path().filename()] = e.last_write_time();
     }
     return out;
   };
   auto header = [&](const std::string& name) {
     std::ifstream in(dir / name, std::ios::binary);
-    std::string head(19, '\0');
-    in.read(head.data(), 19);
+    std::string head(20, '\0');
+    in.read(head.data(), 20);
     head.resize(static_cast<size_t>(in.gcount()));
     return head;
   };
@@ -383,12 +388,11 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   tg::releaseDevices();
   auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
   EXPECT_EQ(entries().size(), first.size());
-  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "tensorgrad-spirv-v3") << name;
+  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "webgpu-shim-spirv-v1") << name;
   std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
   EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
   // An entry whose WGSL matches but whose SPIR-V is not valid (it starts with the SPIR-V magic;
-  // the rest is junk) fails the runtime's spirv-val and is translated again, never handed to
-  // the driver.
+  // the rest is junk) is a miss in the shim and is translated again, never handed to the driver.
   for (const auto& [name, time] : first) {
     std::string bytes;
     {
@@ -470,7 +474,7 @@ struct CacheDir {
   std::vector<std::filesystem::path> entries() const {
     std::vector<std::filesystem::path> out;
     for (const auto& e : std::filesystem::directory_iterator(path)) {
-      if (e.path().extension() == ".spv") out.push_back(e.path());
+      if (isSpirvEntry(e.path())) out.push_back(e.path());
     }
     std::sort(out.begin(), out.end());
     return out;

@@ -88,6 +88,7 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   };
   auto module = desc.compute.module.Get();
   if (!module) return fail("has no compute.module.");
+  module->Resolve();  // a WGSL module may still be compiling
   if (!module->IsValid()) return fail("uses " + module->Name() + ", which is invalid.");
   if (module->DevicePtr() != device) return fail("uses " + ForeignDeviceMessage(*module, *device));
   std::string error;

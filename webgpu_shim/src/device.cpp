@@ -11,6 +11,7 @@
 #include "device_limits.h"
 #include "indirect_validation.h"
 #include "queue.h"
+#include "shader_module.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -46,7 +47,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   auto device = std::make_shared<DeviceImpl>(adapter, descriptor);
   device->limits_ = resolved;
   device->self_ = device;
-  if (cacheDesc) device->storeCacheData_ = cacheDesc->storeCallback_;
+  if (cacheDesc) device->cache_ = BlobCache(*cacheDesc);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -86,26 +87,20 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   pool.queueFamilyIndex = q.queueFamilyIndex;
   VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   std::vector<uint8_t> cached;
-  if (cacheDesc && cacheDesc->loadCallback_) {
+  if (device->cache_.CanLoad() || device->cache_.CanStore()) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
     char key[128];
     std::snprintf(key, sizeof key, "vkpipelinecache-%04x-%04x-%08x-", props.vendorID,
                   props.deviceID, props.driverVersion);
-    device->cacheKey_ = std::string(std::string_view(cacheDesc->isolationKey)) + key;
+    std::string name = key;
     for (uint8_t b : props.pipelineCacheUUID) {
       std::snprintf(key, sizeof key, "%02x", b);
-      device->cacheKey_ += key;
+      name += key;
     }
-    // As Dawn asks: first the size (0 is a miss), then the bytes.
-    const auto keyBytes = std::as_bytes(std::span(device->cacheKey_));
-    const size_t size = cacheDesc->loadCallback_(keyBytes, {});
-    if (size > 0) {
-      cached.resize(size);
-      const size_t got =
-          cacheDesc->loadCallback_(keyBytes, std::as_writable_bytes(std::span(cached)));
-      cached.resize(std::min(got, size));
-    }
+    device->cacheKey_ = device->cache_.Key(name);
+    if (auto bytes = device->cache_.Load(device->cacheKey_))
+      cached.assign(bytes->begin(), bytes->end());
     cache.initialDataSize = cached.size();
     cache.pInitialData = cached.empty() ? nullptr : cached.data();
     device->storedCacheBytes_ = cached.size();
@@ -187,7 +182,7 @@ void DeviceImpl::RunPipelineBuild(std::function<void()> build, std::function<voi
 }
 
 void DeviceImpl::StorePipelineCache() {
-  if (!storeCacheData_ || cacheKey_.empty() || !pipelineCache_) return;
+  if (!cache_.CanStore() || cacheKey_.empty() || !pipelineCache_) return;
   std::lock_guard lock(storeMutex_);  // reading the cache needs no lock; the stores do
   size_t size = 0;
   if (vkGetPipelineCacheData(device_, pipelineCache_, &size, nullptr) != VK_SUCCESS) return;
@@ -195,7 +190,7 @@ void DeviceImpl::StorePipelineCache() {
   std::vector<uint8_t> data(size);
   if (vkGetPipelineCacheData(device_, pipelineCache_, &size, data.data()) != VK_SUCCESS) return;
   data.resize(size);
-  storeCacheData_(std::as_bytes(std::span(cacheKey_)), std::as_bytes(std::span(data)));
+  cache_.Store(cacheKey_, std::string_view(reinterpret_cast<const char*>(data.data()), size));
   storedCacheBytes_ = size;
 }
 
@@ -207,8 +202,14 @@ std::shared_ptr<QueueImpl> DeviceImpl::QueueHandle() {
 // ---- errors ----
 
 void DeviceImpl::HandleError(ErrorType type, std::string message) {
+  HandleError(type, std::move(message), ErrorScopeIds());
+}
+
+void DeviceImpl::HandleError(ErrorType type, std::string message,
+                             const std::vector<uint64_t>& scopes) {
   if (lost_) return;
   for (auto it = errorScopes_.rbegin(); it != errorScopes_.rend(); ++it) {
+    if (std::find(scopes.begin(), scopes.end(), it->id) == scopes.end()) continue;
     const bool matches = (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
                          (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
                          (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
@@ -225,9 +226,34 @@ void DeviceImpl::HandleError(ErrorType type, std::string message) {
   }
 }
 
-void DeviceImpl::PushErrorScope(ErrorFilter filter) { errorScopes_.push_back({filter}); }
+std::vector<uint64_t> DeviceImpl::ErrorScopeIds() const {
+  std::vector<uint64_t> ids;
+  for (const ErrorScope& s : errorScopes_) ids.push_back(s.id);
+  return ids;
+}
+
+void DeviceImpl::RemovePendingModule(ShaderModuleImpl* module) {
+  pendingModules_.erase(std::remove(pendingModules_.begin(), pendingModules_.end(), module),
+                        pendingModules_.end());
+}
+
+void DeviceImpl::ResolvePendingModules(std::optional<uint64_t> scope) {
+  // Resolving removes a module from the list (and may report an error, whose callback may
+  // create modules): walk a copy.
+  for (ShaderModuleImpl* m : std::vector<ShaderModuleImpl*>(pendingModules_)) {
+    if (std::find(pendingModules_.begin(), pendingModules_.end(), m) == pendingModules_.end())
+      continue;
+    if (scope ? m->CreatedInScope(*scope) : m->Compiled()) m->Resolve();
+  }
+}
+
+void DeviceImpl::PushErrorScope(ErrorFilter filter) {
+  errorScopes_.push_back({filter, nextErrorScopeId_++});
+}
 
 Future DeviceImpl::PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback) {
+  // The scope holds the errors of the modules created in it: wait for their compilations.
+  if (!errorScopes_.empty()) ResolvePendingModules(errorScopes_.back().id);
   std::function<void()> complete;
   if (errorScopes_.empty()) {
     complete = [callback] {
@@ -286,6 +312,7 @@ bool DeviceImpl::CheckQueueResult(VkResult result, const char* call) {
 
 void DeviceImpl::Tick() {
   if (!device_) return;
+  ResolvePendingModules(std::nullopt);
   uint64_t value = 0;
   VkResult r = vkGetSemaphoreCounterValue(device_, timeline_, &value);
   if (r == VK_ERROR_DEVICE_LOST) {

@@ -11,9 +11,11 @@
 #include <functional>
 #include <unordered_set>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "blob_cache.h"
 #include "instance.h"
 #include "memory_allocator.h"
 #include "worker_pool.h"
@@ -22,6 +24,7 @@ namespace wgpu::detail {
 
 class QueueImpl;
 class BufferImpl;
+class ShaderModuleImpl;
 
 // What a buffer's memory is for: GPU-only work, host writes (upload), or host reads (readback).
 enum class MemoryKind { DeviceLocal, Upload, Readback };
@@ -46,6 +49,10 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // Routes an error to the innermost matching scope, else to the uncaptured-error callback.
   // Errors on a lost device are dropped, as WebGPU specifies.
   void HandleError(ErrorType type, std::string message);
+  // The same, as if made when only the scopes `scopes` (from ErrorScopeIds) were pushed: for work
+  // that finishes after its call returned (a WGSL module's compilation).
+  void HandleError(ErrorType type, std::string message, const std::vector<uint64_t>& scopes);
+  std::vector<uint64_t> ErrorScopeIds() const;
   void PushErrorScope(ErrorFilter filter);
   Future PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback);
 
@@ -110,6 +117,15 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // left in flight, the pipeline cache is handed to storeCacheData (as Dawn's blob cache stores
   // as it goes), then `done` runs. The device must outlive the build.
   void RunPipelineBuild(std::function<void()> build, std::function<void()> done);
+  // Runs a job on the device's threads (a WGSL module's compilation). The job must not own the
+  // device; whoever started it must wait for it before the device can go.
+  void RunInBackground(std::function<void()> job) { background_.Run(std::move(job)); }
+  // WGSL modules still compiling: PopErrorScope resolves them first (their errors may belong to
+  // the scope), Tick resolves the finished ones (their uncaptured errors are reported).
+  void AddPendingModule(ShaderModuleImpl* module) { pendingModules_.push_back(module); }
+  void RemovePendingModule(ShaderModuleImpl* module);
+  // DeviceDescriptor's DawnCacheDeviceDescriptor hooks (none: an empty cache).
+  const BlobCache& Cache() const { return cache_; }
   // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp),
   // created on first use: most devices never dispatch indirectly.
   class IndirectValidator& Indirect();
@@ -118,6 +134,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  private:
   struct ErrorScope {
     ErrorFilter filter;
+    uint64_t id = 0;
     ErrorType type = ErrorType::NoError;
     std::string message;
   };
@@ -132,13 +149,14 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache_ = VK_NULL_HANDLE;
-  // DeviceDescriptor::loadCacheData / storeCacheData. Stores may come from build threads.
+  // The pipeline cache persists through the blob cache. Stores may come from build threads.
   void StorePipelineCache();
+  BlobCache cache_;
   std::string cacheKey_;
   std::mutex storeMutex_;
   size_t storedCacheBytes_ = 0;  // the size last loaded or stored
   std::atomic<int> buildsInFlight_{0};
-  DawnCacheDeviceDescriptor::StoreCallback storeCacheData_;
+  std::vector<ShaderModuleImpl*> pendingModules_;
   PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
   std::vector<VkCommandBuffer> freeCommandBuffers_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
@@ -149,6 +167,10 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;  // sorted by serial
   std::unordered_set<BufferImpl*> buffers_;
   std::vector<ErrorScope> errorScopes_;
+  uint64_t nextErrorScopeId_ = 1;
+  // Resolves the pending modules created in error scope `scope` (waiting for them), or with no
+  // scope given, those whose compilation is done.
+  void ResolvePendingModules(std::optional<uint64_t> scope);
   bool lost_ = false;
   DeviceLostCallback<> lostCallback_;
   CallbackMode lostCallbackMode_ = CallbackMode::AllowProcessEvents;

@@ -1,13 +1,15 @@
 #include "shader_module.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv_cross/spirv_cross.hpp>
 
 #include "device.h"
 #include "vk_check.h"
-#include "wgsl_subset/wgsl_subset.h"
+#include "wgsl_translation.h"
 
 namespace wgpu::detail {
 
@@ -83,97 +85,42 @@ SizeAlign WgslLayout(const ReflectCompiler& c, const spirv_cross::SPIRType& type
   return r;
 }
 
-}  // namespace
+// Compiles a module from its source: translation (WGSL), spirv-val, reflection and the driver's
+// module. Touches no device state, so it runs on any thread; errors are collected in `out`.
+struct ModuleCompiler {
+  std::string name;  // the module's Name(), for messages
+  std::vector<uint32_t> spirv{};
+  ModuleCompilation out{};
 
-ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
-                                   const ShaderModuleDescriptor& desc)
-    : ObjectBase(device, "ShaderModule", desc.label) {
-  const ShaderSourceSPIRV* source = nullptr;
-  const ShaderSourceWGSL* wgslSource = nullptr;
-  std::vector<wgsl::OverrideInfo> overrides;  // WGSL names of the specialization constants
-  for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
-    if (c->sType == SType::ShaderSourceSPIRV) source = static_cast<const ShaderSourceSPIRV*>(c);
-    if (c->sType == SType::ShaderSourceWGSL) wgslSource = static_cast<const ShaderSourceWGSL*>(c);
+  bool Ok() const { return out.errorType == ErrorType::NoError; }
+  void Fail(const std::string& message, uint64_t offset = 0) {
+    out.messages.push_back({message, 0, 0, offset});
+    out.errorType = ErrorType::Validation;
+    out.error = name + " " + message + "\n - While calling [Device].CreateShaderModule.";
   }
-  if (wgslSource) {
-    wgsl::Result r = wgsl::translate(wgslSource->code);
-    if (!r.ok()) {
-      for (const auto& d : r.diagnostics) messages_.push_back({d.message, d.line, d.column, 0});
-      MarkInvalid();
-      Device().HandleError(ErrorType::Validation,
-                           Name() + " is not valid WGSL:\n" +
-                               wgsl::formatDiagnostics(r.diagnostics) +
-                               " - While calling [Device].CreateShaderModule.");
-      return;
-    }
-    spirv_ = std::move(r.spirv);
-    overrides = std::move(r.reflection.overrides);
-    wgslWorkgroupBytes_ = r.reflection.workgroupStorageBytes;
-  } else if (!source || !source->code || source->codeSize == 0) {
-    Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
-    return;
-  } else {
-    spirv_.assign(source->code, source->code + source->codeSize);
-  }
-  // WebGPU-grade validation first: a module the driver would reject never reaches it. WGSL's
-  // output was validated by the translator.
-  if (source && !source->prevalidated) Validate();
-  if (!IsValid()) return;
-  Reflect();
-  if (!IsValid()) return;
-  // Pipeline constants name WGSL overrides as the source spells them.
-  for (auto& ep : entryPoints_) {
-    // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
-    ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, wgslWorkgroupBytes_);
-    for (auto& c : ep.constants) {
-      for (const auto& o : overrides) {
-        if (o.id == c.specId) c.name = o.name;
-      }
-    }
-  }
+  void Validate();  // spirv-val
+  void Reflect();
+  void Run(VkDevice device, const ModuleSource& source, const BlobCache& cache);
+};
 
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = spirv_.size() * sizeof(uint32_t);
-  info.pCode = spirv_.data();
-  if (VkResult r = vkCreateShaderModule(Device().Vk(), &info, nullptr, &module_); r != VK_SUCCESS) {
-    module_ = VK_NULL_HANDLE;
-    MarkInvalid();
-    Device().HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
-                         Name() + " " + VkFailure("vkCreateShaderModule", r));
-  }
-}
-
-ShaderModuleImpl::~ShaderModuleImpl() {
-  // Pipelines made from the module hold their own compiled code; it can go at once.
-  if (module_) vkDestroyShaderModule(Device().Vk(), module_, nullptr);
-}
-
-void ShaderModuleImpl::Fail(std::string message, uint64_t offset) {
-  messages_.push_back({message, 0, 0, offset});
-  MarkInvalid();
-  Device().HandleError(ErrorType::Validation,
-                       Name() + " " + message + "\n - While calling [Device].CreateShaderModule.");
-}
-
-void ShaderModuleImpl::Validate() {
+void ModuleCompiler::Validate() {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
   std::vector<CompilationRecord> messages;
   tools.SetMessageConsumer(
       [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* message) {
         messages.push_back({message, 0, 0, pos.index});
       });
-  if (tools.Validate(spirv_)) return;
-  messages_ = std::move(messages);
-  if (messages_.empty()) messages_.push_back({"SPIR-V failed validation."});
-  MarkInvalid();
-  Device().HandleError(ErrorType::Validation,
-                       Name() + " is not valid SPIR-V: " + messages_.front().message +
-                           "\n - While calling [Device].CreateShaderModule.");
+  if (tools.Validate(spirv)) return;
+  out.messages = std::move(messages);
+  if (out.messages.empty()) out.messages.push_back({"SPIR-V failed validation."});
+  out.errorType = ErrorType::Validation;
+  out.error = name + " is not valid SPIR-V: " + out.messages.front().message +
+              "\n - While calling [Device].CreateShaderModule.";
 }
 
-void ShaderModuleImpl::Reflect() {
+void ModuleCompiler::Reflect() {
   try {
-    ReflectCompiler compiler(spirv_);
+    ReflectCompiler compiler(spirv);
     for (const auto& ep : compiler.get_entry_points_and_stages()) {
       if (ep.execution_model != spv::ExecutionModelGLCompute) continue;
       compiler.set_entry_point(ep.name, ep.execution_model);
@@ -250,17 +197,140 @@ void ShaderModuleImpl::Reflect() {
         }
         r.constants.push_back(c);
       }
-      entryPoints_.push_back(std::move(r));
+      out.entryPoints.push_back(std::move(r));
     }
   } catch (const std::exception& e) {
     Fail(std::string("could not be reflected: ") + e.what());
     return;
   }
-  if (entryPoints_.empty()) Fail("has no compute entry point.");
+  if (out.entryPoints.empty()) Fail("has no compute entry point.");
+}
+
+void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const BlobCache& cache) {
+  WgslTranslation translation;
+  if (source.wgsl) {
+    translation = TranslateWgsl(*source.wgsl, cache);
+    if (!translation.diagnostics.empty()) {
+      for (const auto& d : translation.diagnostics)
+        out.messages.push_back({d.message, d.line, d.column, 0});
+      out.errorType = ErrorType::Validation;
+      out.error = name + " is not valid WGSL:\n" + wgsl::formatDiagnostics(translation.diagnostics) +
+                  " - While calling [Device].CreateShaderModule.";
+      return;
+    }
+    spirv = std::move(translation.spirv);
+  } else if (source.spirv.empty()) {
+    Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
+    return;
+  } else {
+    spirv = source.spirv;
+    // WebGPU-grade validation first: a module the driver would reject never reaches it. WGSL's
+    // output was validated by the translator (or, read from the cache, by TranslateWgsl).
+    if (!source.prevalidated) Validate();
+  }
+  if (!Ok()) return;
+  Reflect();
+  if (!Ok()) return;
+  // Pipeline constants name WGSL overrides as the source spells them.
+  for (auto& ep : out.entryPoints) {
+    // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
+    ep.workgroupStorageBytes =
+        std::max<uint64_t>(ep.workgroupStorageBytes, translation.workgroupStorageBytes);
+    for (auto& c : ep.constants) {
+      for (const auto& o : translation.overrides) {
+        if (o.id == c.specId) c.name = o.name;
+      }
+    }
+  }
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size() * sizeof(uint32_t);
+  info.pCode = spirv.data();
+  if (VkResult r = vkCreateShaderModule(device, &info, nullptr, &out.module); r != VK_SUCCESS) {
+    out.module = VK_NULL_HANDLE;
+    out.errorType = IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal;
+    out.error = name + " " + VkFailure("vkCreateShaderModule", r);
+  }
+}
+
+}  // namespace
+
+// A WGSL module's compilation on a worker thread, until Resolve() takes its result.
+struct ShaderModuleImpl::Pending {
+  std::mutex mutex;
+  std::condition_variable done;
+  std::optional<ModuleCompilation> result;
+};
+
+ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
+                                   const ShaderModuleDescriptor& desc)
+    : ObjectBase(device, "ShaderModule", desc.label), errorScopes_(device->ErrorScopeIds()) {
+  ModuleSource source;
+  for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
+    if (c->sType == SType::ShaderSourceSPIRV) {
+      const auto* spirv = static_cast<const ShaderSourceSPIRV*>(c);
+      if (spirv->code) source.spirv.assign(spirv->code, spirv->code + spirv->codeSize);
+      source.prevalidated = spirv->prevalidated;
+    }
+    if (c->sType == SType::ShaderSourceWGSL)
+      source.wgsl = std::string(std::string_view(static_cast<const ShaderSourceWGSL*>(c)->code));
+  }
+  if (!source.wgsl) {  // SPIR-V: validated and reflected now
+    ModuleCompiler compiler{Name()};
+    compiler.Run(device->Vk(), source, device->Cache());
+    Apply(std::move(compiler.out));
+    return;
+  }
+  // WGSL: translated on the device's worker threads, so that the modules of many pipelines
+  // created in a row translate at once. The job borrows the device: this module owns it and
+  // waits for the job before it goes.
+  pending_ = std::make_shared<Pending>();
+  device->AddPendingModule(this);
+  device->RunInBackground([pending = pending_, name = Name(), source = std::move(source),
+                           vk = device->Vk(), cache = &device->Cache()] {
+    ModuleCompiler compiler{name};
+    compiler.Run(vk, source, *cache);
+    std::lock_guard lock(pending->mutex);
+    pending->result = std::move(compiler.out);
+    pending->done.notify_all();
+  });
+}
+
+ShaderModuleImpl::~ShaderModuleImpl() {
+  Resolve();
+  // Pipelines made from the module hold their own compiled code; it can go at once.
+  if (module_) vkDestroyShaderModule(Device().Vk(), module_, nullptr);
+}
+
+bool ShaderModuleImpl::Compiled() const {
+  if (!pending_) return true;
+  std::lock_guard lock(pending_->mutex);
+  return pending_->result.has_value();
+}
+
+void ShaderModuleImpl::Resolve() {
+  if (!pending_) return;
+  std::unique_lock lock(pending_->mutex);
+  pending_->done.wait(lock, [&] { return pending_->result.has_value(); });
+  ModuleCompilation result = std::move(*pending_->result);
+  lock.unlock();
+  pending_.reset();
+  Device().RemovePendingModule(this);
+  Apply(std::move(result));
+}
+
+void ShaderModuleImpl::Apply(ModuleCompilation compilation) {
+  entryPoints_ = std::move(compilation.entryPoints);
+  messages_ = std::move(compilation.messages);
+  module_ = compilation.module;
+  if (compilation.errorType == ErrorType::NoError) return;
+  MarkInvalid();
+  // Where the error would have gone had the module compiled in CreateShaderModule.
+  Device().HandleError(compilation.errorType, std::move(compilation.error), errorScopes_);
 }
 
 const EntryPointReflection* ShaderModuleImpl::FindEntryPoint(const std::string& name,
-                                                             std::string* error) const {
+                                                             std::string* error) {
+  Resolve();
   if (name.empty()) {
     if (entryPoints_.size() == 1) return &entryPoints_.front();
     *error = Name() + " has " + std::to_string(entryPoints_.size()) +
@@ -274,6 +344,7 @@ const EntryPointReflection* ShaderModuleImpl::FindEntryPoint(const std::string& 
 }
 
 Future ShaderModuleImpl::GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback) {
+  Resolve();
   // The callback's views point into this copy, which lives as long as the event.
   auto records = std::make_shared<const std::vector<CompilationRecord>>(messages_);
   return Device().Instance().Events().Track(mode, device_, 0, [callback, records] {

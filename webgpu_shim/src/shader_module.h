@@ -1,11 +1,19 @@
-// Shader modules: SPIR-V validated with SPIRV-Tools and reflected with SPIRV-Cross.
+// Shader modules: SPIR-V validated with SPIRV-Tools and reflected with SPIRV-Cross; WGSL
+// translated to SPIR-V first (wgsl_translation.h, through the device's blob cache). A WGSL module
+// compiles on the device's worker threads: CreateShaderModule returns at once, so the modules of
+// many pipelines created in a row translate on all cores. It is resolved (waited for, its error
+// reported to the error scopes that were current when it was created, as if it had compiled
+// then) when first needed: by a pipeline, GetCompilationInfo, PopErrorScope, the device's Tick
+// once it is done, or its destruction.
 #pragma once
 
 #include <webgpu/webgpu_cpp.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +67,22 @@ struct CompilationRecord {
   uint64_t offset = 0;
 };
 
+// What compiling a module produces (on any thread); the module takes it on the device's thread.
+struct ModuleCompilation {
+  std::vector<EntryPointReflection> entryPoints;
+  std::vector<CompilationRecord> messages;  // all errors
+  ErrorType errorType = ErrorType::NoError;
+  std::string error;  // the device error's message
+  VkShaderModule module = VK_NULL_HANDLE;
+};
+
+// A module's source, copied out of the descriptor.
+struct ModuleSource {
+  std::optional<std::string> wgsl;
+  std::vector<uint32_t> spirv;
+  bool prevalidated = false;
+};
+
 class ShaderModuleImpl : public ObjectBase {
  public:
   ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device, const ShaderModuleDescriptor& desc);
@@ -66,17 +90,25 @@ class ShaderModuleImpl : public ObjectBase {
 
   Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback);
   // The compute entry point called `name` (or the only one when `name` is empty).
-  const EntryPointReflection* FindEntryPoint(const std::string& name, std::string* error) const;
+  const EntryPointReflection* FindEntryPoint(const std::string& name, std::string* error);
   VkShaderModule Vk() const { return module_; }
+  // Waits for a WGSL module's compilation, if still pending, and takes its result (validity,
+  // reflection, error). Before IsValid() means anything.
+  void Resolve();
+  // Whether Resolve() would not wait.
+  bool Compiled() const;
+  // Whether error scope `id` was pushed when the module was created.
+  bool CreatedInScope(uint64_t id) const {
+    return std::find(errorScopes_.begin(), errorScopes_.end(), id) != errorScopes_.end();
+  }
 
  private:
-  void Validate();  // spirv-val; reports and marks the module invalid on failure
-  void Reflect();
-  void Fail(std::string message, uint64_t offset = 0);
+  struct Pending;
+  void Apply(ModuleCompilation compilation);
 
-  std::vector<uint32_t> spirv_;
+  std::vector<uint64_t> errorScopes_;  // the device's error scopes when the module was created
+  std::shared_ptr<Pending> pending_;   // a WGSL compilation not yet taken by Resolve()
   std::vector<EntryPointReflection> entryPoints_;
-  uint64_t wgslWorkgroupBytes_ = 0;  // the WGSL translator's count, for WGSL sources
   std::vector<CompilationRecord> messages_;  // all errors
   VkShaderModule module_ = VK_NULL_HANDLE;
 };

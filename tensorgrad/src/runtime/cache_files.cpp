@@ -5,10 +5,24 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 
 namespace tg::detail {
+
+std::filesystem::path resolveCacheDir(const std::filesystem::path& configured) {
+  if (configured == "none") return {};
+  if (!configured.empty()) return configured;
+  if (const char* dir = std::getenv("TENSORGRAD_CACHE_DIR")) {
+    return std::string_view(dir) == "none" ? std::filesystem::path() : std::filesystem::path(dir);
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "tensorgrad";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "tensorgrad";
+  return {};
+}
 
 std::optional<std::string> readCacheFile(const std::filesystem::path& path) {
   // Regular files only, never blocking: a directory, a FIFO, a socket or a device at an entry's

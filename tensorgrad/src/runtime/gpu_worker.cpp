@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 
 namespace tg::detail {
 
@@ -42,19 +43,33 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   dd.label = "tensorgrad";
   dd.requiredLimits = &gpu->limits;
   GpuContext* raw = gpu.get();
-  // The driver's compiled pipelines persist next to the SPIR-V cache.
+  // The device's blob cache, one file per key: the SPIR-V the shim translates each kernel's WGSL
+  // to, and the driver's compiled pipelines.
   wgpu::DawnCacheDeviceDescriptor cache;
   if (const auto dir = resolveCacheDir(options.cacheDir); !dir.empty()) {
     const auto file = [dir](std::span<const std::byte> key) {
       return dir / (std::string(reinterpret_cast<const char*>(key.data()), key.size()) + ".bin");
     };
-    // Asked first with no room (the size) and then with room for the bytes, as Dawn asks.
+    // Asked first with no room (the size) and then, on the same thread, with room for the bytes,
+    // as Dawn asks: the file is read once, on the first call, and kept for the second. The shim
+    // loads from several threads at once, hence one kept file per thread.
     cache.SetLoadCacheDataCallback(
         [file](std::span<const std::byte> key, std::span<std::byte> value) {
-          const auto bytes = readCacheFile(file(key));
-          if (!bytes) return size_t{0};
-          std::memcpy(value.data(), bytes->data(), std::min(value.size(), bytes->size()));
-          return bytes->size();
+          thread_local std::filesystem::path keptPath;
+          thread_local std::optional<std::string> kept;
+          const std::filesystem::path path = file(key);
+          if (value.empty() || path != keptPath) {
+            kept = readCacheFile(path);
+            keptPath = path;
+          }
+          const size_t size = kept ? kept->size() : 0;
+          if (kept && !value.empty())
+            std::memcpy(value.data(), kept->data(), std::min(value.size(), size));
+          if (!value.empty()) {
+            kept.reset();
+            keptPath.clear();
+          }
+          return size;
         });
     cache.SetStoreCacheDataCallback([file](std::span<const std::byte> key,
                                            std::span<const std::byte> value) {
@@ -78,7 +93,7 @@ std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
                                   }));
   if (!gpu->device) throw CompileError("tensorgrad: could not open " + gpu->adapterName + ": " + why);
   gpu->queue = gpu->device.GetQueue();
-  gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device, options.cacheDir);
+  gpu->pipelines = std::make_unique<PipelineCache>(gpu->instance, gpu->device);
   return gpu;
 }
 

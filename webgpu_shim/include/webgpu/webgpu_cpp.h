@@ -309,6 +309,7 @@ struct SupportedFeatures {
 namespace detail {
 class AdapterImpl;
 class BindGroupImpl;
+class BlobCache;
 class BindGroupLayoutImpl;
 class BufferImpl;
 class CommandBufferImpl;
@@ -687,14 +688,18 @@ struct QueueDescriptor {
   StringView label = {};
 };
 
-// Chained in DeviceDescriptor (as Dawn's native API): the device reads its compiled-pipeline
-// cache through the load callback when created and, if it grew, writes it back through the store
-// callback when destroyed and whenever the last CreateComputePipelineAsync build in flight
-// finishes (then on a background thread: the callback must be thread-safe). Load is called as
-// Dawn calls it: once with an empty value to learn the size (0 is a miss), then with room for
-// it; it returns the bytes it wrote. Keys start with `isolationKey` and name the driver and
-// device; the driver also checks the data's header and ignores what it cannot use. Unlike
-// Dawn's, these callbacks may capture.
+// Chained in DeviceDescriptor (as Dawn's native API), the device's blob cache. Two kinds of
+// entries go through it. The compiled-pipeline cache: read when the device is created and, if it
+// grew, written back when the device is destroyed and whenever the last
+// CreateComputePipelineAsync build in flight finishes; its key names the driver and device, and
+// the driver checks the data's header. And the SPIR-V of each WGSL module: read before the WGSL
+// is translated and written after, on the device's worker threads; its key is "wgsl-spirv-" and
+// a hash of the WGSL, and an entry is used only when its full WGSL text, its translator's id (a
+// digest of the translator's sources and versions) and its checksum match, so a corrupted or
+// stale entry costs a translation, never a wrong module. The callbacks are called from several
+// threads at once and must be thread-safe. Load is called as Dawn calls it: once with an empty
+// value to learn the size (0 is a miss), then with room for it; it returns the bytes it wrote.
+// Keys start with `isolationKey`. Unlike Dawn's, these callbacks may capture.
 struct DawnCacheDeviceDescriptor : ChainedStruct {
   DawnCacheDeviceDescriptor() : ChainedStruct{nullptr, SType::DawnCacheDeviceDescriptor} {}
   struct Init;
@@ -709,7 +714,7 @@ struct DawnCacheDeviceDescriptor : ChainedStruct {
   void SetStoreCacheDataCallback(StoreCallback callback) { storeCallback_ = std::move(callback); }
 
  private:
-  friend class detail::DeviceImpl;
+  friend class detail::BlobCache;
   LoadCallback loadCallback_;
   StoreCallback storeCallback_;
 };
@@ -922,5 +927,8 @@ uint64_t GetBufferMemoryInUseForTesting();
 // Shim extension: the devices of the process not yet freed (tests check that dropping every
 // handle, even mid-submit, frees the device once the GPU is done).
 uint64_t GetLiveDeviceCountForTesting();
+// Shim extension: the WGSL modules the process has translated so far (a blob-cache hit
+// translates nothing; tests check that).
+uint64_t GetWgslTranslationCountForTesting();
 
 }  // namespace wgpu

@@ -1,0 +1,237 @@
+// WGSL shader modules: translated on the device's worker threads (many pipelines created in a row
+// translate at once), their SPIR-V kept in the device's blob cache (DawnCacheDeviceDescriptor),
+// and their errors reported where they would have gone had the module compiled at creation.
+#include <map>
+#include <mutex>
+#include <span>
+
+#include "shim_test.h"
+
+namespace shim_test {
+namespace {
+
+// b[i] = a[i] * k + 1, one distinct WGSL text per k.
+std::string Wgsl(uint32_t k) {
+  return "@group(0) @binding(0) var<storage, read> a : array<u32>;\n"
+         "@group(0) @binding(1) var<storage, read_write> b : array<u32>;\n"
+         "@compute @workgroup_size(64)\n"
+         "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+         "  if (gid.x < arrayLength(&a)) { b[gid.x] = a[gid.x] * " +
+         std::to_string(k) + "u + 1u; }\n}\n";
+}
+
+// An in-memory blob cache; its callbacks come from several threads at once, and may outlive the
+// test's handle on it (the fixture's device stores its pipeline cache when it goes).
+struct MemoryBlobCache {
+  struct State {
+    std::mutex mutex;
+    std::map<std::string, std::string> entries;
+  };
+  std::shared_ptr<State> state = std::make_shared<State>();
+
+  wgpu::DawnCacheDeviceDescriptor Descriptor() const {
+    wgpu::DawnCacheDeviceDescriptor cache{{.isolationKey = "test "}};
+    cache.SetLoadCacheDataCallback([s = state](std::span<const std::byte> key, std::span<std::byte> value) {
+      std::lock_guard lock(s->mutex);
+      auto it = s->entries.find(std::string(reinterpret_cast<const char*>(key.data()), key.size()));
+      if (it == s->entries.end()) return size_t{0};
+      if (!value.empty()) std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
+      return it->second.size();
+    });
+    cache.SetStoreCacheDataCallback([s = state](std::span<const std::byte> key, std::span<const std::byte> value) {
+      std::lock_guard lock(s->mutex);
+      s->entries[std::string(reinterpret_cast<const char*>(key.data()), key.size())] =
+          std::string(reinterpret_cast<const char*>(value.data()), value.size());
+    });
+    return cache;
+  }
+  // The SPIR-V entries (key, bytes).
+  std::map<std::string, std::string> Spirv() const {
+    std::lock_guard lock(state->mutex);
+    std::map<std::string, std::string> out;
+    for (const auto& [k, v] : state->entries)
+      if (k.rfind("test wgsl-spirv-", 0) == 0) out[k] = v;
+    return out;
+  }
+  void Set(const std::string& key, const std::string& bytes) const {
+    std::lock_guard lock(state->mutex);
+    state->entries[key] = bytes;
+  }
+};
+
+class WgslModule : public ShimTest {
+ protected:
+  // Replaces the fixture's device with one on `cache` (a new device: nothing in memory).
+  void UseDeviceWith(MemoryBlobCache& cache) {
+    if (device) WaitIdle();
+    wgpu::DawnCacheDeviceDescriptor hooks = cache.Descriptor();
+    wgpu::DeviceDescriptor desc;
+    desc.nextInChain = &hooks;
+    desc.SetUncapturedErrorCallback([this](const wgpu::Device&, wgpu::ErrorType type, std::string_view m) {
+      uncaptured.push_back({type, std::string(m)});
+    });
+    device = nullptr;
+    Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view) { device = d; }));
+    ASSERT_TRUE(device);
+    queue = device.GetQueue();
+  }
+  wgpu::ShaderModule WgslModuleOf(const std::string& code, const char* label = "k") {
+    wgpu::ShaderSourceWGSL source;
+    source.code = code;
+    wgpu::ShaderModuleDescriptor md;
+    md.nextInChain = &source;
+    md.label = label;
+    return device.CreateShaderModule(&md);
+  }
+  wgpu::ComputePipeline PipelineOf(const std::string& code) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = WgslModuleOf(code);
+    return device.CreateComputePipeline(&pd);
+  }
+  // Runs `pipeline` (one of Wgsl(k)) on 0..99 and checks b = a * k + 1.
+  void ExpectComputes(const wgpu::ComputePipeline& pipeline, uint32_t k) {
+    std::vector<uint32_t> a(100);
+    for (uint32_t i = 0; i < a.size(); ++i) a[i] = i;
+    auto in = Upload(a, wgpu::BufferUsage::Storage);
+    auto out = MakeBuffer(a.size() * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc);
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(pipeline);
+    pass.SetBindGroup(0, Group(pipeline, 0, {in, out}));
+    pass.DispatchWorkgroups(2);
+    pass.End();
+    Submit(encoder);
+    const auto b = Read<uint32_t>(out, a.size());
+    for (uint32_t i = 0; i < a.size(); ++i) ASSERT_EQ(b[i], i * k + 1) << "k " << k << " at " << i;
+  }
+};
+
+TEST_F(WgslModule, ManyAsyncPipelinesFromWgslAllBuildAndRun) {
+  constexpr uint32_t kCount = 24;
+  std::vector<wgpu::ShaderModule> modules;
+  for (uint32_t k = 0; k < kCount; ++k) modules.push_back(WgslModuleOf(Wgsl(k + 2)));
+  std::vector<wgpu::ComputePipeline> pipelines(kCount);
+  std::vector<wgpu::Future> futures;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = modules[k];
+    futures.push_back(device.CreateComputePipelineAsync(
+        &pd, wgpu::CallbackMode::WaitAnyOnly,
+        [&, k](wgpu::CreatePipelineAsyncStatus status, wgpu::ComputePipeline p, std::string_view m) {
+          EXPECT_EQ(status, wgpu::CreatePipelineAsyncStatus::Success) << m;
+          pipelines[k] = std::move(p);
+        }));
+  }
+  for (const wgpu::Future& f : futures) Wait(f);
+  for (uint32_t k = 0; k < kCount; ++k) {
+    ASSERT_TRUE(pipelines[k]) << k;
+    ExpectComputes(pipelines[k], k + 2);
+  }
+}
+
+TEST_F(WgslModule, SecondDeviceTakesTheSpirvFromTheBlobCacheWithoutTranslating) {
+  MemoryBlobCache cache;
+  UseDeviceWith(cache);
+  const uint64_t before = wgpu::GetWgslTranslationCountForTesting();
+  ExpectComputes(PipelineOf(Wgsl(5)), 5);
+  EXPECT_EQ(wgpu::GetWgslTranslationCountForTesting(), before + 1);
+  const auto stored = cache.Spirv();
+  ASSERT_EQ(stored.size(), 1u);
+  UseDeviceWith(cache);
+  ExpectComputes(PipelineOf(Wgsl(5)), 5);
+  EXPECT_EQ(wgpu::GetWgslTranslationCountForTesting(), before + 1);  // a hit: no translation
+  EXPECT_EQ(cache.Spirv(), stored);                                 // and nothing rewritten
+  ExpectComputes(PipelineOf(Wgsl(6)), 6);                            // other WGSL: a miss
+  EXPECT_EQ(wgpu::GetWgslTranslationCountForTesting(), before + 2);
+  EXPECT_EQ(cache.Spirv().size(), 2u);
+}
+
+// An entry the cache hands back damaged (garbage, cut short, a flipped bit in the SPIR-V or in
+// the WGSL, another WGSL's entry) is a miss: the WGSL is translated again, the module is right,
+// and the entry is rewritten whole.
+TEST_F(WgslModule, DamagedBlobCacheEntriesAreTranslatedAgainAndRepaired) {
+  MemoryBlobCache cache;
+  UseDeviceWith(cache);
+  ExpectComputes(PipelineOf(Wgsl(3)), 3);
+  ExpectComputes(PipelineOf(Wgsl(4)), 4);
+  auto entries = cache.Spirv();
+  ASSERT_EQ(entries.size(), 2u);
+  const std::string key = entries.begin()->first;
+  const std::string good = entries.begin()->second;
+  const std::string other = std::next(entries.begin())->second;
+  const uint32_t k = good.find(Wgsl(3)) != std::string::npos ? 3 : 4;
+  std::string flippedSpirv = good;
+  flippedSpirv[flippedSpirv.size() - 5] ^= 0x10;
+  std::string flippedWgsl = good;
+  flippedWgsl[good.find("array<u32>") + 7] = 'i';
+  for (const std::string& damaged :
+       {std::string("garbage"), good.substr(0, good.size() / 2), flippedSpirv, flippedWgsl, other}) {
+    cache.Set(key, damaged);
+    UseDeviceWith(cache);
+    const uint64_t before = wgpu::GetWgslTranslationCountForTesting();
+    ExpectComputes(PipelineOf(Wgsl(k)), k);
+    EXPECT_EQ(wgpu::GetWgslTranslationCountForTesting(), before + 1);
+    EXPECT_EQ(cache.Spirv().at(key), good);
+  }
+}
+
+// An entry made by another translator (its id differs; all else matches, checksum included) is
+// a miss: a translator change invalidates the cache.
+TEST_F(WgslModule, BlobCacheEntryFromAnotherTranslatorIsAMiss) {
+  MemoryBlobCache cache;
+  UseDeviceWith(cache);
+  ExpectComputes(PipelineOf(Wgsl(7)), 7);
+  const auto entries = cache.Spirv();
+  ASSERT_EQ(entries.size(), 1u);
+  const auto& [key, good] = *entries.begin();
+  // The layout: the magic line, the u64 checksum, the translator id (u64 length, then the text).
+  const size_t idAt = good.find('\n') + 1 + 8 + 8;
+  ASSERT_EQ(good.compare(idAt, 12, "wgsl_subset-"), 0) << good.substr(0, 64);
+  std::string stale = good;
+  stale[idAt + 12] = stale[idAt + 12] == '0' ? '1' : '0';
+  cache.Set(key, stale);
+  UseDeviceWith(cache);
+  const uint64_t before = wgpu::GetWgslTranslationCountForTesting();
+  ExpectComputes(PipelineOf(Wgsl(7)), 7);
+  EXPECT_EQ(wgpu::GetWgslTranslationCountForTesting(), before + 1);
+  EXPECT_EQ(cache.Spirv().at(key), good);
+}
+
+// A WGSL module compiles after CreateShaderModule returns, yet its error goes to the scope that
+// was current when it was created, not to one pushed since; its compilation info has line:col.
+TEST_F(WgslModule, ErrorGoesToTheScopeCurrentAtCreation) {
+  device.PushErrorScope(wgpu::ErrorFilter::Validation);
+  wgpu::ShaderModule broken = WgslModuleOf("@compute @workgroup_size(1)\nfn main() {\n  let x : u32 = 1.5;\n}\n", "broken");
+  const CapturedError inner = Capture([] {});
+  EXPECT_EQ(inner.type, wgpu::ErrorType::NoError) << inner.message;
+  CapturedError outer;
+  Wait(device.PopErrorScope(wgpu::CallbackMode::WaitAnyOnly,
+                            [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType type, std::string_view m) {
+                              outer = {type, std::string(m)};
+                            }));
+  EXPECT_EQ(outer.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(outer.message.find("[ShaderModule \"broken\"]"), std::string::npos) << outer.message;
+  EXPECT_NE(outer.message.find("error: 3:17:"), std::string::npos) << outer.message;
+  // A pipeline from it fails validation naming the module, and reports nothing twice.
+  wgpu::ComputePipelineDescriptor pd;
+  pd.compute.module = broken;
+  const CapturedError pipeline = Capture([&] { device.CreateComputePipeline(&pd); });
+  EXPECT_NE(pipeline.message.find("[ShaderModule \"broken\"], which is invalid"), std::string::npos)
+      << pipeline.message;
+}
+
+// With no scope, the error is uncaptured: reported once the module is resolved (here by its
+// compilation info).
+TEST_F(WgslModule, UnscopedErrorIsUncaptured) {
+  expectUncaptured = true;
+  wgpu::ShaderModule broken = WgslModuleOf("fn main( {\n", "broken");
+  Wait(broken.GetCompilationInfo(wgpu::CallbackMode::WaitAnyOnly,
+                                 [](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo*) {}));
+  ASSERT_EQ(uncaptured.size(), 1u);
+  EXPECT_EQ(uncaptured[0].type, wgpu::ErrorType::Validation);
+  EXPECT_NE(uncaptured[0].message.find("[ShaderModule \"broken\"]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace shim_test

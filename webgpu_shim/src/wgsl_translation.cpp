@@ -1,0 +1,143 @@
+#include "wgsl_translation.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+namespace wgpu::detail {
+
+namespace {
+
+std::atomic<uint64_t> translations{0};
+
+// Bump when the entry layout changes: old entries stop matching.
+constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v1\n";
+// Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
+// SPIRV-Tools versions (webgpu_shim/CMakeLists.txt). An entry from another translator is a miss.
+#ifndef WGPU_WGSL_TRANSLATOR_ID
+#define WGPU_WGSL_TRANSLATOR_ID "unknown"
+#endif
+constexpr std::string_view kTranslatorId = WGPU_WGSL_TRANSLATOR_ID;
+
+uint64_t Fnv1a(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// The WGSL's hash names its entry; the entry holds the full text, so a collision is a miss.
+std::string EntryKey(std::string_view wgsl) {
+  char name[40];
+  std::snprintf(name, sizeof name, "wgsl-spirv-%016llx",
+                static_cast<unsigned long long>(Fnv1a(wgsl)));
+  return name;
+}
+
+void AppendU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+void AppendField(std::string& out, std::string_view text) {
+  AppendU64(out, text.size());
+  out += text;
+}
+
+// An entry: the magic, a checksum (u64) of everything after the translator's id, the id, the
+// WGSL (compared in full), the translator's workgroup storage count, the overrides (SpecId and
+// name), then the SPIR-V words; each string prefixed with its u64 length.
+std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
+  std::string body;
+  AppendField(body, wgsl);
+  AppendU64(body, t.workgroupStorageBytes);
+  AppendU64(body, t.overrides.size());
+  for (const WgslOverride& o : t.overrides) {
+    AppendU64(body, o.id);
+    AppendField(body, o.name);
+  }
+  body.append(reinterpret_cast<const char*>(t.spirv.data()), t.spirv.size() * 4);
+  std::string out(kEntryMagic);
+  AppendU64(out, Fnv1a(body));
+  AppendField(out, kTranslatorId);
+  return out + body;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  std::optional<uint64_t> U64() {
+    if (bytes_.size() - at_ < 8) return std::nullopt;
+    uint64_t v = 0;
+    std::memcpy(&v, bytes_.data() + at_, 8);
+    at_ += 8;
+    return v;
+  }
+  std::optional<std::string_view> Field() {
+    const auto size = U64();
+    if (!size || bytes_.size() - at_ < *size) return std::nullopt;
+    const std::string_view out = bytes_.substr(at_, *size);
+    at_ += *size;
+    return out;
+  }
+  std::string_view Rest() const { return bytes_.substr(at_); }
+
+ private:
+  std::string_view bytes_;
+  size_t at_ = 0;
+};
+
+// The translation an entry holds, if it is whole and was made from `wgsl` by this translator.
+std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_view wgsl) {
+  if (bytes.substr(0, kEntryMagic.size()) != kEntryMagic) return std::nullopt;
+  Reader r(bytes.substr(kEntryMagic.size()));
+  const auto checksum = r.U64();
+  const auto translator = r.Field();
+  if (!checksum || !translator || *translator != kTranslatorId) return std::nullopt;
+  if (Fnv1a(r.Rest()) != *checksum) return std::nullopt;
+  const auto source = r.Field();
+  if (!source || *source != wgsl) return std::nullopt;
+  WgslTranslation t;
+  const auto workgroupBytes = r.U64();
+  const auto overrides = r.U64();
+  if (!workgroupBytes || !overrides) return std::nullopt;
+  t.workgroupStorageBytes = *workgroupBytes;
+  for (uint64_t i = 0; i < *overrides; ++i) {
+    const auto id = r.U64();
+    const auto name = r.Field();
+    if (!id || !name) return std::nullopt;
+    t.overrides.push_back({static_cast<uint32_t>(*id), std::string(*name)});
+  }
+  const std::string_view code = r.Rest();
+  if (code.empty() || code.size() % 4 != 0) return std::nullopt;
+  t.spirv.resize(code.size() / 4);
+  std::memcpy(t.spirv.data(), code.data(), code.size());
+  if (t.spirv[0] != 0x07230203u) return std::nullopt;  // the SPIR-V magic
+  return t;
+}
+
+}  // namespace
+
+WgslTranslation TranslateWgsl(std::string_view wgsl, const BlobCache& cache) {
+  const std::string key = cache.CanLoad() || cache.CanStore() ? cache.Key(EntryKey(wgsl)) : "";
+  if (cache.CanLoad()) {
+    // spirv-val on what the cache returns too: whatever the hooks hand back never reaches the
+    // driver unvalidated.
+    if (const auto bytes = cache.Load(key)) {
+      if (auto hit = DecodeEntry(*bytes, wgsl); hit && wgsl::validateSpirv(hit->spirv))
+        return std::move(*hit);
+    }
+  }
+  ++translations;
+  wgsl::Result r = wgsl::translate(wgsl);  // runs spirv-val on its output
+  WgslTranslation t;
+  if (!r.ok()) {
+    t.diagnostics = std::move(r.diagnostics);
+    return t;
+  }
+  t.spirv = std::move(r.spirv);
+  t.workgroupStorageBytes = r.reflection.workgroupStorageBytes;
+  for (const auto& o : r.reflection.overrides) t.overrides.push_back({o.id, o.name});
+  if (cache.CanStore()) cache.Store(key, EncodeEntry(wgsl, t));
+  return t;
+}
+
+}  // namespace wgpu::detail
+
+uint64_t wgpu::GetWgslTranslationCountForTesting() { return wgpu::detail::translations.load(); }

@@ -1,0 +1,32 @@
+// WGSL to SPIR-V for shader modules (wgsl_subset), through the device's blob cache: a module
+// whose WGSL was translated before, by the same translator, is read back instead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blob_cache.h"
+#include "wgsl_subset/wgsl_subset.h"
+
+namespace wgpu::detail {
+
+struct WgslOverride {
+  uint32_t id = 0;  // the SPIR-V SpecId
+  std::string name;
+};
+
+struct WgslTranslation {
+  std::vector<uint32_t> spirv;  // passed spirv-val; empty when the WGSL does not translate
+  std::vector<WgslOverride> overrides;
+  uint64_t workgroupStorageBytes = 0;  // the translator's count, in WGSL sizes
+  std::vector<wgsl::Diagnostic> diagnostics;  // why the WGSL does not translate
+};
+
+// Reentrant (the device's worker threads call it at once). A cache entry is used only when it
+// was made from this exact WGSL by this translator, its checksum matches and its SPIR-V passes
+// spirv-val; otherwise the WGSL is translated and the entry (re)written.
+WgslTranslation TranslateWgsl(std::string_view wgsl, const BlobCache& cache);
+
+}  // namespace wgpu::detail
