@@ -1,7 +1,8 @@
 // The runtime end to end on the default device: the time of one training step (inputs written,
 // the recorded step replayed, the loss read back) and of compile() cold and with the SPIR-V disk
 // cache warm, for the README MLP and upstream's transformer sample (D=64, 3 layers, 4 heads,
-// B=128, T=8, AdamW + linear LR + clip 1.0). Run with --benchmark_repetitions=N and quote medians.
+// B=128, T=8, AdamW + linear LR + clip 1.0); steps under both kernel sets (arg `fast`), also at
+// larger sizes. Run with --benchmark_repetitions=N and quote medians.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -91,9 +92,43 @@ const tg_models::Transformer& transformer() {
   return m;
 }
 
-void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed()); }
+// Arg `fast`: the kernel set (0 upstream's, 1 ours: EmitOptions::kernels = KernelSet::Fast).
+tg::RuntimeOptions kernelSet(const benchmark::State& s) {
+  tg::RuntimeOptions o;
+  o.emit.kernels = s.range(0) != 0 ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
+  return o;
+}
+void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s)); }
 void BM_StepTransformer(benchmark::State& s) {
-  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg));
+  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), kernelSet(s));
+}
+// Larger sizes for the kernel sets' comparison: the MLP at H=1024, B=4096 (1→1024→1024→1), the
+// transformer at D=256 (8 heads, B=128, T=8: 1024 rows).
+struct WideMlp : tg::Module {
+  tg::Linear l1{*this, "l1", 1, 1024};
+  tg::Linear l2{*this, "l2", 1024, 1024};
+  tg::Linear l3{*this, "l3", 1024, 1};
+};
+tg::Tensor wideMlpLoss(const WideMlp& p, const tg::Inputs& in) {
+  const tg::Tensor h = tg::relu(p.l2.fwd(tg::relu(p.l1.fwd(in["x"]))));
+  const tg::Tensor diff = tg::sub(p.l3.fwd(h), in["y"]);
+  return tg::mean(tg::mul(diff, diff));
+}
+void BM_StepMlpH1024(benchmark::State& s) {
+  static const WideMlp m;
+  constexpr int64_t kBatch = 4096;
+  tg::Mulberry32 rng(7);
+  tg_models::SineBatch b = tg_models::sineBatch(rng, kBatch);
+  const tg::TrainingSpec<WideMlp> spec{.model = m,
+                                       .loss = wideMlpLoss,
+                                       .inputs = {{"x", {{kBatch, 1}}}, {"y", {{kBatch, 1}}}},
+                                       .optimizer = tg::Adam{{}, 0.005},
+                                       .seed = 42};
+  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s));
+}
+void BM_StepTransformerD256(benchmark::State& s) {
+  static const tg_models::Transformer m({.d = 256, .heads = 8});
+  steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s));
 }
 // The transformer under other plans: pooled intermediates (upstream's plan; by default each
 // intermediate has its own buffer, within a memory budget), fused element-wise chains, both.
@@ -131,8 +166,10 @@ void BM_OpenDevice(benchmark::State& s) {
 }
 
 BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_StepMlp)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_StepTransformer)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepMlp)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepTransformer)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepMlpH1024)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepTransformerD256)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepTransformerOptions)
     ->ArgNames({"fuse", "pooled"})
     ->Args({0, 1})

@@ -455,3 +455,56 @@ TEST(Training, FusedAndUnpooledPlansMatchUpstreamsPlan) {
 }
 
 }  // namespace
+
+namespace {
+
+// The fast kernel set (RuntimeOptions::emit.kernels = KernelSet::Fast) changes the order of each
+// matmul's fp32 sums, nothing else, so training follows the upstream set's losses within rounding
+// that the optimizer carries from step to step.
+tg::RuntimeOptions fastKernels() {
+  tg::RuntimeOptions o;
+  o.emit.kernels = tg::KernelSet::Fast;
+  return o;
+}
+
+template <class M>
+size_t fastMatmuls(const tg::CompiledTraining<M>& train) {
+  const auto kernels = train.kernels();
+  return static_cast<size_t>(std::count_if(kernels.begin(), kernels.end(), [](const auto& k) {
+    return k.wgsl.starts_with("// fast matmul");
+  }));
+}
+
+TEST(Training, FastKernelsTrackUpstreamKernelsOnTheReadmeMlp) {
+  tg_models::MLP model;
+  const auto spec = tg_models::mlpSpec(model, 64);
+  auto upstream = tg::compile(spec);
+  auto fast = tg::compile(spec, fastKernels());
+  EXPECT_EQ(fastMatmuls(upstream), 0u);
+  EXPECT_GT(fastMatmuls(fast), 0u);
+  tg_test::SineBatches data;
+  for (int step = 0; step < 200; ++step) {
+    const tg::Feed feed = sineFeed(data, 64);
+    const float want = completedStep(upstream.step(feed)).loss;
+    EXPECT_NEAR(completedStep(fast.step(feed)).loss, want, 1e-3 * std::abs(want)) << "step " << step;
+  }
+}
+
+TEST(Training, FastKernelsTrackUpstreamKernelsOnTheTransformerSample) {
+  tg_models::TransformerConfig c;
+  c.batch = 8;  // upstream's model (D=64, 3 layers, 4 heads), a small batch
+  tg_models::Transformer model(c);
+  const auto spec = tg_models::transformerSpec(model);
+  auto upstream = tg::compile(spec);
+  auto fast = tg::compile(spec, fastKernels());
+  EXPECT_GT(fastMatmuls(fast), 0u);
+  tg::Mulberry32 rng(5);
+  for (int step = 0; step < 40; ++step) {
+    const auto [tokens, targets, mask] = tg_models::randomTransformerBatch(c, rng);
+    const tg::Feed feed = {{"tokens", tokens}, {"targets", targets}, {"mask", mask}};
+    const float want = completedStep(upstream.step(feed)).loss;
+    EXPECT_NEAR(completedStep(fast.step(feed)).loss, want, 0.02 * std::abs(want)) << "step " << step;
+  }
+}
+
+}  // namespace

@@ -223,6 +223,21 @@ TEST(NativeParity, TransformerTrainingStepFused) {
   runNative(transformerCase(), 2e-4, 2e-5, {.fuseElementwise = true});
 }
 
+// The fast kernel set (tiled matmuls) on whole training steps: the backward pass's products of
+// transposed operands included. Sums run in another order, so within rounding, not bit for bit.
+constexpr tg::EmitOptions kFastKernels{.kernels = tg::KernelSet::Fast};
+TEST(DawnParityFastKernels, TransformerTrainingStep) {
+  const Case c = transformerCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, c.grads, c.writebacks, c.env, 2e-4,
+                               2e-5, kFastKernels);
+}
+TEST(NativeParity, MlpTrainingStepFastKernels) {
+  runNative(mlpCase(), 1e-4, 1e-5, kFastKernels);
+}
+TEST(NativeParity, TransformerTrainingStepFastKernels) {
+  runNative(transformerCase(), 2e-4, 2e-5, kFastKernels);
+}
+
 TEST(DawnParity, TheCasesCoverEveryOpKind) {
   std::set<tg::OpKind> covered;
   for (const Case& c : {mlpCase(), transformerCase(), convCase(), remainingCase()}) {

@@ -5,7 +5,8 @@
 // per output element; a workgroup per output summing through workgroup memory (row sums and
 // means, sum_to_shape, the conv weight gradient and long-K matmuls, under upstream's
 // thresholds); 16×16 shared-memory tiles for tile-aligned matmuls; one invocation for a scalar
-// constant. tests/parity checks each against upstream in Dawn, bit for bit.
+// constant. tests/parity checks each against upstream in Dawn, bit for bit. EmitOptions::kernels
+// = KernelSet::Fast swaps in our own faster kernels where an op has one (see KernelSet).
 #pragma once
 
 #include <array>
@@ -33,11 +34,18 @@ struct KernelSpec {
   std::array<uint32_t, 2> dispatch() const;
 };
 
+// Which kernels codegen emits. Upstream: upstream's arithmetic, order and dispatch geometry, bit
+// for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
+// both matmul kinds, as register-blocked 64×64 or 32×32 workgroup tiles), upstream's elsewhere;
+// still valid WebGPU WGSL, results equal within fp32 rounding (sums run in another order).
+enum class KernelSet : uint8_t { Upstream, Fast };
+
 struct EmitOptions {
   // Chain same-shape element-wise ops into one kernel when the values between them have no
   // other reader and live in no buffer anything else needs (upstream emits one kernel per op;
   // off by default so kernel lists compare with upstream's).
   bool fuseElementwise = false;
+  KernelSet kernels = KernelSet::Upstream;
 };
 
 // One KernelSpec per op, in op order; ops without a dispatch (graph inputs, ops fused into a

@@ -105,7 +105,9 @@ struct RuntimeOptions {
   // Persistent WGSL→SPIR-V cache directory. Empty: $TENSORGRAD_CACHE_DIR, else
   // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
   std::filesystem::path cacheDir{};
-  EmitOptions emit{};  // e.g. element-wise fusion
+  // Kernel emission: element-wise fusion, and the kernel set (KernelSet::Upstream, the default:
+  // upstream's bits; KernelSet::Fast: our tiled matmuls, equal within fp32 rounding).
+  EmitOptions emit{};
   // Liveness pooling of intermediates: upstream's plan lets values whose lifetimes do not
   // overlap share a buffer. Without it every intermediate has its own buffer, so kernels that
   // would have shared one do not wait for each other and the step runs in fewer barrier-separated

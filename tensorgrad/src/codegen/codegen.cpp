@@ -183,7 +183,10 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
     if (def.kernel && !(options.fuseElementwise && groups[i].empty())) {
-      detail::KernelSource src = def.kernel(detail::KernelArgs{op, graph, def});
+      const detail::KernelArgs args{op, graph, def};
+      detail::KernelSource src;
+      if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);
+      if (src.wgsl.empty()) src = def.kernel(args);
       k.wgsl = std::move(src.wgsl);
       k.threads = src.threads;
       k.workgroupSize = src.workgroupSize;

@@ -1,5 +1,6 @@
 // Matrix products. `matmul` takes a rank-2 rhs and broadcasts the lhs's leading axes;
 // `matmul_batched` pairs equal batch axes. Two kinds keep each adjoint rule simple.
+#include "matmul_fast.h"
 #include "op_registry.h"
 
 namespace tg::detail {
@@ -195,6 +196,17 @@ void registerLinalgOps(OpTable& t) {
 
   kernelOf(t, OpKind::Matmul) = [](const KernelArgs& a) { return matmulKernel(a, false); };
   kernelOf(t, OpKind::MatmulBatched) = [](const KernelArgs& a) { return matmulKernel(a, true); };
+  // Operands are always contiguous row-major here: autograd materialises transposes as their own
+  // ops, so the fast kernel covers every product the compiler emits. An empty product (a zero
+  // dimension) dispatches nothing useful; upstream's kernel handles it.
+  for (const bool batched : {false, true}) {
+    fastKernelOf(t, batched ? OpKind::MatmulBatched : OpKind::Matmul) =
+        [batched](const KernelArgs& a) {
+          return shapeSize(a.out().shape) == 0 || a.in(0).shape.back() == 0
+                     ? KernelSource{}
+                     : fastMatmulKernel(a, batched);
+        };
+  }
 }
 
 }  // namespace tg::detail

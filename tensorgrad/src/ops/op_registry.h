@@ -73,6 +73,8 @@ struct OpDef {
   std::function<void(GradContext&)> grad;
   bool stochastic = false;  // consumes a salt from the shared PRNG seed
   std::function<KernelSource(const KernelArgs&)> kernel;  // empty: no dispatch (graph inputs)
+  // KernelSet::Fast's kernel; empty (or returning no WGSL) means the upstream `kernel` serves.
+  std::function<KernelSource(const KernelArgs&)> fastKernel;
   // Same-shape element-wise ops also give their value as a WGSL expression of their inputs'
   // values, so the fusion pass can chain them inside one kernel. Empty: not fusable.
   std::function<std::string(const Op&, const std::vector<std::string>& in)> expr;
@@ -86,6 +88,7 @@ using OpTable = std::vector<OpDef>;
 
 // The kernel slot of an already registered op (families attach their WGSL templates this way).
 std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind kind);
+std::function<KernelSource(const KernelArgs&)>& fastKernelOf(OpTable& table, OpKind kind);
 // Registers an op's fusable element-wise expression.
 void setExpr(OpTable& table, OpKind kind,
              std::function<std::string(const Op&, const std::vector<std::string>&)> expr,

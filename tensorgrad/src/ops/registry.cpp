@@ -46,6 +46,13 @@ std::function<KernelSource(const KernelArgs&)>& kernelOf(OpTable& table, OpKind 
   throw std::logic_error("op registry: kernel for an unregistered op kind");
 }
 
+std::function<KernelSource(const KernelArgs&)>& fastKernelOf(OpTable& table, OpKind kind) {
+  for (OpDef& d : table) {
+    if (d.kind == kind) return d.fastKernel;
+  }
+  throw std::logic_error("op registry: fast kernel for an unregistered op kind");
+}
+
 void setExpr(OpTable& table, OpKind kind,
              std::function<std::string(const Op&, const std::vector<std::string>&)> expr,
              std::string preamble) {
