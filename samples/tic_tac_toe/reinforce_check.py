@@ -93,7 +93,9 @@ def main():
             ps = probs([board(g.cells, g.turn) for _, g in live])
             for (k, g), p in zip(live, ps):
                 legal = g.empty()
-                cell = random.choices(legal, weights=[p[c] for c in legal])[0]
+                weights = [p[c] for c in legal]
+                # main.ts's fallback: uniform over the empty cells once their probability is ~0.
+                cell = random.choices(legal, weights=weights)[0] if sum(weights) >= 1e-12 else random.choice(legal)
                 boards.append(board(g.cells, g.turn))
                 moves.append(cell)
                 movers.append(g.turn)
