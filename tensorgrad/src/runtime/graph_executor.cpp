@@ -38,8 +38,9 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
       buffers_[static_cast<size_t>(b.id)] = *shared;
       continue;
     }
+    const std::string label = b.name.empty() ? std::string(bufferKindName(b.kind)) + " " + std::to_string(b.id) : b.name;
     wgpu::BufferDescriptor bd;
-    bd.label = b.name.empty() ? std::string(bufferKindName(b.kind)) + " " + std::to_string(b.id) : b.name;
+    bd.label = label;  // a view: the string must outlive CreateBuffer
     bd.size = static_cast<uint64_t>(std::max<int64_t>(b.byteSize, 4));
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers_[static_cast<size_t>(b.id)] = gpu.device.CreateBuffer(&bd);

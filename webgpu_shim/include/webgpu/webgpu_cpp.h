@@ -216,6 +216,7 @@ struct StringView {
   // which would be gone before the view is used (`desc.label = MakeName();` does not compile).
   StringView(const std::string& s) noexcept : data(s.data()), length(s.size()) {}
   StringView(std::string&&) = delete;
+  StringView(const std::string&&) = delete;  // e.g. `cond ? makeName() : name` (a const prvalue)
 
   bool IsUndefined() const { return data == nullptr && length == kStrlen; }
   // A null `data` reads as empty whatever the length, so a malformed view is never dereferenced.
