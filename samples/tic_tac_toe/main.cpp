@@ -1,12 +1,13 @@
 // samples/tic-tac-toe: REINFORCE (samples/models/tic_tac_toe.h: a 27 → 64 → 64 → 9 tanh MLP,
 // Adam; the engine is samples/models/tic_tac_toe_game.h). Each training step plays 16 games in
 // lockstep, moves sampled from the attached policy forward renormalized over the empty cells, and
-// trains on every recorded move's log-probability weighted by its game's normalized outcome for
-// the player who made it. --opponent self is main.ts's self-play; the default plays a uniformly
-// random player instead (self-play with this loss does not learn: see samples/README.md). Every
-// --eval-every steps the greedy policy plays a random player, half the games as first player,
-// half as second (upstream's evalVsRandom, but in lockstep batches). Pictures: the loss curve and
-// the win / draw / loss rates against the random player.
+// trains on every recorded move's log-probability weighted by its game's outcome for the player
+// who made it (normalized over the rollout in self-play, as main.ts). --opponent self is main.ts's
+// self-play; the default plays a uniformly random player instead and records only the policy's
+// moves (main.ts's self-play does not get better against a random player: see samples/README.md).
+// Every --eval-every steps the greedy policy plays a random player, half the games as first
+// player, half as second (upstream's evalVsRandom, but in lockstep batches). Pictures: the loss
+// curve and the win / draw / loss rates against the random player.
 #include <cstdio>
 #include <map>
 #include <string>
