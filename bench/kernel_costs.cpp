@@ -1,7 +1,7 @@
 // Where a training step's GPU time goes: every kernel of the step timed alone, grouped by op kind
 // (tg-inspect's profile; see tensorgrad/tools/inspect/profile.cpp for the method).
 //
-//   kernel_costs [MODEL] [--fuse] [--unpooled] [--reps N] [--tsv FILE]
+//   kernel_costs [MODEL] [--fuse] [--fast] [--unpooled] [--reps N] [--tsv FILE]
 // MODEL is a sample model's name (default transformer; `mlp` is mlp-sin). --tsv writes one row
 // per kernel (op order): its cost, level in the runtime's schedule and bindings, for studying
 // schedules offline. `tg-inspect profile` does the same with sizes and JSON.
@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--fuse"))
       source.fuse = true;
+    else if (!std::strcmp(argv[i], "--fast"))
+      source.fast = true;
     else if (!std::strcmp(argv[i], "--unpooled"))
       source.pool = false;
     else if (!std::strcmp(argv[i], "--tsv") && i + 1 < argc)
@@ -26,7 +28,7 @@ int main(int argc, char** argv) {
       options.reps = static_cast<uint32_t>(std::atoi(argv[++i]));
     else if (argv[i][0] == '-') {
       std::fprintf(stderr,
-                   "usage: kernel_costs [MODEL] [--fuse] [--unpooled] [--reps N] [--tsv FILE]\n");
+                   "usage: kernel_costs [MODEL] [--fuse] [--fast] [--unpooled] [--reps N] [--tsv FILE]\n");
       return 2;
     } else
       source.source = std::strcmp(argv[i], "mlp") ? argv[i] : "mlp-sin";

@@ -92,43 +92,48 @@ const tg_models::Transformer& transformer() {
   return m;
 }
 
-// Arg `fast`: the kernel set (0 upstream's, 1 ours: EmitOptions::kernels = KernelSet::Fast).
-tg::RuntimeOptions kernelSet(const benchmark::State& s) {
+// Arg `fast` (argument `index`): the kernel set (0 upstream's, 1 ours: EmitOptions::kernels =
+// KernelSet::Fast).
+tg::RuntimeOptions kernelSet(const benchmark::State& s, int index = 0) {
   tg::RuntimeOptions o;
-  o.emit.kernels = s.range(0) != 0 ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
+  o.emit.kernels = s.range(index) != 0 ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
   return o;
 }
 void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s)); }
 void BM_StepTransformer(benchmark::State& s) {
   steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), kernelSet(s));
 }
-// Larger sizes for the kernel sets' comparison: the MLP at H=1024, B=4096 (1→1024→1024→1), the
-// transformer at D=256 (8 heads, B=128, T=8: 1024 rows).
+// The size sweep of the fast-kernel comparison (bench/torch_steps.py times the same models in
+// PyTorch): the MLP 1 → H → H → 1 (ReLU, MSE, Adam 0.005) at batch B; upstream's transformer
+// sample at width D, L layers, B sequences of T tokens (8 heads past D = 64). Arg `fast` as above.
 struct WideMlp : tg::Module {
-  tg::Linear l1{*this, "l1", 1, 1024};
-  tg::Linear l2{*this, "l2", 1024, 1024};
-  tg::Linear l3{*this, "l3", 1024, 1};
+  explicit WideMlp(int64_t h) : l1(*this, "l1", 1, h), l2(*this, "l2", h, h), l3(*this, "l3", h, 1) {}
+  tg::Linear l1, l2, l3;
 };
 tg::Tensor wideMlpLoss(const WideMlp& p, const tg::Inputs& in) {
   const tg::Tensor h = tg::relu(p.l2.fwd(tg::relu(p.l1.fwd(in["x"]))));
   const tg::Tensor diff = tg::sub(p.l3.fwd(h), in["y"]);
   return tg::mean(tg::mul(diff, diff));
 }
-void BM_StepMlpH1024(benchmark::State& s) {
-  static const WideMlp m;
-  constexpr int64_t kBatch = 4096;
+void BM_StepMlpSweep(benchmark::State& s) {
+  const int64_t hidden = s.range(0), batch = s.range(1);
+  const WideMlp m(hidden);
   tg::Mulberry32 rng(7);
-  tg_models::SineBatch b = tg_models::sineBatch(rng, kBatch);
+  tg_models::SineBatch b = tg_models::sineBatch(rng, batch);
   const tg::TrainingSpec<WideMlp> spec{.model = m,
                                        .loss = wideMlpLoss,
-                                       .inputs = {{"x", {{kBatch, 1}}}, {"y", {{kBatch, 1}}}},
+                                       .inputs = {{"x", {{batch, 1}}}, {"y", {{batch, 1}}}},
                                        .optimizer = tg::Adam{{}, 0.005},
                                        .seed = 42};
-  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s));
+  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s, 2));
 }
-void BM_StepTransformerD256(benchmark::State& s) {
-  static const tg_models::Transformer m({.d = 256, .heads = 8});
-  steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s));
+void BM_StepTransformerSweep(benchmark::State& s) {
+  const tg_models::Transformer m({.d = s.range(0),
+                                  .layers = s.range(1),
+                                  .heads = s.range(0) > 64 ? 8 : 4,
+                                  .seqLen = s.range(3) + 1,
+                                  .batch = s.range(2)});
+  steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s, 4));
 }
 // The transformer under other plans: pooled intermediates (upstream's plan; by default each
 // intermediate has its own buffer, within a memory budget), fused element-wise chains, both.
@@ -168,8 +173,21 @@ void BM_OpenDevice(benchmark::State& s) {
 BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_StepMlp)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepTransformer)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_StepMlpH1024)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_StepTransformerD256)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepMlpSweep)
+    ->ArgNames({"H", "B", "fast"})
+    ->ArgsProduct({{64, 256, 1024}, {256, 4096}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_StepTransformerSweep)
+    ->ArgNames({"D", "L", "B", "T", "fast"})
+    ->Args({64, 3, 128, 8, 0})
+    ->Args({64, 3, 128, 8, 1})
+    ->Args({256, 6, 128, 8, 0})
+    ->Args({256, 6, 128, 8, 1})
+    ->Args({512, 8, 64, 64, 0})
+    ->Args({512, 8, 64, 64, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_StepTransformerOptions)
     ->ArgNames({"fuse", "pooled"})
     ->Args({0, 1})

@@ -238,6 +238,31 @@ TEST(InspectDiff, BundleAndSampleOfOneModelGiveTheSameKernels) {
       << r.out;
 }
 
+// --fast compiles the fast kernel set: every matmul kernel is replaced by the tiled one, and
+// element-wise chains are fused (with own buffers: the pooled plan leaves the MLP nothing to
+// fuse), so there are fewer kernels.
+TEST(InspectDiff, FastKernelSetChangesEveryMatmul) {
+  const Result r = inspect("diff mlp-sin --unpooled --b-fast");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("the fast kernel set"), std::string::npos) << r.out;
+  const tg_inspect::Subject a = tg_inspect::loadSubject({.source = "mlp-sin", .pool = false});
+  const tg_inspect::Subject b =
+      tg_inspect::loadSubject({.source = "mlp-sin", .pool = false, .fast = true});
+  EXPECT_NE(b.options.find("fast kernel set"), std::string::npos) << b.options;
+  EXPECT_LT(b.kernels.size(), a.kernels.size());
+  size_t matmuls = 0;
+  for (size_t i = 0; i < a.kernels.size(); ++i) {
+    if (a.kernel(i).kind == tg::OpKind::Matmul) ++matmuls;
+  }
+  size_t changedMatmuls = 0;
+  for (const auto& c : tg_inspect::diffSubjects(a, b).changes) {
+    if (c.kind == tg_inspect::KernelChange::Kind::Changed && a.kernel(*c.a).kind == tg::OpKind::Matmul)
+      ++changedMatmuls;
+  }
+  EXPECT_GT(matmuls, 0u);
+  EXPECT_EQ(changedMatmuls, matmuls);
+}
+
 TEST(InspectDiff, UnifiedDiffMarksLines) {
   EXPECT_EQ(tg_inspect::unifiedDiff("a\nb\nc\n", "a\nB\nc\n"),
             "--- a\n+++ b\n@@ line 1 @@\n a\n-b\n+B\n c\n");

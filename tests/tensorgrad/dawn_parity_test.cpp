@@ -223,9 +223,54 @@ TEST(NativeParity, TransformerTrainingStepFused) {
   runNative(transformerCase(), 2e-4, 2e-5, {.fuseElementwise = true});
 }
 
+constexpr tg::EmitOptions kFastKernels{.kernels = tg::KernelSet::Fast};
+
+// A broadcast read only by an element-wise op becomes that op's indexing: no kernel of its own.
+TEST(DawnParityFused, BroadcastFoldsIntoItsConsumer) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {3, 2, 5});
+    const tg::Tensor b = tg::paramInput("b", {2, 1});
+    const tg::Tensor y = tg::mul(tg::broadcastTo(b, {3, 2, 5}), x);
+    return std::vector<tg::Tensor>{tg::capture("y", tg::add(y, x))};
+  });
+  tg::EvalInputs env;
+  env.params["x"] = tg::HostTensor::f32({3, 2, 5}, randomValues(30, 4));
+  env.params["b"] = tg::HostTensor::f32({2, 1}, randomValues(2, 5));
+  const Case c{std::move(g), {}, {}, std::move(env)};
+  const auto kernels = tg::emitKernels(c.graph, tg::planBuffers(c.graph, {}, {}), {.fuseElementwise = true});
+  EXPECT_EQ(std::count_if(kernels.begin(), kernels.end(), [](const tg::KernelSpec& k) { return !k.wgsl.empty(); }),
+            1);
+  EXPECT_EQ(runFused(c).first, 1u);
+  runNative(c, 1e-4, 1e-5, {.fuseElementwise = true});
+}
+
+// A reshape fused into its consumer reads its input in flat order, whatever the two shapes.
+TEST(DawnParityFused, ReshapeReadsItsInputInFlatOrder) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor a = tg::paramInput("a", {2, 8});
+    const tg::Tensor b = tg::paramInput("b", {4, 1, 4});
+    const tg::Tensor y = tg::mul(tg::reshape(tg::exp(a), {4, 1, 4}), b);
+    return std::vector<tg::Tensor>{tg::capture("y", tg::add(y, tg::reshape(a, {4, 1, 4})))};
+  });
+  tg::EvalInputs env;
+  env.params["a"] = tg::HostTensor::f32({2, 8}, randomValues(16, 6));
+  env.params["b"] = tg::HostTensor::f32({4, 1, 4}, randomValues(16, 7));
+  const Case c{std::move(g), {}, {}, std::move(env)};
+  const auto kernels = tg::emitKernels(c.graph, tg::planBuffers(c.graph, {}, {}), {.fuseElementwise = true});
+  const bool reshapeFused = std::any_of(kernels.begin(), kernels.end(), [&](const tg::KernelSpec& k) {
+    return k.fusedOps.size() > 1 &&
+           std::any_of(k.fusedOps.begin(), k.fusedOps.end(), [&](int op) {
+             return c.graph.ops[static_cast<size_t>(op)].kind == tg::OpKind::Reshape;
+           });
+  });
+  EXPECT_TRUE(reshapeFused);
+  runFused(c);
+  runNative(c, 1e-4, 1e-5, {.fuseElementwise = true});
+  runNative(c, 1e-4, 1e-5, kFastKernels);
+}
+
 // The fast kernel set (tiled matmuls) on whole training steps: the backward pass's products of
 // transposed operands included. Sums run in another order, so within rounding, not bit for bit.
-constexpr tg::EmitOptions kFastKernels{.kernels = tg::KernelSet::Fast};
 TEST(DawnParityFastKernels, TransformerTrainingStep) {
   const Case c = transformerCase();
   tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, c.grads, c.writebacks, c.env, 2e-4,

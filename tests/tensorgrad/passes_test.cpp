@@ -91,6 +91,36 @@ TEST(BufferPlan, PoolingNeverAliasesLiveTensors) {
   for (const auto& w : ir.optimizer.writebacks) check(w.source);
 }
 
+// The fast set's plan: a reshape's plain intermediate output lives in its input's buffer, which
+// pooling then keeps until the alias's last reader; values match one buffer per tensor.
+TEST(BufferPlan, AliasedReshapesShareTheirInputsBufferAndKeepValues) {
+  tg_models::MLP model;
+  const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));
+  const tg::EvalInputs env = mlpInputs(ir);
+  const tg::BufferPlan plan =
+      tg::planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, true, true);
+  const auto bufferOf = [&](int t) { return plan.tensorToBuffer[static_cast<size_t>(t)]; };
+  size_t aliased = 0;
+  for (const tg::Op& op : ir.graph.ops) {
+    if (op.kind == tg::OpKind::Reshape && bufferOf(op.out) == bufferOf(op.inputs[0])) ++aliased;
+  }
+  EXPECT_EQ(aliased, static_cast<size_t>(countKind(ir.graph, tg::OpKind::Reshape)));
+  EXPECT_GT(aliased, 0u);
+  // No kernel copies an aliased reshape.
+  for (const tg::KernelSpec& k : tg::emitKernels(ir.graph, plan, {.kernels = tg::KernelSet::Fast}))
+    EXPECT_FALSE(k.kind == tg::OpKind::Reshape && !k.wgsl.empty());
+
+  const auto reference = tg::evaluate(ir.graph, env);
+  const auto a = tg::evaluatePlanned(ir.graph, plan, env);
+  const auto check = [&](int tensorId) {
+    EXPECT_EQ(a[static_cast<size_t>(bufferOf(tensorId))].f, reference[static_cast<size_t>(tensorId)].f)
+        << "tensor " << tensorId;
+  };
+  check(ir.output);
+  for (const auto& [name, id] : ir.paramGrads) check(id);
+  for (const auto& w : ir.optimizer.writebacks) check(w.source);
+}
+
 TEST(BufferPlan, ReportsBytesAndKeepsNamedBuffers) {
   tg_models::MLP model;
   const tg::CompiledIR ir = tg::trace(tg_models::mlpSpec(model));

@@ -36,14 +36,15 @@ struct KernelSpec {
 
 // Which kernels codegen emits. Upstream: upstream's arithmetic, order and dispatch geometry, bit
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
-// both matmul kinds, as register-blocked 64×64 or 32×32 workgroup tiles), upstream's elsewhere;
-// still valid WebGPU WGSL, results equal within fp32 rounding (sums run in another order).
+// both matmul kinds, as register-blocked 64×64 or 32×32 workgroup tiles), upstream's elsewhere,
+// and element-wise chains fused; still valid WebGPU WGSL, results equal within fp32 rounding
+// (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {
   // Chain same-shape element-wise ops into one kernel when the values between them have no
   // other reader and live in no buffer anything else needs (upstream emits one kernel per op;
-  // off by default so kernel lists compare with upstream's).
+  // off by default so kernel lists compare with upstream's; always on under KernelSet::Fast).
   bool fuseElementwise = false;
   KernelSet kernels = KernelSet::Upstream;
 };

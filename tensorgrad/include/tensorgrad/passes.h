@@ -46,7 +46,10 @@ struct BufferPlan {
 // Liveness-based pooling: plain intermediates share buffers when their lifetimes do not overlap;
 // params, grads, inputs, state, outputs, captures and writeback sources get their own. With
 // `pool` false every tensor gets its own buffer (the reference the tests compare against).
+// `aliasReshapes` (the fast kernel set): a reshape's plain intermediate output shares its input's
+// buffer, and emitKernels gives such a reshape no kernel.
 BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
-                       const std::vector<WritebackDecl>& writebacks = {}, bool pool = true);
+                       const std::vector<WritebackDecl>& writebacks = {}, bool pool = true,
+                       bool aliasReshapes = false);
 
 }  // namespace tg

@@ -21,6 +21,11 @@ int bufferOf(const BufferPlan& plan, int tensor) {
   return plan.tensorToBuffer.at(static_cast<size_t>(tensor));
 }
 
+// A reshape planned into its input's buffer (planBuffers' aliasReshapes): nothing to copy.
+bool aliasedReshape(const Op& op, const BufferPlan& plan) {
+  return op.kind == OpKind::Reshape && bufferOf(plan, op.out) == bufferOf(plan, op.inputs[0]);
+}
+
 bool valueTyped(Dtype d) {
   return d == Dtype::F32 || d == Dtype::Bool;
 }
@@ -52,7 +57,8 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
   // Delaying a read from op `from` to op `to` is safe while no op in between overwrites its buffer.
   const auto untouched = [&](int t, int from, int to) {
     for (int k = from + 1; k <= to; ++k) {
-      if (bufferOf(plan, graph.ops[static_cast<size_t>(k)].out) == bufferOf(plan, t)) return false;
+      const Op& op = graph.ops[static_cast<size_t>(k)];
+      if (bufferOf(plan, op.out) == bufferOf(plan, t) && !aliasedReshape(op, plan)) return false;
     }
     return true;
   };
@@ -111,22 +117,36 @@ KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::ve
   std::vector<int> external;
   std::string preamble, body;
   std::set<std::string> preambles;
-  std::map<int, std::string> value;  // tensor → WGSL value
+  std::map<int, std::string> value;                 // tensor computed in the kernel → WGSL value
+  std::map<int, std::string> array;                 // tensor read from a buffer → its binding
+  std::map<std::pair<int, bool>, std::string> read;  // (that tensor, flat index) → WGSL value
   std::string bindings;
   for (int m : ops) {
     const Op& op = graph.ops[static_cast<size_t>(m)];
     const detail::OpDef& def = detail::opDef(op.kind);
     std::vector<std::string> in;
     for (int t : op.inputs) {
-      if (!value.contains(t)) {
+      if (value.contains(t)) {  // members run in op order: producers come first
+        in.push_back(value[t]);
+        continue;
+      }
+      if (!array.contains(t)) {
         const std::string k = std::to_string(external.size());
         bindings += "@group(0) @binding(" + k + ") var<storage, read> in" + k + " : array<" +
                     detail::wgslType(graph.tensor(t).dtype) + ">;\n";
-        body += detail::broadcastIndex("ix" + k, out.shape, graph.tensor(t).shape);
-        value[t] = "in" + k + "[ix" + k + "]";
+        array[t] = "in" + k;
         external.push_back(t);
       }
-      in.push_back(value[t]);
+      // Element-wise ops read inputs broadcast to the output; a reshape reads its input in the
+      // output's flat order.
+      const bool flat = op.kind == OpKind::Reshape;
+      if (!read.contains({t, flat})) {
+        const std::string ix = "ix" + array[t].substr(2) + (flat ? "f" : "");
+        body += flat ? "  let " + ix + " = i;\n"
+                     : detail::broadcastIndex(ix, out.shape, graph.tensor(t).shape);
+        read[{t, flat}] = array[t] + "[" + ix + "]";
+      }
+      in.push_back(read[{t, flat}]);
     }
     if (!def.exprPreamble.empty() && preambles.insert(def.exprPreamble).second)
       preamble += def.exprPreamble;
@@ -169,12 +189,13 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
 
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                     EmitOptions options) {
+  const bool fuse = options.fuseElementwise || options.kernels == KernelSet::Fast;
   std::vector<std::vector<int>> groups;
-  if (options.fuseElementwise) groups = fuseGroups(graph, plan);
+  if (fuse) groups = fuseGroups(graph, plan);
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
-    if (options.fuseElementwise && groups[i].size() > 1) {
+    if (fuse && groups[i].size() > 1) {
       kernels.push_back(fusedKernel(graph, plan, groups[i]));
       continue;
     }
@@ -182,7 +203,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     KernelSpec k;
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
-    if (def.kernel && !(options.fuseElementwise && groups[i].empty())) {
+    if (def.kernel && !aliasedReshape(op, plan) && !(fuse && groups[i].empty())) {
       const detail::KernelArgs args{op, graph, def};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);

@@ -240,6 +240,9 @@ void registerShapeOps(OpTable& t) {
                            ";\n  for (var r = 0u; r < " + u(redLen) + "; r++) {\n" + at +
                            "    s = s + a[at];\n  }\n  out[i] = s;\n");
   };
+  // Fused, a broadcast is only its consumer's indexing: the fused kernel reads the source at
+  // the broadcast index of each output element.
+  setExpr(t, OpKind::BroadcastTo, [](const Op&, const std::vector<std::string>& in) { return in[0]; });
 }
 
 }  // namespace tg::detail

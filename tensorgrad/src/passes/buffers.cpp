@@ -61,7 +61,8 @@ std::string BufferPlan::report() const {
 }
 
 BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
-                       const std::vector<WritebackDecl>& writebackDecls, bool pool) {
+                       const std::vector<WritebackDecl>& writebackDecls, bool pool,
+                       bool aliasReshapes) {
   using Kind = BufferSpec::Kind;
   BufferPlan plan;
   const size_t nt = graph.tensors.size();
@@ -87,13 +88,26 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
   std::set<int> pinned;  // intermediates that must outlive their last reader
   for (const auto& [n, id] : graph.captures) pinned.insert(id);
   for (const WritebackDecl& w : writebackDecls) pinned.insert(w.source);
+  // A reshape is the same bytes under another shape: with aliasReshapes, a plain intermediate
+  // made by one lives in its input's buffer (root: the tensor that owns the buffer), and the
+  // root's buffer stays live until the last reader of any of its aliases.
+  std::vector<int> root(nt);
+  for (size_t t = 0; t < nt; ++t) root[t] = static_cast<int>(t);
+  const auto aliased = [&](const Op& op) {
+    return aliasReshapes && op.kind == OpKind::Reshape &&
+           kind[static_cast<size_t>(op.out)] == Kind::Intermediate && !pinned.contains(op.out);
+  };
+  for (const Op& op : graph.ops) {
+    if (aliased(op)) root[static_cast<size_t>(op.out)] = root[static_cast<size_t>(op.inputs[0])];
+  }
   const auto poolable = [&](int id) {
-    return pool && kind[static_cast<size_t>(id)] == Kind::Intermediate && !pinned.contains(id);
+    return pool && root[static_cast<size_t>(id)] == id &&
+           kind[static_cast<size_t>(id)] == Kind::Intermediate && !pinned.contains(id);
   };
 
-  std::vector<int> lastUse(nt, -1);
+  std::vector<int> lastUse(nt, -1);  // of a root: over all its aliases
   for (size_t i = 0; i < graph.ops.size(); ++i) {
-    for (int in : graph.ops[i].inputs) lastUse[static_cast<size_t>(in)] = static_cast<int>(i);
+    for (int in : graph.ops[i].inputs) lastUse[static_cast<size_t>(root[static_cast<size_t>(in)])] = static_cast<int>(i);
   }
 
   std::vector<int> freeList;
@@ -113,6 +127,10 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
     }
     const int64_t need = std::max<int64_t>(4, shapeSize(t.shape) * 4);
     const auto o = static_cast<size_t>(op.out);
+    if (root[o] != op.out) {
+      plan.tensorToBuffer[o] = plan.tensorToBuffer[static_cast<size_t>(root[o])];
+      continue;  // an alias: its root frees the buffer
+    }
     if (kind[o] == Kind::Intermediate)
       plan.unpooledIntermediateBytes = addBytes(plan.unpooledIntermediateBytes, need);
     int buf = -1;
@@ -141,7 +159,8 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
     plan.tensorToBuffer[o] = buf;
     // Free inputs only after the output has its buffer, so an output never lands on a live input.
     std::set<int> freed;
-    for (int in : op.inputs) {
+    for (int read : op.inputs) {
+      const int in = root[static_cast<size_t>(read)];
       if (poolable(in) && lastUse[static_cast<size_t>(in)] == static_cast<int>(i) &&
           freed.insert(in).second) {
         freeList.push_back(plan.tensorToBuffer[static_cast<size_t>(in)]);

@@ -104,7 +104,8 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 }
 
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
-  ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers);
+  ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers,
+                        emit.kernels == KernelSet::Fast);
   ir.kernels = emitKernels(ir.graph, ir.plan, emit);
 }
 

@@ -62,7 +62,11 @@ std::vector<HostTensor> evaluatePlanned(const Graph& graph, const BufferPlan& pl
     std::vector<HostTensor>
         in;  // copies: the output may legitimately reuse an input's buffer later
     std::vector<const HostTensor*> ptrs;
-    for (int id : op.inputs) in.push_back(slot(id));
+    for (int id : op.inputs) {
+      // The buffer holds the tensor's values, last written maybe under an alias's shape.
+      in.push_back(slot(id));
+      in.back().shape = graph.tensor(id).shape;
+    }
     for (const HostTensor& t : in) ptrs.push_back(&t);
     const TensorInfo& out = graph.tensor(op.out);
     slot(op.out) = detail::opDef(op.kind).eval(detail::EvalArgs{op, ptrs, out, inputs});
