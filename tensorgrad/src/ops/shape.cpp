@@ -2,6 +2,7 @@
 #include <set>
 
 #include "op_registry.h"
+#include "reduce_fast.h"
 
 namespace tg::detail {
 namespace {
@@ -240,6 +241,7 @@ void registerShapeOps(OpTable& t) {
                            ";\n  for (var r = 0u; r < " + u(redLen) + "; r++) {\n" + at +
                            "    s = s + a[at];\n  }\n  out[i] = s;\n");
   };
+  fastKernelOf(t, OpKind::SumToShape) = fastSumToShapeKernel;
 }
 
 }  // namespace tg::detail

@@ -1,0 +1,193 @@
+// The fast kernel set's reductions (KernelSet::Fast: sum_last, mean_last, sum_to_shape) against
+// the CPU evaluator, on lavapipe through our stack and in Dawn for Node. Shapes hit every edge of
+// the geometries in reduce_fast.cpp: row lengths giving a thread per row (1, 3, 16), a slice of
+// lanes per row (64, 257) and a workgroup per row (1000, 4097, 8192); row counts 1 and one below,
+// at and one past the rows a workgroup covers; the strided loop's unrolled body and its tail;
+// scalar and vec4 loads; column sums with 2, 8 and 256 column lanes, partial column tiles,
+// row counts around the 128 row-lanes, leading batch axes, broadcast-1 middle axes ([o, r, c] →
+// [o, 1, c]), size-1 axes that change nothing (a copy), and the shapes left to upstream's kernel
+// (two summed runs, short columns, i32).
+//
+// Tolerance: every input is a multiple of 2⁻⁸ in [-1, 1] and no sum has more than 8192 terms,
+// so every partial sum is a multiple of 2⁻⁸ below 2¹³ in magnitude: 21 significant bits, exact in
+// f32 whatever the order of additions. Sums must therefore match the evaluator exactly; means add
+// one f32 division (WGSL allows 2.5 ulp), hence rtol 1e-6 (≈ 8 ulp). A dropped, repeated or
+// misplaced element moves a sum by at least 2⁻⁸, far outside that.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpu_oracle.h"
+
+namespace {
+
+constexpr double kRtol = 1e-6, kAtol = 0;
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+enum class Op { Sum, Mean, SumToShape };
+
+struct Reduction {
+  Op op;
+  tg::Shape in;
+  tg::Shape target = {};  // sum_to_shape only
+};
+
+// Multiples of 2⁻⁸ in [-1, 1] (see the tolerance note).
+std::vector<float> gridValues(int64_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-256, 256);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = static_cast<float>(d(rng)) / 256.0f;
+  return v;
+}
+
+struct Case {
+  tg::Graph graph;
+  tg::EvalInputs env;
+};
+
+// One graph computing every reduction, each captured so it keeps its own buffer.
+Case reductionsCase(const std::vector<Reduction>& reductions) {
+  Case c;
+  c.graph = tg::traceFn([&] {
+    std::vector<tg::Tensor> outs;
+    for (size_t i = 0; i < reductions.size(); ++i) {
+      const Reduction& r = reductions[i];
+      const tg::Tensor a = tg::paramInput("a" + std::to_string(i), r.in);
+      const tg::Tensor y = r.op == Op::Sum    ? tg::sum(a, -1)
+                           : r.op == Op::Mean ? tg::mean(a, -1, {.keepDims = true})
+                                              : tg::sumToShape(a, r.target);
+      outs.push_back(tg::capture("out" + std::to_string(i), y));
+    }
+    return outs;
+  });
+  for (size_t i = 0; i < reductions.size(); ++i) {
+    const tg::Shape& s = reductions[i].in;
+    c.env.params["a" + std::to_string(i)] =
+        tg::HostTensor::f32(s, gridValues(tg::shapeSize(s), static_cast<uint32_t>(i)));
+  }
+  return c;
+}
+
+// Row reductions. A thread per row when a row is at most 4 loads (length ≤ 4, or ≤ 16 in vec4s);
+// otherwise lanes per row ≈ a quarter of the row's loads, doubled while there are under 264
+// workgroups, capped at 256 (a workgroup per row).
+std::vector<Reduction> rowReductions() {
+  return {
+      {Op::Sum, {5, 1}},        // length 1: thread per row
+      {Op::Sum, {300, 3}},      // scalar thread per row, 256 + 44 rows: a partial workgroup
+      {Op::Sum, {255, 16}},     // vec4 thread per row: 256 rows per workgroup − 1, =, + 1
+      {Op::Sum, {256, 16}},
+      {Op::Sum, {257, 16}},
+      {Op::Sum, {1, 17}},       // scalar, 1 row
+      {Op::Sum, {1024, 64}},    // vec4, 16 lanes per row (16 rows per workgroup)
+      {Op::Mean, {1024, 64}},
+      {Op::Sum, {3, 256}},      // vec4, 64 lanes: 4 rows per workgroup − 1, =, + 1
+      {Op::Sum, {4, 256}},
+      {Op::Mean, {5, 256}},
+      {Op::Sum, {1000, 257}},   // scalar, 128 lanes: 3 strided loads per lane, the last guarded
+      {Op::Sum, {1, 1000}},     // vec4 workgroup per row, one guarded load per lane
+      {Op::Mean, {3, 4097}},    // scalar workgroup per row: the unrolled loop and its tail
+      {Op::Sum, {3, 4001}},     // the last unrolled block stops 1..3 trips short of the end
+      {Op::Sum, {2, 8192}},     // vec4 workgroup per row, unrolled loop without a tail
+      {Op::Sum, {2, 3, 5, 17}}, // leading batch axes
+      {Op::Mean, {2, 3, 1, 40}},
+      {Op::Sum, {130, 1024}},   // the models' row length, 256 lanes
+      {Op::Sum, {4096}},        // a full sum (the loss) is a single row
+  };
+}
+
+// sum_to_shape: [outer, rows, cols] → [outer, cols] after dropping size-1 axes. Column lanes
+// start at 2 (vec4) or 8 (scalar) and widen while the 256 / lanes row-lanes outnumber the rows.
+std::vector<Reduction> sumToShapes() {
+  return {
+      {Op::SumToShape, {1024, 64}, {64}},         // bias grad: vec4, 2 column lanes, 8 trips
+      {Op::SumToShape, {1024, 64}, {1, 64}},
+      {Op::SumToShape, {1000, 65}, {65}},         // scalar, 8 lanes, last column tile partial
+      {Op::SumToShape, {127, 8}, {8}},            // 128 row-lanes − 1, =, + 1
+      {Op::SumToShape, {128, 8}, {8}},
+      {Op::SumToShape, {129, 8}, {8}},
+      {Op::SumToShape, {33, 1024}, {1024}},       // 33 rows: lanes widen to 8 (32 row-lanes)
+      {Op::SumToShape, {2, 20, 12}, {12}},        // leading batch axes merge into 40 rows
+      {Op::SumToShape, {4, 37, 12}, {4, 1, 12}},  // broadcast-1 middle axis: outer 4
+      {Op::SumToShape, {3, 50, 255}, {3, 1, 255}},
+      {Op::SumToShape, {2, 40, 256}, {2, 1, 256}},
+      {Op::SumToShape, {2, 40, 257}, {2, 1, 257}},
+      {Op::SumToShape, {2, 1, 40, 1, 8}, {1, 1, 8}},  // size-1 axes in between
+      {Op::SumToShape, {6, 10}, {6, 1}},          // a row sum: kept then summed
+      {Op::SumToShape, {3, 7, 300}, {1}},         // everything: one row of 6300
+      {Op::SumToShape, {1, 64}, {64}},            // nothing summed: a vec4 copy
+      {Op::SumToShape, {5, 7}, {5, 7}},           // identity: a scalar copy
+      {Op::SumToShape, {1, 4, 1, 8}, {4, 1, 8}},
+      {Op::SumToShape, {5, 6, 10}, {6, 1}},       // two summed runs: upstream's kernel
+      {Op::SumToShape, {2, 1024}, {1024}},        // 2 rows: upstream's kernel
+  };
+}
+
+std::vector<std::string> fastKernelHeaders(const tg::Graph& graph, tg::EmitOptions options) {
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
+  std::vector<std::string> heads;
+  for (const tg::KernelSpec& k : tg::emitKernels(graph, plan, options)) {
+    if (k.wgsl.starts_with("// fast ")) heads.push_back(k.wgsl.substr(0, k.wgsl.find('\n')));
+  }
+  return heads;
+}
+
+size_t countContaining(const std::vector<std::string>& heads, const std::string& s) {
+  size_t n = 0;
+  for (const std::string& h : heads) n += h.find(s) != std::string::npos;
+  return n;
+}
+
+TEST(FastReduce, EveryGeometryIsExercised) {
+  const auto rows = fastKernelHeaders(reductionsCase(rowReductions()).graph, kFast);
+  EXPECT_EQ(countContaining(rows, "fast row reduce"), rowReductions().size());
+  for (const char* g : {" 1 lanes per row, scalar", " 1 lanes per row, vec4",
+                        " 16 lanes per row, vec4", " 32 lanes per row, scalar",
+                        " 64 lanes per row, vec4", " 128 lanes per row, scalar",
+                        " 256 lanes per row, scalar", " 256 lanes per row, vec4"})
+    EXPECT_GE(countContaining(rows, g), 1u) << g;
+
+  const auto cols = fastKernelHeaders(reductionsCase(sumToShapes()).graph, kFast);
+  const size_t copies = countContaining(cols, "(copy)");
+  const size_t columns = countContaining(cols, "fast column reduce");
+  const size_t rowSums = countContaining(cols, "fast row reduce");
+  EXPECT_EQ(copies, 3u);
+  EXPECT_EQ(rowSums, 2u);
+  EXPECT_EQ(columns + copies + rowSums, sumToShapes().size() - 2);  // two stay upstream's
+  for (const char* g : {" 2 column lanes, vec4", " 4 column lanes, vec4", " 8 column lanes, vec4",
+                        " 8 column lanes, scalar", "[4, 37, 12]", "[1, 80, 8]"})
+    EXPECT_GE(countContaining(cols, g), 1u) << g;
+
+  // The default set stays upstream's.
+  EXPECT_TRUE(fastKernelHeaders(reductionsCase(rowReductions()).graph, {}).empty());
+  EXPECT_TRUE(fastKernelHeaders(reductionsCase(sumToShapes()).graph, {}).empty());
+}
+
+TEST(FastReduce, RowReductionsMatchCpuOnLavapipe) {
+  const Case c = reductionsCase(rowReductions());
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+TEST(FastReduce, SumToShapeMatchesCpuOnLavapipe) {
+  const Case c = reductionsCase(sumToShapes());
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+TEST(FastReduce, RowReductionsMatchCpuInDawn) {
+  const Case c = reductionsCase(rowReductions());
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+TEST(FastReduce, SumToShapeMatchesCpuInDawn) {
+  const Case c = reductionsCase(sumToShapes());
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+
+// i32 sum_to_shape is left to upstream's kernel (integer sums need no new geometry here).
+TEST(FastReduce, IntegerSumToShapeStaysUpstream) {
+  const tg::Graph g = tg::traceFn([] {
+    return std::vector<tg::Tensor>{
+        tg::capture("out", tg::sumToShape(tg::paramInput("a", {300, 8}, tg::Dtype::I32), {8}))};
+  });
+  EXPECT_TRUE(fastKernelHeaders(g, kFast).empty());
+}
+
+}  // namespace
