@@ -76,6 +76,8 @@ std::vector<Reduction> rowReductions() {
   return {
       {Op::Sum, {5, 1}},        // length 1: thread per row
       {Op::Sum, {300, 3}},      // scalar thread per row, 256 + 44 rows: a partial workgroup
+      {Op::Mean, {7, 3}},       // means with a thread per row, scalar and vec4
+      {Op::Mean, {2, 4, 16}},
       {Op::Sum, {255, 16}},     // vec4 thread per row: 256 rows per workgroup − 1, =, + 1
       {Op::Sum, {256, 16}},
       {Op::Sum, {257, 16}},

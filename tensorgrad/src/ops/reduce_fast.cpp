@@ -166,7 +166,7 @@ KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t leng
   w += stridedSum("lane", g.lanes, units, [&](const std::string& j) { return x + "[base + " + j + "]"; });
   w += "  }\n  let v = (s0 + s1) + (s2 + s3);\n";
   static_assert(kUnroll == 4);
-  const std::string total = g.vec4 ? "(v.x + v.y) + (v.z + v.w)" : "v";
+  const std::string total = g.vec4 ? "((v.x + v.y) + (v.z + v.w))" : "v";
   const std::string scale = mean ? " / " + literal(static_cast<double>(length), Dtype::F32) : "";
   if (g.lanes == 1) {
     w += "  if (row < " + u(rows) + ") { out[row] = " + total + scale + "; }\n}\n";
