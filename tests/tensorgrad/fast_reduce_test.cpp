@@ -24,7 +24,7 @@ namespace {
 constexpr double kRtol = 1e-6, kAtol = 0;
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
-enum class Op { Sum, Mean, SumToShape };
+enum class Op { Sum, Mean, SumToShape, LogSoftmax, SoftmaxCausal };
 
 struct Reduction {
   Op op;
@@ -54,9 +54,11 @@ Case reductionsCase(const std::vector<Reduction>& reductions) {
     for (size_t i = 0; i < reductions.size(); ++i) {
       const Reduction& r = reductions[i];
       const tg::Tensor a = tg::paramInput("a" + std::to_string(i), r.in);
-      const tg::Tensor y = r.op == Op::Sum    ? tg::sum(a, -1)
-                           : r.op == Op::Mean ? tg::mean(a, -1, {.keepDims = true})
-                                              : tg::sumToShape(a, r.target);
+      const tg::Tensor y = r.op == Op::Sum             ? tg::sum(a, -1)
+                           : r.op == Op::Mean          ? tg::mean(a, -1, {.keepDims = true})
+                           : r.op == Op::LogSoftmax    ? tg::logSoftmax(a, -1)
+                           : r.op == Op::SoftmaxCausal ? tg::softmaxCausal(a, -1)
+                                                       : tg::sumToShape(a, r.target);
       outs.push_back(tg::capture("out" + std::to_string(i), y));
     }
     return outs;
@@ -126,6 +128,27 @@ std::vector<Reduction> sumToShapes() {
   };
 }
 
+// Row-wise softmaxes, on the row reductions' lanes with scalar loads: a thread per row up to
+// length 4, else about a quarter of the row per lane, widened while workgroups are few.
+std::vector<Reduction> softmaxes() {
+  return {
+      {Op::LogSoftmax, {5, 1}},         // a thread per row
+      {Op::LogSoftmax, {300, 3}},
+      {Op::LogSoftmax, {7, 16}},        // 16 lanes (widened: one workgroup)
+      {Op::LogSoftmax, {1024, 64}},     // 64 lanes, 4 rows per workgroup
+      {Op::LogSoftmax, {600, 300}},     // 128 lanes, 2 rows per workgroup, 300 workgroups
+      {Op::LogSoftmax, {3, 257}},       // 256 lanes, one column past a lane multiple
+      {Op::LogSoftmax, {2, 4097}},      // 256 lanes, 17 columns per lane
+      {Op::LogSoftmax, {2, 3, 5, 17}},  // leading batch axes
+      {Op::SoftmaxCausal, {4, 1, 1}},   // one-column squares: a thread per row
+      {Op::SoftmaxCausal, {2, 3, 3}},
+      {Op::SoftmaxCausal, {128, 8, 8}}, // the transformer's attention (B·H = 128, T = 8)
+      {Op::SoftmaxCausal, {1, 17, 17}},
+      {Op::SoftmaxCausal, {2, 2, 64, 64}},
+      {Op::SoftmaxCausal, {300, 300}},  // 256 lanes: early rows leave most lanes idle
+  };
+}
+
 std::vector<std::string> fastKernelHeaders(const tg::Graph& graph, tg::EmitOptions options) {
   const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
   std::vector<std::string> heads;
@@ -161,7 +184,15 @@ TEST(FastReduce, EveryGeometryIsExercised) {
                         " 8 column lanes, scalar", "[4, 37, 12]", "[1, 80, 8]"})
     EXPECT_GE(countContaining(cols, g), 1u) << g;
 
+  const auto soft = fastKernelHeaders(reductionsCase(softmaxes()).graph, kFast);
+  EXPECT_EQ(countContaining(soft, "fast log_softmax") + countContaining(soft, "fast softmax_causal"),
+            softmaxes().size());
+  for (const char* g : {" 1 lanes per row,", " 16 lanes per row,", " 128 lanes per row,",
+                        " 256 lanes per row,"})
+    EXPECT_GE(countContaining(soft, g), 1u) << g;
+
   // The default set stays upstream's.
+  EXPECT_TRUE(fastKernelHeaders(reductionsCase(softmaxes()).graph, {}).empty());
   EXPECT_TRUE(fastKernelHeaders(reductionsCase(rowReductions()).graph, {}).empty());
   EXPECT_TRUE(fastKernelHeaders(reductionsCase(sumToShapes()).graph, {}).empty());
 }
@@ -181,6 +212,49 @@ TEST(FastReduce, RowReductionsMatchCpuInDawn) {
 TEST(FastReduce, SumToShapeMatchesCpuInDawn) {
   const Case c = reductionsCase(sumToShapes());
   tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+
+// Softmax tolerance: not exact like the sums. With inputs in [-1, 1], |x − max| ≤ 2, so each
+// exp is within WGSL's 3 + 2·2 = 7 ulp (4.2e-7 relative); Σ exp has at most 4097 positive terms
+// added along chains of at most ~30 additions (strided loop, then a tree of ≤ 8 levels), ≤ 30 ·
+// 2⁻²⁴ ≈ 1.8e-6 relative; log adds 3 ulp and the final subtraction 1 ulp of |log Σ| ≤ 9.
+// So log-softmax is within ~5e-6 absolute: atol 1e-5 (rtol 1e-5 on top). A lost or doubled term
+// moves log Σ by at least e⁻²/4097 ≈ 3.3e-5. Softmax's probabilities carry the same relative
+// error plus one division: rtol 1e-5, atol 1e-7 (below the smallest probability's 1e-5 share).
+constexpr double kSoftRtol = 1e-5, kLogSoftAtol = 1e-5, kSoftAtol = 1e-7;
+
+Case logSoftmaxCase() {
+  std::vector<Reduction> r;
+  for (const Reduction& x : softmaxes())
+    if (x.op == Op::LogSoftmax) r.push_back(x);
+  return reductionsCase(r);
+}
+Case softmaxCausalCase() {
+  std::vector<Reduction> r;
+  for (const Reduction& x : softmaxes())
+    if (x.op == Op::SoftmaxCausal) r.push_back(x);
+  return reductionsCase(r);
+}
+
+TEST(FastReduce, LogSoftmaxMatchesCpuOnLavapipe) {
+  const Case c = logSoftmaxCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kSoftRtol,
+                               kLogSoftAtol, kFast);
+}
+TEST(FastReduce, LogSoftmaxMatchesCpuInDawn) {
+  const Case c = logSoftmaxCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kSoftRtol,
+                               kLogSoftAtol, kFast);
+}
+TEST(FastReduce, SoftmaxCausalMatchesCpuOnLavapipe) {
+  const Case c = softmaxCausalCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kSoftRtol,
+                               kSoftAtol, kFast);
+}
+TEST(FastReduce, SoftmaxCausalMatchesCpuInDawn) {
+  const Case c = softmaxCausalCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kSoftRtol,
+                               kSoftAtol, kFast);
 }
 
 // i32 sum_to_shape is left to upstream's kernel (integer sums need no new geometry here).

@@ -83,16 +83,21 @@ std::string workgroupIndex(int64_t count) {
          ") { return; }\n";
 }
 
-// Tree over `width` (a power of two) partials part[lid], part[lid + stride], ...,
-// part[lid + (width−1)·stride], taken by the invocations whose `index` < off at each level; the
-// sum lands in the slot of index 0. One barrier per level; the last level needs none, since
-// index 0 then reads only its own slot.
-std::string tree(int64_t width, int64_t stride, const std::string& index) {
+// Tree over `width` (a power of two) partials arr[lid], arr[lid + stride], ...,
+// arr[lid + (width−1)·stride], taken by the invocations whose `index` < off at each level with
+// `combine` (e.g. "a + b"); the result lands in the slot of index 0. One barrier per level; the
+// last level needs none when index 0 then reads only its own slot (`shared` false), one more when
+// every invocation reads the result (`shared` true).
+std::string tree(int64_t width, int64_t stride, const std::string& index,
+                 const std::string& arr = "part", const std::string& op = "+",
+                 bool shared = false) {
   std::string s = "  workgroupBarrier();\n";
   for (int64_t off = width / 2; off >= 1; off /= 2) {
-    s += "  if (" + index + " < " + u(off) + ") { part[lid] = part[lid] + part[lid + " +
-         u(off * stride) + "]; }\n";
-    if (off > 1) s += "  workgroupBarrier();\n";
+    const std::string other = arr + "[lid + " + u(off * stride) + "]";
+    const std::string value = op == "+" ? arr + "[lid] + " + other
+                                        : op + "(" + arr + "[lid], " + other + ")";
+    s += "  if (" + index + " < " + u(off) + ") { " + arr + "[lid] = " + value + "; }\n";
+    if (off > 1 || shared) s += "  workgroupBarrier();\n";
   }
   return s;
 }
@@ -113,9 +118,9 @@ KernelSource copyKernel(const KernelArgs& a, int64_t size) {
 
 }  // namespace
 
-RowReduceGeometry chooseRowGeometry(int64_t rows, int64_t length) {
+RowReduceGeometry chooseRowGeometry(int64_t rows, int64_t length, bool allowVec4) {
   RowReduceGeometry g;
-  g.vec4 = length % 4 == 0;
+  g.vec4 = allowVec4 && length % 4 == 0;
   const int64_t units = g.vec4 ? length / 4 : length;  // loads per row
   // Short rows: a thread per row (with vec4 loads a warp still reads one contiguous span).
   if (units <= 4) return g;
@@ -246,6 +251,71 @@ KernelSource fastSumToShapeKernel(const KernelArgs& a) {
   // columns, and there is too little to sum for row-lanes and a tree to pay.
   if (rows < kShortColumn) return {};
   return fastColumnReduceKernel(a, outer, rows, cols);
+}
+
+namespace {
+
+// Shared by both softmaxes: `rows` rows of `d`; `limit` is the exclusive end of a row's live
+// columns (a WGSL expression of `row`), `store(j)` the statement writing column j.
+KernelSource softmaxKernel(const KernelArgs& a, const std::string& name, const std::string& limit,
+                           const std::string& finish,
+                           const std::function<std::string(const std::string&)>& store) {
+  const int64_t d = a.in(0).shape.back(), rows = shapeSize(a.in(0).shape) / d;
+  const RowReduceGeometry g = chooseRowGeometry(rows, d, false);
+  const int64_t perWg = g.rowsPerWorkgroup(), workgroups = ceilDiv(rows, perWg);
+  const std::string x = a.inName(0);
+  std::string shared;
+  if (g.lanes > 1) {
+    shared = "var<workgroup> pmax : array<f32, " + n(kWorkgroupSize) +
+             ">;\nvar<workgroup> psum : array<f32, " + n(kWorkgroupSize) + ">;\n";
+  }
+  std::string w = header("fast " + name + ": " + n(rows) + " rows of " + n(d) + ", " +
+                             n(g.lanes) + " lanes per row, scalar",
+                         a, "f32", "f32", shared);
+  w += workgroupIndex(workgroups);
+  w += "  let lane = lid % " + u(g.lanes) + ";\n  let row = wg * " + u(perWg) + " + lid / " +
+       u(g.lanes) + ";\n  let live = row < " + u(rows) + ";\n  let base = row * " + u(d) +
+       ";\n  let end = select(0u, " + limit + ", live);\n";
+  // Upstream's start for the max: -1e30, so a row's max is finite.
+  w += "  var m = -1.0e30;\n  for (var j = lane; j < end; j = j + " + u(g.lanes) +
+       ") { m = max(m, " + x + "[base + j]); }\n";
+  if (g.lanes > 1) {
+    const std::string first = "lid - lane";
+    w += "  pmax[lid] = m;\n" + tree(g.lanes, 1, "lane", "pmax", "max", true);
+    w += "  m = pmax[" + first + "];\n";
+  }
+  w += "  var s = 0.0;\n  for (var j = lane; j < end; j = j + " + u(g.lanes) + ") { s = s + exp(" +
+       x + "[base + j] - m); }\n";
+  if (g.lanes > 1) {
+    w += "  psum[lid] = s;\n" + tree(g.lanes, 1, "lane", "psum", "+", true);
+    w += "  s = psum[lid - lane];\n";
+  }
+  w += finish + "  if (live) {\n    for (var j = lane; j < " + u(d) + "; j = j + " + u(g.lanes) + ") { " +
+       store("j") + " }\n  }\n}\n";
+  return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
+}
+
+}  // namespace
+
+KernelSource fastLogSoftmaxKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  const std::string x = a.inName(0);
+  return softmaxKernel(a, "log_softmax", u(s.back()), "  let logZ = m + log(s);\n",
+                       [&](const std::string& j) {
+                         return "out[base + " + j + "] = " + x + "[base + " + j + "] - logZ;";
+                       });
+}
+
+KernelSource fastSoftmaxCausalKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  const std::string x = a.inName(0);
+  return softmaxKernel(a, "softmax_causal", "row % " + u(s.back()) + " + 1u", "",
+                       [&](const std::string& j) {
+                         return "out[base + " + j + "] = select(0.0, exp(" + x + "[base + " + j +
+                                "] - m) / s, " + j + " < end);";
+                       });
 }
 
 }  // namespace tg::detail

@@ -1,5 +1,5 @@
-// The fast kernel set's reductions (KernelSet::Fast): row sums/means (sum_last, mean_last) and
-// sum_to_shape. Upstream gives every output one thread (or one workgroup) walking its reduction
+// The fast kernel set's reductions (KernelSet::Fast): row sums/means (sum_last, mean_last),
+// sum_to_shape, and the row-wise softmaxes (log_softmax_last, softmax_causal_last). Upstream gives every output one thread (or one workgroup) walking its reduction
 // serially, which for a bias gradient means reads strided by a whole row. These kernels read
 // along the contiguous axis, several invocations per output, and finish with a tree in workgroup
 // memory. Each is one pass over the op's own input and output (no scratch buffers), so the
@@ -19,7 +19,8 @@ struct RowReduceGeometry {
   bool vec4 = false;
   int64_t rowsPerWorkgroup() const { return kWorkgroupSize / lanes; }
 };
-RowReduceGeometry chooseRowGeometry(int64_t rows, int64_t length);
+// `vec4` only when `allowVec4` (the softmax kernels load scalars).
+RowReduceGeometry chooseRowGeometry(int64_t rows, int64_t length, bool allowVec4 = true);
 
 // How [outer, rows, cols] → [outer, cols] is split: a workgroup covers `colLanes` adjacent
 // columns (vec4 groups of columns when `vec4`) of one outer index, with 256 / colLanes
@@ -44,5 +45,12 @@ KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t 
 KernelSource fastSumLastKernel(const KernelArgs& a);
 KernelSource fastMeanLastKernel(const KernelArgs& a);
 KernelSource fastSumToShapeKernel(const KernelArgs& a);
+
+// Row-wise softmax kernels on the same lanes-per-row split (scalar loads): the row's max and
+// Σ exp(x − max) are each a tree over the row's lanes, then every lane writes its own columns.
+// log_softmax_last: x − (max + log Σ). softmax_causal_last: row r of each square sees columns
+// 0..r, exp(x − max) / Σ there and 0 past it (exp is recomputed, not stored and reread).
+KernelSource fastLogSoftmaxKernel(const KernelArgs& a);
+KernelSource fastSoftmaxCausalKernel(const KernelArgs& a);
 
 }  // namespace tg::detail
