@@ -1,12 +1,12 @@
-// The fast kernel set's reductions (KernelSet::Fast: sum_last, mean_last, sum_to_shape) against
-// the CPU evaluator, on lavapipe through our stack and in Dawn for Node. Shapes hit every edge of
+// The fast kernel set's reductions (KernelSet::Fast: sum_last, mean_last, sum_to_shape) and
+// row-wise softmaxes (log_softmax_last, softmax_causal_last) against the CPU evaluator, on lavapipe through our stack and in Dawn for Node. Shapes hit every edge of
 // the geometries in reduce_fast.cpp: row lengths giving a thread per row (1, 3, 16), a slice of
 // lanes per row (64, 257) and a workgroup per row (1000, 4097, 8192); row counts 1 and one below,
 // at and one past the rows a workgroup covers; the strided loop's unrolled body and its tail;
-// scalar and vec4 loads; column sums with 2, 8 and 256 column lanes, partial column tiles,
+// scalar and vec4 loads; column sums with 1, 2, 4 and 8 column lanes, partial column tiles,
 // row counts around the 128 row-lanes, leading batch axes, broadcast-1 middle axes ([o, r, c] →
 // [o, 1, c]), size-1 axes that change nothing (a copy), and the shapes left to upstream's kernel
-// (two summed runs, short columns, i32).
+// (two summed runs, short columns, i32); a grid of more than 65535 workgroups (2-D dispatch).
 //
 // Tolerance: every input is a multiple of 2⁻⁸ in [-1, 1] and no sum has more than 8192 terms,
 // so every partial sum is a multiple of 2⁻⁸ below 2¹³ in magnitude: 21 significant bits, exact in
@@ -266,4 +266,12 @@ TEST(FastReduce, IntegerSumToShapeStaysUpstream) {
   EXPECT_TRUE(fastKernelHeaders(g, kFast).empty());
 }
 
+// 66000 workgroups: past 65535, the dispatch is a 2-D grid whose last row is partly empty.
+TEST(FastReduce, TwoDimensionalGrid) {
+  const Case c = reductionsCase({{Op::SumToShape, {66000, 32, 4}, {66000, 1, 4}}});
+  const auto heads = fastKernelHeaders(c.graph, kFast);
+  ASSERT_EQ(heads.size(), 1u);
+  EXPECT_NE(heads[0].find(" 1 column lanes"), std::string::npos) << heads[0];
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
 }  // namespace
