@@ -19,8 +19,8 @@
 #include <map>
 #include <random>
 
-#include "default_device.h"
 #include <tensorgrad/tensorgrad.h>
+#include "default_device.h"
 
 namespace {
 
@@ -36,10 +36,10 @@ std::vector<float> randomValues(int64_t n, uint32_t seed) {
 }
 
 void waitIdle(const test_support::DefaultDevice& gpu) {
-  gpu.instance.WaitAny(gpu.device.GetQueue().OnSubmittedWorkDone(
-                           wgpu::CallbackMode::WaitAnyOnly,
-                           [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
-                       UINT64_MAX);
+  gpu.instance.WaitAny(
+      gpu.device.GetQueue().OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                                [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
+      UINT64_MAX);
 }
 
 // One kernel of a traced graph, ready to dispatch: its pipeline, bind group and buffers, the
@@ -133,14 +133,15 @@ double timeKernel(benchmark::State& state, Kernel& k, double bytes) {
   runAndWait(k, 1);  // warm up (and pipeline creation)
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) runAndWait(k, kDispatches);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!k.errors.empty()) {
     state.SkipWithError(k.errors.front().c_str());
     return 0;
   }
-  state.counters["GB/s"] = benchmark::Counter(
-      bytes * kDispatches * static_cast<double>(state.iterations()) / 1e9,
-      benchmark::Counter::kIsRate);
+  state.counters["GB/s"] =
+      benchmark::Counter(bytes * kDispatches * static_cast<double>(state.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
   state.SetLabel(k.header.starts_with("// ") ? k.header.substr(3) : "upstream");
   return seconds / static_cast<double>(std::max<int64_t>(state.iterations(), 1) * kDispatches);
 }
@@ -170,8 +171,12 @@ double worstError(const std::vector<float>& got, int64_t outputs, int64_t len, d
 void BM_ColumnSum(benchmark::State& state) {
   const int64_t rows = state.range(0), n = state.range(1);
   Kernel k;
-  setUp(k, [&] { return tg::sumToShape(tg::paramInput("in", {rows, n}), {n}); },
-        tg::OpKind::SumToShape, kernelSet(state, 2));
+  setUp(
+      k,
+      [&] {
+        return tg::sumToShape(tg::paramInput("in", {rows, n}), {n});
+      },
+      tg::OpKind::SumToShape, kernelSet(state, 2));
   if (timeKernel(state, k, 4.0 * static_cast<double>(rows * n + n)) == 0) return;
   const auto& x = k.inputs.at("in");
   state.counters["max_err"] = worstError(readOut(k), n, rows, 1, [&](int64_t o, int64_t r) {
@@ -183,12 +188,13 @@ void BM_ColumnSum(benchmark::State& state) {
 void rowReduce(benchmark::State& state, bool mean) {
   const int64_t rows = state.range(0), n = state.range(1);
   Kernel k;
-  setUp(k,
-        [&] {
-          const tg::Tensor a = tg::paramInput("in", {rows, n});
-          return mean ? tg::mean(a, -1, {.keepDims = true}) : tg::sum(a, -1);
-        },
-        mean ? tg::OpKind::MeanLast : tg::OpKind::SumLast, kernelSet(state, 2));
+  setUp(
+      k,
+      [&] {
+        const tg::Tensor a = tg::paramInput("in", {rows, n});
+        return mean ? tg::mean(a, -1, {.keepDims = true}) : tg::sum(a, -1);
+      },
+      mean ? tg::OpKind::MeanLast : tg::OpKind::SumLast, kernelSet(state, 2));
   if (timeKernel(state, k, 4.0 * static_cast<double>(rows * n + rows)) == 0) return;
   const auto& x = k.inputs.at("in");
   state.counters["max_err"] =
@@ -206,8 +212,12 @@ void BM_RowMean(benchmark::State& state) {
 void BM_LogSoftmax(benchmark::State& state) {
   const int64_t rows = state.range(0), n = state.range(1);
   Kernel k;
-  setUp(k, [&] { return tg::logSoftmax(tg::paramInput("in", {rows, n}), -1); },
-        tg::OpKind::LogSoftmaxLast, kernelSet(state, 2));
+  setUp(
+      k,
+      [&] {
+        return tg::logSoftmax(tg::paramInput("in", {rows, n}), -1);
+      },
+      tg::OpKind::LogSoftmaxLast, kernelSet(state, 2));
   timeKernel(state, k, 8.0 * static_cast<double>(rows * n));
 }
 
@@ -239,12 +249,13 @@ double copySeconds(const test_support::DefaultDevice& gpu, uint64_t bytes) {
 // out = a + b over 16M f32 (reads 2 · 64 MiB, writes 64 MiB), or relu (reads and writes 64 MiB).
 void elementwise(benchmark::State& state, bool add) {
   Kernel k;
-  setUp(k,
-        [&] {
-          const tg::Tensor a = tg::paramInput("in_a", {kElementwise});
-          return add ? tg::add(a, tg::paramInput("in_b", {kElementwise})) : tg::relu(a);
-        },
-        add ? tg::OpKind::Add : tg::OpKind::Relu, tg::KernelSet::Upstream);
+  setUp(
+      k,
+      [&] {
+        const tg::Tensor a = tg::paramInput("in_a", {kElementwise});
+        return add ? tg::add(a, tg::paramInput("in_b", {kElementwise})) : tg::relu(a);
+      },
+      add ? tg::OpKind::Add : tg::OpKind::Relu, tg::KernelSet::Upstream);
   const double bytes = 4.0 * static_cast<double>(kElementwise) * (add ? 3 : 2);
   const double seconds = timeKernel(state, k, bytes);
   if (seconds == 0) return;
@@ -282,16 +293,15 @@ void BM_Copy(benchmark::State& state) {
   };
   batch();
   for (auto _ : state) batch();
-  state.counters["GB/s"] = benchmark::Counter(
-      2.0 * static_cast<double>(bytes) * kDispatches * static_cast<double>(state.iterations()) /
-          1e9,
-      benchmark::Counter::kIsRate);
+  state.counters["GB/s"] = benchmark::Counter(2.0 * static_cast<double>(bytes) * kDispatches *
+                                                  static_cast<double>(state.iterations()) / 1e9,
+                                              benchmark::Counter::kIsRate);
 }
 
 void columnArgs(benchmark::internal::Benchmark* b) {
   b->ArgNames({"rows", "n", "fast"});
-  for (const auto& s : std::vector<std::array<int64_t, 2>>{
-           {1024, 64}, {1024, 256}, {4096, 1024}, {16384, 1024}})
+  for (const auto& s :
+       std::vector<std::array<int64_t, 2>>{{1024, 64}, {1024, 256}, {4096, 1024}, {16384, 1024}})
     for (int64_t fast : {0, 1}) b->Args({s[0], s[1], fast});
 }
 void rowArgs(benchmark::internal::Benchmark* b) {
@@ -307,7 +317,11 @@ BENCHMARK(BM_LogSoftmax)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseReal
 // No fast element-wise kernels exist: both sets emit the same add and relu.
 BENCHMARK(BM_Add)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_Relu)->Unit(benchmark::kMicrosecond)->UseRealTime();
-BENCHMARK(BM_Copy)->ArgName("bytes")->Arg(4 * kElementwise)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Copy)
+    ->ArgName("bytes")
+    ->Arg(4 * kElementwise)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // The fast kernel set's reductions (KernelSet::Fast: sum_last, mean_last, sum_to_shape) and
-// row-wise softmaxes (log_softmax_last, softmax_causal_last) against the CPU evaluator, on lavapipe through our stack and in Dawn for Node. Shapes hit every edge of
-// the geometries in reduce_fast.cpp: row lengths giving a thread per row (1, 3, 16), a slice of
+// row-wise softmaxes (log_softmax_last, softmax_causal_last) against the CPU evaluator, on
+// lavapipe through our stack and in Dawn for Node. Shapes hit every edge of the geometries in
+// reduce_fast.cpp: row lengths giving a thread per row (1, 3, 16), a slice of
 // lanes per row (64, 257) and a workgroup per row (1000, 4097, 8192); row counts 1 and one below,
 // at and one past the rows a workgroup covers; the strided loop's unrolled body and its tail;
 // scalar and vec4 loads; column sums with 1, 2, 4 and 8 column lanes, partial column tiles,
@@ -76,28 +77,28 @@ Case reductionsCase(const std::vector<Reduction>& reductions) {
 // workgroups, capped at 256 (a workgroup per row).
 std::vector<Reduction> rowReductions() {
   return {
-      {Op::Sum, {5, 1}},        // length 1: thread per row
-      {Op::Sum, {300, 3}},      // scalar thread per row, 256 + 44 rows: a partial workgroup
-      {Op::Mean, {7, 3}},       // means with a thread per row, scalar and vec4
+      {Op::Sum, {5, 1}},    // length 1: thread per row
+      {Op::Sum, {300, 3}},  // scalar thread per row, 256 + 44 rows: a partial workgroup
+      {Op::Mean, {7, 3}},   // means with a thread per row, scalar and vec4
       {Op::Mean, {2, 4, 16}},
-      {Op::Sum, {255, 16}},     // vec4 thread per row: 256 rows per workgroup − 1, =, + 1
+      {Op::Sum, {255, 16}},  // vec4 thread per row: 256 rows per workgroup − 1, =, + 1
       {Op::Sum, {256, 16}},
       {Op::Sum, {257, 16}},
-      {Op::Sum, {1, 17}},       // scalar, 1 row
-      {Op::Sum, {1024, 64}},    // vec4, 16 lanes per row (16 rows per workgroup)
+      {Op::Sum, {1, 17}},     // scalar, 1 row
+      {Op::Sum, {1024, 64}},  // vec4, 16 lanes per row (16 rows per workgroup)
       {Op::Mean, {1024, 64}},
-      {Op::Sum, {3, 256}},      // vec4, 64 lanes: 4 rows per workgroup − 1, =, + 1
+      {Op::Sum, {3, 256}},  // vec4, 64 lanes: 4 rows per workgroup − 1, =, + 1
       {Op::Sum, {4, 256}},
       {Op::Mean, {5, 256}},
-      {Op::Sum, {1000, 257}},   // scalar, 128 lanes: 3 strided loads per lane, the last guarded
-      {Op::Sum, {1, 1000}},     // vec4 workgroup per row, one guarded load per lane
-      {Op::Mean, {3, 4097}},    // scalar workgroup per row: the unrolled loop and its tail
-      {Op::Sum, {3, 4001}},     // the last unrolled block stops 1..3 trips short of the end
-      {Op::Sum, {2, 8192}},     // vec4 workgroup per row, unrolled loop without a tail
-      {Op::Sum, {2, 3, 5, 17}}, // leading batch axes
+      {Op::Sum, {1000, 257}},    // scalar, 128 lanes: 3 strided loads per lane, the last guarded
+      {Op::Sum, {1, 1000}},      // vec4 workgroup per row, one guarded load per lane
+      {Op::Mean, {3, 4097}},     // scalar workgroup per row: the unrolled loop and its tail
+      {Op::Sum, {3, 4001}},      // the last unrolled block stops 1..3 trips short of the end
+      {Op::Sum, {2, 8192}},      // vec4 workgroup per row, unrolled loop without a tail
+      {Op::Sum, {2, 3, 5, 17}},  // leading batch axes
       {Op::Mean, {2, 3, 1, 40}},
-      {Op::Sum, {130, 1024}},   // the models' row length, 256 lanes
-      {Op::Sum, {4096}},        // a full sum (the loss) is a single row
+      {Op::Sum, {130, 1024}},  // the models' row length, 256 lanes
+      {Op::Sum, {4096}},       // a full sum (the loss) is a single row
   };
 }
 
@@ -105,10 +106,10 @@ std::vector<Reduction> rowReductions() {
 // start at 2 (vec4) or 8 (scalar) and widen while the 256 / lanes row-lanes outnumber the rows.
 std::vector<Reduction> sumToShapes() {
   return {
-      {Op::SumToShape, {1024, 64}, {64}},         // bias grad: vec4, 2 column lanes, 8 trips
+      {Op::SumToShape, {1024, 64}, {64}},  // bias grad: vec4, 2 column lanes, 8 trips
       {Op::SumToShape, {1024, 64}, {1, 64}},
-      {Op::SumToShape, {1000, 65}, {65}},         // scalar, 8 lanes, last column tile partial
-      {Op::SumToShape, {127, 8}, {8}},            // 128 row-lanes − 1, =, + 1
+      {Op::SumToShape, {1000, 65}, {65}},  // scalar, 8 lanes, last column tile partial
+      {Op::SumToShape, {127, 8}, {8}},     // 128 row-lanes − 1, =, + 1
       {Op::SumToShape, {128, 8}, {8}},
       {Op::SumToShape, {129, 8}, {8}},
       {Op::SumToShape, {33, 1024}, {1024}},       // 33 rows: lanes widen to 8 (32 row-lanes)
@@ -118,13 +119,13 @@ std::vector<Reduction> sumToShapes() {
       {Op::SumToShape, {2, 40, 256}, {2, 1, 256}},
       {Op::SumToShape, {2, 40, 257}, {2, 1, 257}},
       {Op::SumToShape, {2, 1, 40, 1, 8}, {1, 1, 8}},  // size-1 axes in between
-      {Op::SumToShape, {6, 10}, {6, 1}},          // a row sum: kept then summed
-      {Op::SumToShape, {3, 7, 300}, {1}},         // everything: one row of 6300
-      {Op::SumToShape, {1, 64}, {64}},            // nothing summed: a vec4 copy
-      {Op::SumToShape, {5, 7}, {5, 7}},           // identity: a scalar copy
+      {Op::SumToShape, {6, 10}, {6, 1}},              // a row sum: kept then summed
+      {Op::SumToShape, {3, 7, 300}, {1}},             // everything: one row of 6300
+      {Op::SumToShape, {1, 64}, {64}},                // nothing summed: a vec4 copy
+      {Op::SumToShape, {5, 7}, {5, 7}},               // identity: a scalar copy
       {Op::SumToShape, {1, 4, 1, 8}, {4, 1, 8}},
-      {Op::SumToShape, {5, 6, 10}, {6, 1}},       // two summed runs: upstream's kernel
-      {Op::SumToShape, {2, 1024}, {1024}},        // 2 rows: upstream's kernel
+      {Op::SumToShape, {5, 6, 10}, {6, 1}},  // two summed runs: upstream's kernel
+      {Op::SumToShape, {2, 1024}, {1024}},   // 2 rows: upstream's kernel
   };
 }
 
@@ -132,7 +133,7 @@ std::vector<Reduction> sumToShapes() {
 // length 4, else about a quarter of the row per lane, widened while workgroups are few.
 std::vector<Reduction> softmaxes() {
   return {
-      {Op::LogSoftmax, {5, 1}},         // a thread per row
+      {Op::LogSoftmax, {5, 1}},  // a thread per row
       {Op::LogSoftmax, {300, 3}},
       {Op::LogSoftmax, {7, 16}},        // 16 lanes (widened: one workgroup)
       {Op::LogSoftmax, {1024, 64}},     // 64 lanes, 4 rows per workgroup
@@ -142,7 +143,7 @@ std::vector<Reduction> softmaxes() {
       {Op::LogSoftmax, {2, 3, 5, 17}},  // leading batch axes
       {Op::SoftmaxCausal, {4, 1, 1}},   // one-column squares: a thread per row
       {Op::SoftmaxCausal, {2, 3, 3}},
-      {Op::SoftmaxCausal, {128, 8, 8}}, // the transformer's attention (B·H = 128, T = 8)
+      {Op::SoftmaxCausal, {128, 8, 8}},  // the transformer's attention (B·H = 128, T = 8)
       {Op::SoftmaxCausal, {1, 17, 17}},
       {Op::SoftmaxCausal, {2, 2, 64, 64}},
       {Op::SoftmaxCausal, {300, 300}},  // 256 lanes: early rows leave most lanes idle
@@ -167,10 +168,10 @@ size_t countContaining(const std::vector<std::string>& heads, const std::string&
 TEST(FastReduce, EveryGeometryIsExercised) {
   const auto rows = fastKernelHeaders(reductionsCase(rowReductions()).graph, kFast);
   EXPECT_EQ(countContaining(rows, "fast row reduce"), rowReductions().size());
-  for (const char* g : {" 1 lanes per row, scalar", " 1 lanes per row, vec4",
-                        " 16 lanes per row, vec4", " 32 lanes per row, scalar",
-                        " 64 lanes per row, vec4", " 128 lanes per row, scalar",
-                        " 256 lanes per row, scalar", " 256 lanes per row, vec4"})
+  for (const char* g :
+       {" 1 lanes per row, scalar", " 1 lanes per row, vec4", " 16 lanes per row, vec4",
+        " 32 lanes per row, scalar", " 64 lanes per row, vec4", " 128 lanes per row, scalar",
+        " 256 lanes per row, scalar", " 256 lanes per row, vec4"})
     EXPECT_GE(countContaining(rows, g), 1u) << g;
 
   const auto cols = fastKernelHeaders(reductionsCase(sumToShapes()).graph, kFast);
@@ -185,10 +186,11 @@ TEST(FastReduce, EveryGeometryIsExercised) {
     EXPECT_GE(countContaining(cols, g), 1u) << g;
 
   const auto soft = fastKernelHeaders(reductionsCase(softmaxes()).graph, kFast);
-  EXPECT_EQ(countContaining(soft, "fast log_softmax") + countContaining(soft, "fast softmax_causal"),
-            softmaxes().size());
-  for (const char* g : {" 1 lanes per row,", " 16 lanes per row,", " 128 lanes per row,",
-                        " 256 lanes per row,"})
+  EXPECT_EQ(
+      countContaining(soft, "fast log_softmax") + countContaining(soft, "fast softmax_causal"),
+      softmaxes().size());
+  for (const char* g :
+       {" 1 lanes per row,", " 16 lanes per row,", " 128 lanes per row,", " 256 lanes per row,"})
     EXPECT_GE(countContaining(soft, g), 1u) << g;
 
   // The default set stays upstream's.
@@ -248,13 +250,13 @@ TEST(FastReduce, LogSoftmaxMatchesCpuInDawn) {
 }
 TEST(FastReduce, SoftmaxCausalMatchesCpuOnLavapipe) {
   const Case c = softmaxCausalCase();
-  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kSoftRtol,
-                               kSoftAtol, kFast);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kSoftRtol, kSoftAtol,
+                               kFast);
 }
 TEST(FastReduce, SoftmaxCausalMatchesCpuInDawn) {
   const Case c = softmaxCausalCase();
-  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kSoftRtol,
-                               kSoftAtol, kFast);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kSoftRtol, kSoftAtol,
+                               kFast);
 }
 
 // i32 sum_to_shape is left to upstream's kernel (integer sums need no new geometry here).

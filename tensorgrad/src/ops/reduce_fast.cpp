@@ -94,8 +94,8 @@ std::string tree(int64_t width, int64_t stride, const std::string& index,
   std::string s = "  workgroupBarrier();\n";
   for (int64_t off = width / 2; off >= 1; off /= 2) {
     const std::string other = arr + "[lid + " + u(off * stride) + "]";
-    const std::string value = op == "+" ? arr + "[lid] + " + other
-                                        : op + "(" + arr + "[lid], " + other + ")";
+    const std::string value =
+        op == "+" ? arr + "[lid] + " + other : op + "(" + arr + "[lid], " + other + ")";
     s += "  if (" + index + " < " + u(off) + ") { " + arr + "[lid] = " + value + "; }\n";
     if (off > 1 || shared) s += "  workgroupBarrier();\n";
   }
@@ -157,18 +157,18 @@ KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t leng
   const int64_t units = g.vec4 ? length / 4 : length, perWg = g.rowsPerWorkgroup();
   const int64_t workgroups = ceilDiv(rows, perWg);
   const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
-  std::string w = header("fast row reduce: " + n(rows) + " rows of " + n(length) + ", " +
-                             n(g.lanes) + " lanes per row" + (g.vec4 ? ", vec4" : ", scalar"),
-                         a, type, "f32",
-                         g.lanes > 1 ? "var<workgroup> part : array<f32, " + n(kWorkgroupSize) +
-                                           ">;\n"
-                                     : "");
+  std::string w =
+      header("fast row reduce: " + n(rows) + " rows of " + n(length) + ", " + n(g.lanes) +
+                 " lanes per row" + (g.vec4 ? ", vec4" : ", scalar"),
+             a, type, "f32",
+             g.lanes > 1 ? "var<workgroup> part : array<f32, " + n(kWorkgroupSize) + ">;\n" : "");
   w += workgroupIndex(workgroups);
   w += "  let lane = lid % " + u(g.lanes) + ";\n  let row = wg * " + u(perWg) + " + lid / " +
        u(g.lanes) + ";\n";
   w += accumulators(type);
   w += "  if (row < " + u(rows) + ") {\n    let base = row * " + u(units) + ";\n";
-  w += stridedSum("lane", g.lanes, units, [&](const std::string& j) { return x + "[base + " + j + "]"; });
+  w += stridedSum("lane", g.lanes, units,
+                  [&](const std::string& j) { return x + "[base + " + j + "]"; });
   w += "  }\n  let v = (s0 + s1) + (s2 + s3);\n";
   static_assert(kUnroll == 4);
   const std::string total = g.vec4 ? "((v.x + v.y) + (v.z + v.w))" : "v";
@@ -192,21 +192,22 @@ KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t 
   const int64_t units = g.vec4 ? cols / 4 : cols, tiles = ceilDiv(units, g.colLanes);
   const int64_t workgroups = outer * tiles, rowLanes = g.rowLanes();
   const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
-  std::string w = header("fast column reduce: [" + n(outer) + ", " + n(rows) + ", " + n(cols) +
-                             "] over axis 1, " + n(g.colLanes) + " column lanes" +
-                             (g.vec4 ? ", vec4" : ", scalar"),
-                         a, type, type,
-                         "var<workgroup> part : array<" + type + ", " + n(kWorkgroupSize) + ">;\n");
+  std::string w = header(
+      "fast column reduce: [" + n(outer) + ", " + n(rows) + ", " + n(cols) + "] over axis 1, " +
+          n(g.colLanes) + " column lanes" + (g.vec4 ? ", vec4" : ", scalar"),
+      a, type, type, "var<workgroup> part : array<" + type + ", " + n(kWorkgroupSize) + ">;\n");
   w += workgroupIndex(workgroups);
   w += "  let o = wg / " + u(tiles) + ";\n  let c = (wg % " + u(tiles) + ") * " + u(g.colLanes) +
        " + lid % " + u(g.colLanes) + ";\n  let ty = lid / " + u(g.colLanes) + ";\n";
   w += accumulators(type);
   w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(rows * units) + " + c;\n";
-  w += stridedSum("ty", rowLanes, rows,
-                  [&](const std::string& j) { return x + "[base + (" + j + ") * " + u(units) + "]"; });
+  w += stridedSum("ty", rowLanes, rows, [&](const std::string& j) {
+    return x + "[base + (" + j + ") * " + u(units) + "]";
+  });
   w += "  }\n  part[lid] = (s0 + s1) + (s2 + s3);\n";
   if (rowLanes > 1) w += tree(rowLanes, g.colLanes, "ty");
-  w += "  if (ty == 0u && c < " + u(units) + ") { out[o * " + u(units) + " + c] = part[lid]; }\n}\n";
+  w +=
+      "  if (ty == 0u && c < " + u(units) + ") { out[o * " + u(units) + " + c] = part[lid]; }\n}\n";
   return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
 }
 
@@ -269,8 +270,8 @@ KernelSource softmaxKernel(const KernelArgs& a, const std::string& name, const s
     shared = "var<workgroup> pmax : array<f32, " + n(kWorkgroupSize) +
              ">;\nvar<workgroup> psum : array<f32, " + n(kWorkgroupSize) + ">;\n";
   }
-  std::string w = header("fast " + name + ": " + n(rows) + " rows of " + n(d) + ", " +
-                             n(g.lanes) + " lanes per row, scalar",
+  std::string w = header("fast " + name + ": " + n(rows) + " rows of " + n(d) + ", " + n(g.lanes) +
+                             " lanes per row, scalar",
                          a, "f32", "f32", shared);
   w += workgroupIndex(workgroups);
   w += "  let lane = lid % " + u(g.lanes) + ";\n  let row = wg * " + u(perWg) + " + lid / " +
@@ -290,8 +291,8 @@ KernelSource softmaxKernel(const KernelArgs& a, const std::string& name, const s
     w += "  psum[lid] = s;\n" + tree(g.lanes, 1, "lane", "psum", "+", true);
     w += "  s = psum[lid - lane];\n";
   }
-  w += finish + "  if (live) {\n    for (var j = lane; j < " + u(d) + "; j = j + " + u(g.lanes) + ") { " +
-       store("j") + " }\n  }\n}\n";
+  w += finish + "  if (live) {\n    for (var j = lane; j < " + u(d) + "; j = j + " + u(g.lanes) +
+       ") { " + store("j") + " }\n  }\n}\n";
   return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
 }
 

@@ -1,10 +1,11 @@
 // The fast kernel set's reductions (KernelSet::Fast): row sums/means (sum_last, mean_last),
-// sum_to_shape, and the row-wise softmaxes (log_softmax_last, softmax_causal_last). Upstream gives every output one thread (or one workgroup) walking its reduction
-// serially, which for a bias gradient means reads strided by a whole row. These kernels read
-// along the contiguous axis, several invocations per output, and finish with a tree in workgroup
-// memory. Each is one pass over the op's own input and output (no scratch buffers), so the
-// number of workgroups is bounded by the number of outputs; the summation order is not
-// upstream's, so they are tested against the CPU evaluator within a tolerance, never bit-exact.
+// sum_to_shape, and the row-wise softmaxes (log_softmax_last, softmax_causal_last). Upstream gives
+// every output one thread (or one workgroup) walking its reduction serially, which for a bias
+// gradient means reads strided by a whole row. These kernels read along the contiguous axis,
+// several invocations per output, and finish with a tree in workgroup memory. Each is one pass over
+// the op's own input and output (no scratch buffers), so the number of workgroups is bounded by the
+// number of outputs; the summation order is not upstream's, so they are tested against the CPU
+// evaluator within a tolerance, never bit-exact.
 #pragma once
 
 #include "../codegen/wgsl.h"
@@ -35,8 +36,7 @@ ColumnReduceGeometry chooseColumnGeometry(int64_t outer, int64_t rows, int64_t c
 // `rows` rows of `length` contiguous f32 → out[row] = Σ row (÷ length when `mean`).
 KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t length, bool mean);
 // Σ over the middle axis of [outer, rows, cols] (row-major, contiguous) → [outer, cols].
-KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t rows,
-                                    int64_t cols);
+KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t rows, int64_t cols);
 
 // The op-level entry points. sum_to_shape is reduced to one of the two shapes above (or to a
 // copy when nothing is summed); an empty KernelSource (upstream's kernel serves) for i32, empty
