@@ -1,5 +1,6 @@
 // Last-axis reductions. Other axes are reached by permuting first (ops.cpp does that).
 #include "op_registry.h"
+#include "reduce_fast.h"
 
 namespace tg::detail {
 namespace {
@@ -112,6 +113,8 @@ void registerReduceOps(OpTable& t) {
 
   kernelOf(t, OpKind::MeanLast) = [](const KernelArgs& a) { return reduceKernel(a, true); };
   kernelOf(t, OpKind::SumLast) = [](const KernelArgs& a) { return reduceKernel(a, false); };
+  fastKernelOf(t, OpKind::MeanLast) = fastMeanLastKernel;
+  fastKernelOf(t, OpKind::SumLast) = fastSumLastKernel;
   kernelOf(t, OpKind::ArgmaxLast) = [](const KernelArgs& a) {
     const int64_t d = a.in(0).shape.back();
     return elementwise(a, shapeSize(a.out().shape),

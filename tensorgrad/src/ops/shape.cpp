@@ -2,6 +2,7 @@
 #include <set>
 
 #include "op_registry.h"
+#include "reduce_fast.h"
 
 namespace tg::detail {
 namespace {
@@ -243,6 +244,7 @@ void registerShapeOps(OpTable& t) {
   // Fused, a broadcast is only its consumer's indexing: the fused kernel reads the source at
   // the broadcast index of each output element.
   setExpr(t, OpKind::BroadcastTo, [](const Op&, const std::vector<std::string>& in) { return in[0]; });
+  fastKernelOf(t, OpKind::SumToShape) = fastSumToShapeKernel;
 }
 
 }  // namespace tg::detail

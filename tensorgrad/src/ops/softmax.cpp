@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "op_registry.h"
+#include "reduce_fast.h"
 
 namespace tg::detail {
 namespace {
@@ -134,6 +135,8 @@ void registerSoftmaxOps(OpTable& t) {
                            "  out[i] = select(" +
                            literal(a.op.attrs.fillValue, Dtype::F32) + ", a[i], col <= row);\n");
   };
+  fastKernelOf(t, OpKind::LogSoftmaxLast) = fastLogSoftmaxKernel;
+  fastKernelOf(t, OpKind::SoftmaxCausalLast) = fastSoftmaxCausalKernel;
 }
 
 }  // namespace tg::detail

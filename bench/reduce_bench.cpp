@@ -1,0 +1,328 @@
+// Memory-bound kernels through the project's own path (tensorgrad's kernel → wgsl_subset →
+// webgpu_shim) on the default device, against the device's own buffer copy:
+//   - column sums (sum_to_shape [rows, n] → [n], a bias gradient), row sums (sum_last) and row
+//     means (mean_last) under both kernel sets (arg `fast`: 0 upstream, 1 fast), reporting
+//     effective GB/s (bytes read + written by one dispatch / its time) and the largest error of
+//     any output against a double reference, relative to Σ|x| over that output; log_softmax_last
+//     of the same row shapes (GB/s only);
+//   - an element-wise add of two 16M-element f32 tensors and a relu over 64 MiB, reporting GB/s
+//     and that as % of the copy bandwidth measured in the same process;
+//   - CopyBufferToBuffer of 64 MiB (2 · 64 MiB moved per copy).
+// Each iteration records `kDispatches` back-to-back dispatches (or copies) in one submit and waits.
+//
+//   reduce_bench [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+
+#include <tensorgrad/tensorgrad.h>
+#include "default_device.h"
+
+namespace {
+
+constexpr int kDispatches = 10;
+constexpr int64_t kElementwise = int64_t{16} << 20;  // 16M f32: 64 MiB
+
+std::vector<float> randomValues(int64_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+void waitIdle(const test_support::DefaultDevice& gpu) {
+  gpu.instance.WaitAny(
+      gpu.device.GetQueue().OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                                [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
+      UINT64_MAX);
+}
+
+// One kernel of a traced graph, ready to dispatch: its pipeline, bind group and buffers, the
+// graph's inputs filled with random values in [-1, 1].
+struct Kernel {
+  test_support::DefaultDevice gpu;
+  std::vector<std::string> errors;
+  wgpu::ComputePipeline pipeline;
+  wgpu::BindGroup bindGroup;
+  std::array<uint32_t, 2> workgroups{};
+  std::map<std::string, std::vector<float>> inputs;
+  wgpu::Buffer out;
+  std::string header;  // the WGSL's first line
+};
+
+void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
+           tg::KernelSet kernels) {
+  const tg::Graph graph = tg::traceFn([&] { return std::vector<tg::Tensor>{model()}; });
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
+  const auto specs = tg::emitKernels(graph, plan, {.kernels = kernels});
+  const auto spec = std::find_if(specs.begin(), specs.end(), [&](const tg::KernelSpec& s) {
+    return s.kind == kind && !s.wgsl.empty();
+  });
+  if (spec == specs.end()) {
+    k.errors.push_back("no kernel of the benchmarked kind");
+    return;
+  }
+  k.header = spec->wgsl.substr(0, spec->wgsl.find('\n'));
+  k.gpu = test_support::openDefaultDevice(k.errors);
+  if (!k.gpu.device) return;
+  const wgpu::Device& device = k.gpu.device;
+  std::vector<wgpu::Buffer> buffers;
+  uint32_t seed = 1;
+  for (const tg::BufferSpec& bs : plan.buffers) {
+    wgpu::BufferDescriptor bd;
+    bd.size = static_cast<uint64_t>(bs.byteSize);
+    bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    buffers.push_back(device.CreateBuffer(&bd));
+    if (bs.name.starts_with("in")) {
+      auto& v = k.inputs[bs.name] = randomValues(bs.byteSize / 4, seed++);
+      device.GetQueue().WriteBuffer(buffers.back(), 0, v.data(), v.size() * 4);
+    }
+  }
+  wgpu::ShaderSourceWGSL source;
+  source.code = spec->wgsl;
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &source;
+  wgpu::ComputePipelineDescriptor pd;
+  pd.compute.module = device.CreateShaderModule(&md);
+  k.pipeline = device.CreateComputePipeline(&pd);
+  std::vector<wgpu::BindGroupEntry> entries;
+  for (size_t i = 0; i < spec->bindings.size(); ++i)
+    entries.push_back({.binding = static_cast<uint32_t>(i),
+                       .buffer = buffers[static_cast<size_t>(spec->bindings[i])]});
+  const wgpu::BindGroupDescriptor bg{.layout = k.pipeline.GetBindGroupLayout(0),
+                                     .entryCount = entries.size(),
+                                     .entries = entries.data()};
+  k.bindGroup = device.CreateBindGroup(&bg);
+  k.workgroups = spec->dispatch();
+  k.out = buffers[static_cast<size_t>(spec->bindings.back())];
+}
+
+void runAndWait(const Kernel& k, int dispatches) {
+  wgpu::CommandEncoder encoder = k.gpu.device.CreateCommandEncoder();
+  wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+  pass.SetPipeline(k.pipeline);
+  pass.SetBindGroup(0, k.bindGroup);
+  for (int i = 0; i < dispatches; ++i) pass.DispatchWorkgroups(k.workgroups[0], k.workgroups[1]);
+  pass.End();
+  wgpu::CommandBuffer commands = encoder.Finish();
+  k.gpu.device.GetQueue().Submit(1, &commands);
+  waitIdle(k.gpu);
+}
+
+std::vector<float> readOut(const Kernel& k) {
+  const auto words =
+      test_support::submitAndReadBack(k.gpu, k.gpu.device.CreateCommandEncoder(), {k.out});
+  std::vector<float> v;
+  if (!words.empty())
+    for (uint32_t w : words[0]) v.push_back(std::bit_cast<float>(w));
+  return v;
+}
+
+// Runs `k` under the benchmark loop and sets the GB/s counter from `bytes` per dispatch. Returns
+// the loop's seconds per dispatch (0 when skipped).
+double timeKernel(benchmark::State& state, Kernel& k, double bytes) {
+  if (!k.gpu.device || !k.errors.empty()) {
+    state.SkipWithError(k.errors.empty() ? "no device" : k.errors.front().c_str());
+    return 0;
+  }
+  runAndWait(k, 1);  // warm up (and pipeline creation)
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) runAndWait(k, kDispatches);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!k.errors.empty()) {
+    state.SkipWithError(k.errors.front().c_str());
+    return 0;
+  }
+  state.counters["GB/s"] =
+      benchmark::Counter(bytes * kDispatches * static_cast<double>(state.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
+  state.SetLabel(k.header.starts_with("// ") ? k.header.substr(3) : "upstream");
+  return seconds / static_cast<double>(std::max<int64_t>(state.iterations(), 1) * kDispatches);
+}
+
+tg::KernelSet kernelSet(const benchmark::State& state, int arg) {
+  return state.range(arg) ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
+}
+
+// Largest |gpu − exact| / Σ|x| over the outputs; output o sums x[index(o, 0..len)].
+double worstError(const std::vector<float>& got, int64_t outputs, int64_t len, double scale,
+                  const std::function<float(int64_t, int64_t)>& at) {
+  if (got.size() < static_cast<size_t>(outputs)) return INFINITY;
+  double worst = 0;
+  for (int64_t o = 0; o < outputs; ++o) {
+    double exact = 0, mag = 0;
+    for (int64_t r = 0; r < len; ++r) {
+      exact += at(o, r);
+      mag += std::abs(at(o, r));
+    }
+    worst = std::max(worst, std::abs(got[static_cast<size_t>(o)] - exact * scale) /
+                                std::max(mag * scale, 1e-30));
+  }
+  return worst;
+}
+
+// sum_to_shape [rows, n] → [n]: reads rows·n, writes n.
+void BM_ColumnSum(benchmark::State& state) {
+  const int64_t rows = state.range(0), n = state.range(1);
+  Kernel k;
+  setUp(
+      k,
+      [&] {
+        return tg::sumToShape(tg::paramInput("in", {rows, n}), {n});
+      },
+      tg::OpKind::SumToShape, kernelSet(state, 2));
+  if (timeKernel(state, k, 4.0 * static_cast<double>(rows * n + n)) == 0) return;
+  const auto& x = k.inputs.at("in");
+  state.counters["max_err"] = worstError(readOut(k), n, rows, 1, [&](int64_t o, int64_t r) {
+    return x[static_cast<size_t>(r * n + o)];
+  });
+}
+
+// sum_last / mean_last of [rows, n]: reads rows·n, writes rows.
+void rowReduce(benchmark::State& state, bool mean) {
+  const int64_t rows = state.range(0), n = state.range(1);
+  Kernel k;
+  setUp(
+      k,
+      [&] {
+        const tg::Tensor a = tg::paramInput("in", {rows, n});
+        return mean ? tg::mean(a, -1, {.keepDims = true}) : tg::sum(a, -1);
+      },
+      mean ? tg::OpKind::MeanLast : tg::OpKind::SumLast, kernelSet(state, 2));
+  if (timeKernel(state, k, 4.0 * static_cast<double>(rows * n + rows)) == 0) return;
+  const auto& x = k.inputs.at("in");
+  state.counters["max_err"] =
+      worstError(readOut(k), rows, n, mean ? 1.0 / static_cast<double>(n) : 1.0,
+                 [&](int64_t o, int64_t r) { return x[static_cast<size_t>(o * n + r)]; });
+}
+void BM_RowSum(benchmark::State& state) {
+  rowReduce(state, false);
+}
+void BM_RowMean(benchmark::State& state) {
+  rowReduce(state, true);
+}
+
+// log_softmax_last of [rows, n]: reads and writes rows·n.
+void BM_LogSoftmax(benchmark::State& state) {
+  const int64_t rows = state.range(0), n = state.range(1);
+  Kernel k;
+  setUp(
+      k,
+      [&] {
+        return tg::logSoftmax(tg::paramInput("in", {rows, n}), -1);
+      },
+      tg::OpKind::LogSoftmaxLast, kernelSet(state, 2));
+  timeKernel(state, k, 8.0 * static_cast<double>(rows * n));
+}
+
+// Seconds per CopyBufferToBuffer of `bytes`, the median of 5 batches of kDispatches copies.
+double copySeconds(const test_support::DefaultDevice& gpu, uint64_t bytes) {
+  wgpu::BufferDescriptor bd;
+  bd.size = bytes;
+  bd.usage = wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+  const wgpu::Buffer src = gpu.device.CreateBuffer(&bd), dst = gpu.device.CreateBuffer(&bd);
+  const auto batch = [&] {
+    wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
+    for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src, 0, dst, 0, bytes);
+    wgpu::CommandBuffer commands = encoder.Finish();
+    gpu.device.GetQueue().Submit(1, &commands);
+    waitIdle(gpu);
+  };
+  batch();
+  std::vector<double> times;
+  for (int r = 0; r < 5; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    batch();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                    kDispatches);
+  }
+  std::sort(times.begin(), times.end());
+  return times[2];
+}
+
+// out = a + b over 16M f32 (reads 2 · 64 MiB, writes 64 MiB), or relu (reads and writes 64 MiB).
+void elementwise(benchmark::State& state, bool add) {
+  Kernel k;
+  setUp(
+      k,
+      [&] {
+        const tg::Tensor a = tg::paramInput("in_a", {kElementwise});
+        return add ? tg::add(a, tg::paramInput("in_b", {kElementwise})) : tg::relu(a);
+      },
+      add ? tg::OpKind::Add : tg::OpKind::Relu, tg::KernelSet::Upstream);
+  const double bytes = 4.0 * static_cast<double>(kElementwise) * (add ? 3 : 2);
+  const double seconds = timeKernel(state, k, bytes);
+  if (seconds == 0) return;
+  const double copyGBs = 2.0 * 4.0 * static_cast<double>(kElementwise) /
+                         copySeconds(k.gpu, 4 * static_cast<uint64_t>(kElementwise)) / 1e9;
+  state.counters["copy_GB/s"] = copyGBs;
+  state.counters["pct_of_copy"] = 100.0 * bytes / seconds / 1e9 / copyGBs;
+}
+void BM_Add(benchmark::State& state) {
+  elementwise(state, true);
+}
+void BM_Relu(benchmark::State& state) {
+  elementwise(state, false);
+}
+
+// CopyBufferToBuffer of `bytes`: GB/s counts the read and the write.
+void BM_Copy(benchmark::State& state) {
+  const auto bytes = static_cast<uint64_t>(state.range(0));
+  std::vector<std::string> errors;
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  if (!gpu.device) {
+    state.SkipWithError(errors.empty() ? "no device" : errors.front().c_str());
+    return;
+  }
+  wgpu::BufferDescriptor bd;
+  bd.size = bytes;
+  bd.usage = wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+  const wgpu::Buffer src = gpu.device.CreateBuffer(&bd), dst = gpu.device.CreateBuffer(&bd);
+  const auto batch = [&] {
+    wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
+    for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src, 0, dst, 0, bytes);
+    wgpu::CommandBuffer commands = encoder.Finish();
+    gpu.device.GetQueue().Submit(1, &commands);
+    waitIdle(gpu);
+  };
+  batch();
+  for (auto _ : state) batch();
+  state.counters["GB/s"] = benchmark::Counter(2.0 * static_cast<double>(bytes) * kDispatches *
+                                                  static_cast<double>(state.iterations()) / 1e9,
+                                              benchmark::Counter::kIsRate);
+}
+
+void columnArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"rows", "n", "fast"});
+  for (const auto& s :
+       std::vector<std::array<int64_t, 2>>{{1024, 64}, {1024, 256}, {4096, 1024}, {16384, 1024}})
+    for (int64_t fast : {0, 1}) b->Args({s[0], s[1], fast});
+}
+void rowArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"rows", "n", "fast"});
+  for (const auto& s : std::vector<std::array<int64_t, 2>>{{1024, 64}, {1024, 256}, {4096, 1024}})
+    for (int64_t fast : {0, 1}) b->Args({s[0], s[1], fast});
+}
+
+BENCHMARK(BM_ColumnSum)->Apply(columnArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_RowSum)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_RowMean)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_LogSoftmax)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
+// No fast element-wise kernels exist: both sets emit the same add and relu.
+BENCHMARK(BM_Add)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Relu)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Copy)
+    ->ArgName("bytes")
+    ->Arg(4 * kElementwise)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,322 @@
+#include "reduce_fast.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "op_registry.h"
+
+namespace tg::detail {
+namespace {
+
+std::string n(int64_t v) {
+  return std::to_string(v);
+}
+
+int64_t pow2Ceil(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Enough workgroups to give each of an H100's 132 SMs two; beyond that, wider rows/columns per
+// workgroup are worth more than more workgroups.
+constexpr int64_t kManyWorkgroups = 264;
+// Independent accumulators per invocation: loads in flight per invocation in the strided loops.
+constexpr int64_t kUnroll = 4;
+// Column sums over fewer rows than this are left to upstream's kernel.
+constexpr int64_t kShortColumn = 32;
+
+// Adds `load(j)` for j = start, start + step, ... < end into accumulators s0..s{kUnroll-1}
+// (declared by the caller). `start` < `step` is a per-invocation expression; `end` and `step`
+// are constants, so a loop of at most kUnroll trips is written out without bounds checks where
+// every invocation is in range.
+std::string stridedSum(const std::string& start, int64_t step, int64_t end,
+                       const std::function<std::string(const std::string&)>& load) {
+  const int64_t trips = ceilDiv(end, step);
+  std::string s = "    let j0 = " + start + ";\n";
+  if (trips <= kUnroll) {
+    for (int64_t k = 0; k < trips; ++k) {
+      const std::string j = "j0 + " + u(k * step);
+      const std::string add = "s" + n(k) + " = s" + n(k) + " + " + load(j) + ";";
+      // Every invocation's j0 < step, so trip k is in range for all of them when (k+1)·step ≤ end.
+      s += (k + 1) * step <= end ? "    " + add + "\n"
+                                 : "    if (" + j + " < " + u(end) + ") { " + add + " }\n";
+    }
+    return s;
+  }
+  s += "    var j = j0;\n    loop {\n      if (j + " + u((kUnroll - 1) * step) + " >= " + u(end) +
+       ") { break; }\n";
+  for (int64_t k = 0; k < kUnroll; ++k)
+    s += "      s" + n(k) + " = s" + n(k) + " + " + load(k == 0 ? "j" : "j + " + u(k * step)) +
+         ";\n";
+  s += "      j = j + " + u(kUnroll * step) + ";\n    }\n";
+  s += "    loop {\n      if (j >= " + u(end) + ") { break; }\n      s0 = s0 + " + load("j") +
+       ";\n      j = j + " + u(step) + ";\n    }\n";
+  return s;
+}
+
+std::string accumulators(const std::string& type) {
+  std::string s;
+  for (int64_t k = 0; k < kUnroll; ++k) s += "  var s" + n(k) + " = " + type + "(0.0);\n";
+  return s;
+}
+
+std::string header(const std::string& comment, const KernelArgs& a, const std::string& inType,
+                   const std::string& outType, const std::string& shared) {
+  std::string w = "// " + comment + "\n" + shared;
+  w += "@group(0) @binding(0) var<storage, read> " + a.inName(0) + " : array<" + inType + ">;\n";
+  w += "@group(0) @binding(1) var<storage, read_write> out : array<" + outType + ">;\n";
+  w += "@compute @workgroup_size(" + n(kWorkgroupSize) +
+       ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid "
+       ": u32) {\n";
+  return w;
+}
+
+// The workgroup index over the 2-D grid; workgroups past `count` (the 2-D grid's last row) leave
+// together, so the barriers that follow stay in uniform control flow.
+std::string workgroupIndex(int64_t count) {
+  return "  let wg = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n  if (wg >= " + u(count) +
+         ") { return; }\n";
+}
+
+// Tree over `width` (a power of two) partials arr[lid], arr[lid + stride], ...,
+// arr[lid + (width−1)·stride], taken by the invocations whose `index` < off at each level with
+// `combine` (e.g. "a + b"); the result lands in the slot of index 0. One barrier per level; the
+// last level needs none when index 0 then reads only its own slot (`shared` false), one more when
+// every invocation reads the result (`shared` true).
+std::string tree(int64_t width, int64_t stride, const std::string& index,
+                 const std::string& arr = "part", const std::string& op = "+",
+                 bool shared = false) {
+  std::string s = "  workgroupBarrier();\n";
+  for (int64_t off = width / 2; off >= 1; off /= 2) {
+    const std::string other = arr + "[lid + " + u(off * stride) + "]";
+    const std::string value =
+        op == "+" ? arr + "[lid] + " + other : op + "(" + arr + "[lid], " + other + ")";
+    s += "  if (" + index + " < " + u(off) + ") { " + arr + "[lid] = " + value + "; }\n";
+    if (off > 1 || shared) s += "  workgroupBarrier();\n";
+  }
+  return s;
+}
+
+KernelSource copyKernel(const KernelArgs& a, int64_t size) {
+  const bool vec4 = size % 4 == 0;
+  const std::string t = vec4 ? "vec4<f32>" : "f32";
+  const int64_t threads = vec4 ? size / 4 : size;
+  std::string w = "// fast sum_to_shape (copy)\n";
+  w += "@group(0) @binding(0) var<storage, read> " + a.inName(0) + " : array<" + t + ">;\n";
+  w += "@group(0) @binding(1) var<storage, read_write> out : array<" + t + ">;\n";
+  w += "@compute @workgroup_size(" + n(kWorkgroupSize) +
+       ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
+       u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + u(threads) +
+       ") { return; }\n  out[i] = " + a.inName(0) + "[i];\n}\n";
+  return {std::move(w), threads, kWorkgroupSize};
+}
+
+}  // namespace
+
+RowReduceGeometry chooseRowGeometry(int64_t rows, int64_t length, bool allowVec4) {
+  RowReduceGeometry g;
+  g.vec4 = allowVec4 && length % 4 == 0;
+  const int64_t units = g.vec4 ? length / 4 : length;  // loads per row
+  // Short rows: a thread per row (with vec4 loads a warp still reads one contiguous span).
+  if (units <= 4) return g;
+  // About four loads per lane, then wider slices while there are too few workgroups to fill
+  // the GPU and the row still has loads for every lane.
+  g.lanes = std::min<int64_t>(kWorkgroupSize, pow2Ceil(ceilDiv(units, 4)));
+  while (g.lanes < kWorkgroupSize && g.lanes < units &&
+         ceilDiv(rows, g.rowsPerWorkgroup()) < kManyWorkgroups)
+    g.lanes *= 2;
+  return g;
+}
+
+ColumnReduceGeometry chooseColumnGeometry(int64_t outer, int64_t rows, int64_t cols) {
+  ColumnReduceGeometry g;
+  g.vec4 = cols % 4 == 0;
+  const int64_t units = g.vec4 ? cols / 4 : cols;
+  // A row segment of 32 bytes (one memory sector) per workgroup at least: two vec4 lanes or
+  // eight scalar ones; narrow tensors get fewer.
+  const int64_t widest = std::min<int64_t>(kWorkgroupSize, pow2Ceil(units));
+  g.colLanes = std::min<int64_t>(g.vec4 ? 2 : 8, widest);
+  // Wider while the row-lanes outnumber the rows, or while halving the workgroups still leaves
+  // plenty of them.
+  while (g.colLanes < widest &&
+         (g.rowLanes() > rows || outer * ceilDiv(units, 2 * g.colLanes) >= kManyWorkgroups))
+    g.colLanes *= 2;
+  return g;
+}
+
+// Workgroup w covers rows w·G .. w·G + G − 1 (G = 256 / lanes); invocation lid works on row
+// w·G + lid / lanes, loads lid % lanes, lid % lanes + lanes, ... of it. The lanes' partials meet
+// in a tree over adjacent slots of `part`.
+KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t length, bool mean) {
+  const RowReduceGeometry g = chooseRowGeometry(rows, length);
+  const int64_t units = g.vec4 ? length / 4 : length, perWg = g.rowsPerWorkgroup();
+  const int64_t workgroups = ceilDiv(rows, perWg);
+  const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
+  std::string w =
+      header("fast row reduce: " + n(rows) + " rows of " + n(length) + ", " + n(g.lanes) +
+                 " lanes per row" + (g.vec4 ? ", vec4" : ", scalar"),
+             a, type, "f32",
+             g.lanes > 1 ? "var<workgroup> part : array<f32, " + n(kWorkgroupSize) + ">;\n" : "");
+  w += workgroupIndex(workgroups);
+  w += "  let lane = lid % " + u(g.lanes) + ";\n  let row = wg * " + u(perWg) + " + lid / " +
+       u(g.lanes) + ";\n";
+  w += accumulators(type);
+  w += "  if (row < " + u(rows) + ") {\n    let base = row * " + u(units) + ";\n";
+  w += stridedSum("lane", g.lanes, units,
+                  [&](const std::string& j) { return x + "[base + " + j + "]"; });
+  w += "  }\n  let v = (s0 + s1) + (s2 + s3);\n";
+  static_assert(kUnroll == 4);
+  const std::string total = g.vec4 ? "((v.x + v.y) + (v.z + v.w))" : "v";
+  const std::string scale = mean ? " / " + literal(static_cast<double>(length), Dtype::F32) : "";
+  if (g.lanes == 1) {
+    w += "  if (row < " + u(rows) + ") { out[row] = " + total + scale + "; }\n}\n";
+  } else {
+    w += "  part[lid] = " + total + ";\n" + tree(g.lanes, 1, "lane");
+    w += "  if (lane == 0u && row < " + u(rows) + ") { out[row] = part[lid]" + scale + "; }\n}\n";
+  }
+  return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
+}
+
+// Workgroup w covers outer index w / T and column lanes (w % T)·C .. + C − 1 (T tiles of C =
+// colLanes); invocation lid reads column lid % C of rows lid / C, lid / C + R, ... (R = 256 / C
+// row-lanes), so a warp reads whole 32-byte row segments. The row-lanes' partials meet in a
+// tree over slots C apart.
+KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t rows,
+                                    int64_t cols) {
+  const ColumnReduceGeometry g = chooseColumnGeometry(outer, rows, cols);
+  const int64_t units = g.vec4 ? cols / 4 : cols, tiles = ceilDiv(units, g.colLanes);
+  const int64_t workgroups = outer * tiles, rowLanes = g.rowLanes();
+  const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
+  std::string w = header(
+      "fast column reduce: [" + n(outer) + ", " + n(rows) + ", " + n(cols) + "] over axis 1, " +
+          n(g.colLanes) + " column lanes" + (g.vec4 ? ", vec4" : ", scalar"),
+      a, type, type, "var<workgroup> part : array<" + type + ", " + n(kWorkgroupSize) + ">;\n");
+  w += workgroupIndex(workgroups);
+  w += "  let o = wg / " + u(tiles) + ";\n  let c = (wg % " + u(tiles) + ") * " + u(g.colLanes) +
+       " + lid % " + u(g.colLanes) + ";\n  let ty = lid / " + u(g.colLanes) + ";\n";
+  w += accumulators(type);
+  w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(rows * units) + " + c;\n";
+  w += stridedSum("ty", rowLanes, rows, [&](const std::string& j) {
+    return x + "[base + (" + j + ") * " + u(units) + "]";
+  });
+  w += "  }\n  part[lid] = (s0 + s1) + (s2 + s3);\n";
+  if (rowLanes > 1) w += tree(rowLanes, g.colLanes, "ty");
+  w +=
+      "  if (ty == 0u && c < " + u(units) + ") { out[o * " + u(units) + " + c] = part[lid]; }\n}\n";
+  return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
+}
+
+KernelSource fastSumLastKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  return fastRowReduceKernel(a, shapeSize(s) / s.back(), s.back(), false);
+}
+
+KernelSource fastMeanLastKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  return fastRowReduceKernel(a, shapeSize(s) / s.back(), s.back(), true);
+}
+
+// Size-1 source axes don't move the flat index, so they are dropped; the rest are marked summed
+// (leading axes, and axes the target keeps as 1) or kept, and neighbours with the same mark
+// merge. Kept, summed, kept (each run optional) is [outer, rows, cols] → [outer, cols].
+KernelSource fastSumToShapeKernel(const KernelArgs& a) {
+  const Shape& src = a.in(0).shape;
+  const Shape& dst = a.out().shape;
+  if (a.out().dtype != Dtype::F32 || shapeSize(src) == 0) return {};
+  const size_t offset = src.size() - dst.size();
+  std::vector<std::pair<bool, int64_t>> runs;  // (summed, extent)
+  for (size_t k = 0; k < src.size(); ++k) {
+    if (src[k] == 1) continue;
+    const bool summed = k < offset || dst[k - offset] == 1;
+    if (!runs.empty() && runs.back().first == summed)
+      runs.back().second *= src[k];
+    else
+      runs.emplace_back(summed, src[k]);
+  }
+  int64_t outer = 1, rows = 1, cols = 1;
+  size_t r = 0;
+  if (r < runs.size() && !runs[r].first) outer = runs[r++].second;
+  if (r < runs.size() && runs[r].first) rows = runs[r++].second;
+  if (r < runs.size() && !runs[r].first) cols = runs[r++].second;
+  if (r < runs.size()) return {};  // more than one summed run
+  if (rows == 1) return copyKernel(a, shapeSize(src));
+  if (cols == 1) return fastRowReduceKernel(a, outer, rows, false);
+  // A short column sum is upstream's thread per output: neighbouring threads read neighbouring
+  // columns, and there is too little to sum for row-lanes and a tree to pay.
+  if (rows < kShortColumn) return {};
+  return fastColumnReduceKernel(a, outer, rows, cols);
+}
+
+namespace {
+
+// Shared by both softmaxes: `rows` rows of `d`; `limit` is the exclusive end of a row's live
+// columns (a WGSL expression of `row`), `store(j)` the statement writing column j.
+KernelSource softmaxKernel(const KernelArgs& a, const std::string& name, const std::string& limit,
+                           const std::string& finish,
+                           const std::function<std::string(const std::string&)>& store) {
+  const int64_t d = a.in(0).shape.back(), rows = shapeSize(a.in(0).shape) / d;
+  const RowReduceGeometry g = chooseRowGeometry(rows, d, false);
+  const int64_t perWg = g.rowsPerWorkgroup(), workgroups = ceilDiv(rows, perWg);
+  const std::string x = a.inName(0);
+  std::string shared;
+  if (g.lanes > 1) {
+    shared = "var<workgroup> pmax : array<f32, " + n(kWorkgroupSize) +
+             ">;\nvar<workgroup> psum : array<f32, " + n(kWorkgroupSize) + ">;\n";
+  }
+  std::string w = header("fast " + name + ": " + n(rows) + " rows of " + n(d) + ", " + n(g.lanes) +
+                             " lanes per row, scalar",
+                         a, "f32", "f32", shared);
+  w += workgroupIndex(workgroups);
+  w += "  let lane = lid % " + u(g.lanes) + ";\n  let row = wg * " + u(perWg) + " + lid / " +
+       u(g.lanes) + ";\n  let live = row < " + u(rows) + ";\n  let base = row * " + u(d) +
+       ";\n  let end = select(0u, " + limit + ", live);\n";
+  // Upstream's start for the max: -1e30, so a row's max is finite.
+  w += "  var m = -1.0e30;\n  for (var j = lane; j < end; j = j + " + u(g.lanes) +
+       ") { m = max(m, " + x + "[base + j]); }\n";
+  if (g.lanes > 1) {
+    const std::string first = "lid - lane";
+    w += "  pmax[lid] = m;\n" + tree(g.lanes, 1, "lane", "pmax", "max", true);
+    w += "  m = pmax[" + first + "];\n";
+  }
+  w += "  var s = 0.0;\n  for (var j = lane; j < end; j = j + " + u(g.lanes) + ") { s = s + exp(" +
+       x + "[base + j] - m); }\n";
+  if (g.lanes > 1) {
+    w += "  psum[lid] = s;\n" + tree(g.lanes, 1, "lane", "psum", "+", true);
+    w += "  s = psum[lid - lane];\n";
+  }
+  w += finish + "  if (live) {\n    for (var j = lane; j < " + u(d) + "; j = j + " + u(g.lanes) +
+       ") { " + store("j") + " }\n  }\n}\n";
+  return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
+}
+
+}  // namespace
+
+KernelSource fastLogSoftmaxKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  const std::string x = a.inName(0);
+  return softmaxKernel(a, "log_softmax", u(s.back()), "  let logZ = m + log(s);\n",
+                       [&](const std::string& j) {
+                         return "out[base + " + j + "] = " + x + "[base + " + j + "] - logZ;";
+                       });
+}
+
+KernelSource fastSoftmaxCausalKernel(const KernelArgs& a) {
+  const Shape& s = a.in(0).shape;
+  if (s.empty() || shapeSize(s) == 0) return {};
+  const std::string x = a.inName(0);
+  return softmaxKernel(a, "softmax_causal", "row % " + u(s.back()) + " + 1u", "",
+                       [&](const std::string& j) {
+                         return "out[base + " + j + "] = select(0.0, exp(" + x + "[base + " + j +
+                                "] - m) / s, " + j + " < end);";
+                       });
+}
+
+}  // namespace tg::detail
