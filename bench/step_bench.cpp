@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
+#include <optional>
 
 #include "models.h"
 #include <tensorgrad/runtime.h>
@@ -25,15 +27,28 @@ tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
   return {{"tokens", b.tokens}, {"targets", b.targets}, {"mask", b.mask}};
 }
 
+// `pipelined`: each iteration calls step() before reading the previous step's result, so the
+// runtime submits step n + 1 before reading step n's loss (one step in flight at the end).
 template <class M>
 void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed,
-           const tg::RuntimeOptions& options = {}) {
+           const tg::RuntimeOptions& options = {}, bool pipelined = false) {
   auto train = tg::compile(spec, options);
   for (int i = 0; i < 20; ++i) train.step(feed).get();  // warm up
-  for (auto _ : state) {
-    const tg::StepResult r = train.step(feed).get();
+  std::optional<std::future<tg::StepResult>> previous;
+  const auto check = [&](std::future<tg::StepResult> f) {
+    const tg::StepResult r = f.get();
     if (r.kind != tg::ResultKind::Completed) state.SkipWithError(r.error.c_str());
+  };
+  for (auto _ : state) {
+    std::future<tg::StepResult> next = train.step(feed);
+    if (!pipelined) {
+      check(std::move(next));
+      continue;
+    }
+    if (previous) check(std::move(*previous));
+    previous = std::move(next);
   }
+  if (previous) check(std::move(*previous));
   const auto kernels = train.kernels();
   state.counters["kernels"] = static_cast<double>(
       std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }));
@@ -105,7 +120,8 @@ void BM_StepTransformer(benchmark::State& s) {
 }
 // The size sweep of the fast-kernel comparison (bench/torch_steps.py times the same models in
 // PyTorch): the MLP 1 → H → H → 1 (ReLU, MSE, Adam 0.005) at batch B; upstream's transformer
-// sample at width D, L layers, B sequences of T tokens (8 heads past D = 64). Arg `fast` as above.
+// sample at width D, L layers, B sequences of T tokens (8 heads past D = 64). Arg `fast` as above;
+// `pipe` 1: steps pipelined (see steps()).
 struct WideMlp : tg::Module {
   explicit WideMlp(int64_t h) : l1(*this, "l1", 1, h), l2(*this, "l2", h, h), l3(*this, "l3", h, 1) {}
   tg::Linear l1, l2, l3;
@@ -125,7 +141,7 @@ void BM_StepMlpSweep(benchmark::State& s) {
                                        .inputs = {{"x", {{batch, 1}}}, {"y", {{batch, 1}}}},
                                        .optimizer = tg::Adam{{}, 0.005},
                                        .seed = 42};
-  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s, 2));
+  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s, 2), s.range(3) != 0);
 }
 void BM_StepTransformerSweep(benchmark::State& s) {
   const tg_models::Transformer m({.d = s.range(0),
@@ -133,7 +149,7 @@ void BM_StepTransformerSweep(benchmark::State& s) {
                                   .heads = s.range(0) > 64 ? 8 : 4,
                                   .seqLen = s.range(3) + 1,
                                   .batch = s.range(2)});
-  steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s, 4));
+  steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s, 4), s.range(5) != 0);
 }
 // The transformer under other plans: pooled intermediates (upstream's plan; by default each
 // intermediate has its own buffer, within a memory budget), fused element-wise chains, both.
@@ -174,18 +190,21 @@ BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iteratio
 BENCHMARK(BM_StepMlp)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepTransformer)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepMlpSweep)
-    ->ArgNames({"H", "B", "fast"})
-    ->ArgsProduct({{64, 256, 1024}, {256, 4096}, {0, 1}})
+    ->ArgNames({"H", "B", "fast", "pipe"})
+    ->ArgsProduct({{64, 256, 1024}, {256, 4096}, {0, 1}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_StepTransformerSweep)
-    ->ArgNames({"D", "L", "B", "T", "fast"})
-    ->Args({64, 3, 128, 8, 0})
-    ->Args({64, 3, 128, 8, 1})
-    ->Args({256, 6, 128, 8, 0})
-    ->Args({256, 6, 128, 8, 1})
-    ->Args({512, 8, 64, 64, 0})
-    ->Args({512, 8, 64, 64, 1})
+    ->ArgNames({"D", "L", "B", "T", "fast", "pipe"})
+    ->Args({64, 3, 128, 8, 0, 0})
+    ->Args({64, 3, 128, 8, 1, 0})
+    ->Args({64, 3, 128, 8, 1, 1})
+    ->Args({256, 6, 128, 8, 0, 0})
+    ->Args({256, 6, 128, 8, 1, 0})
+    ->Args({256, 6, 128, 8, 1, 1})
+    ->Args({512, 8, 64, 64, 0, 0})
+    ->Args({512, 8, 64, 64, 1, 0})
+    ->Args({512, 8, 64, 64, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_StepTransformerOptions)

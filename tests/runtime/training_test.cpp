@@ -39,6 +39,52 @@ TEST(Training, ReadmeMlpMatchesUpstreamParamsAndLosses) {
   EXPECT_NEAR(losses[50], 0.10499478876590729, 0.10499478876590729 * 0.01);
 }
 
+// Steps called before the previous one is read back run pipelined (step n + 1 is submitted
+// before step n's loss is read): the same losses, bit for bit, as steps awaited one by one,
+// each result delivered in call order, and a call between steps sees every earlier step.
+TEST(Training, PipelinedStepsGiveTheAwaitedStepsResultsInCallOrder) {
+  tg_models::MLP model;
+  auto awaited = tg::compile(tg_models::mlpSpec(model));
+  auto pipelined = tg::compile(tg_models::mlpSpec(model));
+  std::vector<tg::Feed> feeds;
+  tg_test::SineBatches data;
+  for (int i = 0; i < 12; ++i) feeds.push_back(sineFeed(data));
+  std::vector<float> want;
+  tg::ParamMap wantAfterSix;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    want.push_back(completedStep(awaited.step(feeds[i])).loss);
+    if (i == 5) wantAfterSix = await(awaited.downloadParams());
+  }
+  std::vector<std::future<tg::StepResult>> steps;
+  std::future<tg::ParamMap> afterSix;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    steps.push_back(pipelined.step(feeds[i]));
+    if (i == 5) afterSix = pipelined.downloadParams();
+  }
+  steps.back().wait();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].wait_for(std::chrono::seconds(0)), std::future_status::ready) << "step " << i;
+    EXPECT_EQ(completedStep(std::move(steps[i])).loss, want[i]) << "step " << i;
+  }
+  EXPECT_EQ(await(std::move(afterSix)), wantAfterSix);
+}
+
+// A reset posted behind two steps still in flight lets both complete, then starts over.
+TEST(Training, ResetBehindPipelinedStepsLetsThemComplete) {
+  tg_models::MLP model;
+  auto train = tg::compile(tg_models::mlpSpec(model));
+  tg_test::SineBatches data;
+  const tg::Feed feed = sineFeed(data);
+  auto first = train.step(feed);
+  auto second = train.step(feed);
+  auto reset = train.reset();
+  auto again = train.step(feed);
+  const float loss = completedStep(std::move(first)).loss;
+  EXPECT_LT(completedStep(std::move(second)).loss, loss);
+  await(std::move(reset));
+  EXPECT_EQ(completedStep(std::move(again)).loss, loss);
+}
+
 // The transformer sample (small): losses and every parameter after three AdamW steps with a
 // schedule and clipping match the CPU reference evaluator.
 TEST(Training, SmallTransformerMatchesCpuEvaluator) {

@@ -8,6 +8,14 @@
 
 namespace tg::detail {
 
+void GpuContext::finishUnfinished(size_t keep) {
+  while (unfinished.size() > keep) {
+    std::function<void(GpuContext&)> next = std::move(unfinished.front());
+    unfinished.pop_front();
+    next(*this);
+  }
+}
+
 std::string GpuContext::takeErrors() {
   std::string all;
   for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
@@ -197,26 +205,35 @@ GpuWorker::~GpuWorker() {
   }
 }
 
-void GpuWorker::enqueue(std::function<void(GpuContext&)> job) {
+void GpuWorker::enqueue(std::function<void(GpuContext&)> job, bool pipelined) {
   {
     std::lock_guard lock(state_->mutex);
-    state_->jobs.push_back(std::move(job));
+    state_->jobs.push_back({std::move(job), pipelined});
   }
   state_->wake.notify_one();
 }
 
 void GpuWorker::loop(const std::shared_ptr<State>& state) {
+  GpuContext& gpu = *state->gpu;
   for (;;) {
-    std::function<void(GpuContext&)> job;
+    State::Job job;
     {
       std::unique_lock lock(state->mutex);
+      if (state->jobs.empty() && !gpu.unfinished.empty()) {
+        lock.unlock();  // nothing else to do: finish what is in flight
+        gpu.finishUnfinished();
+        continue;
+      }
       state->wake.wait(lock, [&] { return state->stop || !state->jobs.empty(); });
       if (state->jobs.empty()) break;  // stopping, and nothing left to run
       job = std::move(state->jobs.front());
       state->jobs.pop_front();
     }
-    job(*state->gpu);
+    if (!job.pipelined) gpu.finishUnfinished();
+    job.run(gpu);
+    if (job.pipelined) gpu.finishUnfinished(1);
   }
+  gpu.finishUnfinished();
   state->gpu.reset();  // the device is released on the thread that used it
 }
 

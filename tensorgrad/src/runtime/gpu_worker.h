@@ -36,6 +36,12 @@ struct GpuContext {
 
   // Blocks until `future` completes.
   void wait(wgpu::Future future) const { instance.WaitAny(future, UINT64_MAX); }
+
+  // The second halves of pipelined jobs (GpuWorker::postPipelined), oldest first: a step's
+  // readback, run once the next step is submitted, before any other job, or when no job waits.
+  std::deque<std::function<void(GpuContext&)>> unfinished;
+  // Runs the unfinished work, oldest first, until only `keep` remain.
+  void finishUnfinished(size_t keep = 0);
   // The errors reported since the last call, joined, and the loss once the device is lost; empty
   // if none.
   std::string takeErrors();
@@ -85,15 +91,25 @@ class GpuWorker {
     return result;
   }
 
+  // Posts a job that may leave work to finish later in GpuContext::unfinished (a submitted step
+  // whose readback is not yet mapped). Other jobs first finish all unfinished work; after a
+  // pipelined job, everything but the newest unfinished item is finished, so the GPU holds at most
+  // two steps and results arrive in call order.
+  void postPipelined(std::function<void(GpuContext&)> job) { enqueue(std::move(job), true); }
+
  private:
   struct State {
     std::mutex mutex;
     std::condition_variable wake;
-    std::deque<std::function<void(GpuContext&)>> jobs;
+    struct Job {
+      std::function<void(GpuContext&)> run;
+      bool pipelined = false;
+    };
+    std::deque<Job> jobs;
     bool stop = false;
     std::unique_ptr<GpuContext> gpu;
   };
-  void enqueue(std::function<void(GpuContext&)> job);
+  void enqueue(std::function<void(GpuContext&)> job, bool pipelined = false);
   static void loop(const std::shared_ptr<State>& state);
 
   std::shared_ptr<State> state_;

@@ -47,10 +47,10 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   }
   resetState(gpu);
 
-  // One readback buffer: the output, then every capture, then (tracing) every kernel's output.
+  // A readback buffer per slot: the output, then every capture, then (tracing) every kernel's
+  // output.
   const Graph& graph = ir_->graph;
   const TensorInfo& out = graph.tensors[static_cast<size_t>(ir_->output)];
-  const int outBuffer = plan.tensorToBuffer[static_cast<size_t>(ir_->output)];
   uint64_t total = 0;
   auto sliceOf = [&](std::string name, Shape shape, Dtype dtype) {
     const uint64_t bytes = static_cast<uint64_t>(shapeSize(shape) * 4);
@@ -70,11 +70,14 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
       traced_.push_back({k.opIndex, k.kind, sliceOf("", t.shape, t.dtype)});
     }
   }
-  wgpu::BufferDescriptor rd;
-  rd.label = "readback";
-  rd.size = std::max<uint64_t>(total, 4);
-  rd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
-  readback_ = gpu.device.CreateBuffer(&rd);
+  slots_.resize(traceKernels ? 1 : 2);
+  for (Slot& slot : slots_) {
+    wgpu::BufferDescriptor rd;
+    rd.label = "readback";
+    rd.size = std::max<uint64_t>(total, 4);
+    rd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
+    slot.readback = gpu.device.CreateBuffer(&rd);
+  }
   auto shapes = std::make_shared<CaptureShapes>();
   for (const Slice& slice : slices_) {
     if (!slice.name.empty()) shapes->emplace(slice.name, slice.shape);
@@ -82,12 +85,20 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   captureShapes_ = std::move(shapes);
   for (const auto& [name, id] : plan.inputsByName) usesPrng_ = usesPrng_ || name == kPrngSeedInput;
 
-  // Record the step once.
+  // Record the step once per slot.
+  gpu.pipelines->prepare(ir_->kernels);
+  for (Slot& slot : slots_) slot.step = record(gpu, slot.readback, traceKernels);
+  if (const std::string errors = gpu.takeErrors(); !errors.empty())
+    throw CompileError("tensorgrad: recording the step failed: " + errors);
+}
+
+wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& readback,
+                                          bool traceKernels) {
+  const int outBuffer = ir_->plan.tensorToBuffer[static_cast<size_t>(ir_->output)];
   wgpu::CommandEncoderDescriptor ed;
   ed.label = "tensorgrad step";
   ed.reusable = true;
   wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder(&ed);
-  gpu.pipelines->prepare(ir_->kernels);
   const auto dispatch = [&](wgpu::ComputePassEncoder& pass, const KernelSpec& k) {
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
     std::vector<wgpu::BindGroupEntry> entries;
@@ -113,7 +124,7 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
       pass.End();
       const Slice& s = traced_[next++].slice;
       if (s.bytes > 0) {
-        encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(k.bindings.back())], 0, readback_,
+        encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(k.bindings.back())], 0, readback,
                                    s.offset, s.bytes);
       }
     }
@@ -123,19 +134,17 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     for (size_t index : scheduleDispatches(ir_->kernels).order) dispatch(pass, ir_->kernels[index]);
     pass.End();
   }
-  for (const Writeback& w : plan.writebacks) {
+  for (const Writeback& w : ir_->plan.writebacks) {
     encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(w.source)], 0,
                                buffers_[static_cast<size_t>(w.dest)], 0, static_cast<uint64_t>(w.bytes));
   }
-  encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(outBuffer)], 0, readback_, 0, slices_[0].bytes);
+  encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(outBuffer)], 0, readback, 0, slices_[0].bytes);
   for (size_t i = 1; i < slices_.size(); ++i) {
-    const int id = plan.capturesByName[i - 1].second;
-    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(id)], 0, readback_, slices_[i].offset,
+    const int id = ir_->plan.capturesByName[i - 1].second;
+    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(id)], 0, readback, slices_[i].offset,
                                slices_[i].bytes);
   }
-  step_ = encoder.Finish();
-  if (const std::string errors = gpu.takeErrors(); !errors.empty())
-    throw CompileError("tensorgrad: recording the step failed: " + errors);
+  return encoder.Finish();
 }
 
 void GraphExecutor::resetState(GpuContext& gpu) {
@@ -153,31 +162,61 @@ void GraphExecutor::resetState(GpuContext& gpu) {
 
 GraphExecutor::Outcome GraphExecutor::execute(GpuContext& gpu,
                                               const std::map<std::string, const void*>& inputs) {
-  Outcome outcome;
+  return collect(gpu, submit(gpu, inputs));
+}
+
+GraphExecutor::Ticket GraphExecutor::submit(GpuContext& gpu,
+                                            const std::map<std::string, const void*>& inputs) {
+  Ticket ticket;
+  ticket.slot = static_cast<size_t>(submissions_ % slots_.size());
+  Slot& slot = slots_[ticket.slot];
+  if (slot.busy) gpu.finishUnfinished();  // collects the submission using this slot
+  if (slot.busy) {
+    ticket.error = "internal: a step's readback slot is still in use";
+    return ticket;
+  }
   for (const auto& [name, id] : ir_->plan.inputsByName) {
     const BufferSpec& b = ir_->plan.buffers[static_cast<size_t>(id)];
     auto it = inputs.find(name);
     if (it == inputs.end()) {
-      outcome.error = "missing input '" + name + "'";
-      return outcome;
+      ticket.error = "missing input '" + name + "'";
+      return ticket;
     }
     gpu.queue.WriteBuffer(buffers_[static_cast<size_t>(id)], 0, it->second,
                           static_cast<size_t>(b.byteSize));
   }
-  gpu.queue.Submit(1, &step_);
-  bool mapped = false;
-  std::string mapMessage;
-  gpu.wait(readback_.MapAsync(wgpu::MapMode::Read, 0, readback_.GetSize(),
-                              wgpu::CallbackMode::WaitAnyOnly,
-                              [&](wgpu::MapAsyncStatus s, std::string_view m) {
-                                mapped = s == wgpu::MapAsyncStatus::Success;
-                                mapMessage = m;
-                              }));
+  gpu.queue.Submit(1, &slot.step);
+  ++submissions_;
+  slot.busy = true;
+  ticket.map = std::make_shared<Ticket::Map>();
+  ticket.future = slot.readback.MapAsync(
+      wgpu::MapMode::Read, 0, slot.readback.GetSize(), wgpu::CallbackMode::WaitAnyOnly,
+      [map = ticket.map](wgpu::MapAsyncStatus s, std::string_view m) {
+        map->done = true;
+        map->mapped = s == wgpu::MapAsyncStatus::Success;
+        map->message = m;
+      });
+  return ticket;
+}
+
+GraphExecutor::Outcome GraphExecutor::collect(GpuContext& gpu, const Ticket& ticket) {
+  Outcome outcome;
+  if (!ticket.error.empty() || !ticket.map) {
+    outcome.error = ticket.error;
+    return outcome;
+  }
+  Slot& slot = slots_[ticket.slot];
+  if (!ticket.map->done) gpu.wait(ticket.future);
+  slot.busy = false;
+  const bool mapped = ticket.map->mapped;
+  // Device errors are the device's, not a submission's: with two steps in flight an error raised
+  // by the later one's submission is reported here, one step early.
   outcome.error = gpu.takeErrors();
-  if (!mapped && outcome.error.empty()) outcome.error = "the readback failed: " + mapMessage;
+  if (!mapped && outcome.error.empty()) outcome.error = "the readback failed: " + ticket.map->message;
   if (!mapped) return outcome;
+  const wgpu::Buffer& readback = slot.readback;
   if (outcome.error.empty()) {
-    const auto* bytes = static_cast<const char*>(readback_.GetConstMappedRange(0, readback_.GetSize()));
+    const auto* bytes = static_cast<const char*>(readback.GetConstMappedRange(0, readback.GetSize()));
     outcome.output = readArray(bytes, slices_[0].bytes, slices_[0].dtype);
     for (size_t i = 1; i < slices_.size(); ++i) {
       outcome.captures.emplace(slices_[i].name,
@@ -188,7 +227,7 @@ GraphExecutor::Outcome GraphExecutor::execute(GpuContext& gpu,
           {k.opIndex, k.kind, readArray(bytes + k.slice.offset, k.slice.bytes, k.slice.dtype)});
     }
   }
-  readback_.Unmap();
+  readback.Unmap();
   return outcome;
 }
 

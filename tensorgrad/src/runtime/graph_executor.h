@@ -1,7 +1,8 @@
 // One compiled graph on the device: its buffers, pipelines and bind groups, created once, and
 // the whole step — every dispatch, the writebacks and the copy of the output and captures into
 // one readback buffer — recorded once into a reusable command buffer. Executing it writes the
-// inputs, submits that command buffer and maps the readback.
+// inputs, submits that command buffer and maps the readback. Two such recordings, each with its
+// own readback buffer, let step n + 1 be submitted before step n is read back.
 #pragma once
 
 #include "gpu_worker.h"
@@ -24,6 +25,22 @@ class GraphExecutor {
   };
   // `inputs` holds the bytes of every tensor_input of the plan, by name (sizes already checked).
   Outcome execute(GpuContext& gpu, const std::map<std::string, const void*>& inputs);
+
+  // execute() in two halves: submit writes the inputs, submits a recording and starts mapping
+  // its readback; collect waits for that map and reads it. Up to two submissions may be
+  // outstanding; a third first finishes the GPU thread's unfinished work (GpuContext).
+  struct Ticket {
+    size_t slot = 0;
+    std::string error;  // a missing input: nothing was submitted
+    struct Map {
+      bool done = false, mapped = false;
+      std::string message;
+    };
+    std::shared_ptr<Map> map;
+    wgpu::Future future{};
+  };
+  Ticket submit(GpuContext& gpu, const std::map<std::string, const void*>& inputs);
+  Outcome collect(GpuContext& gpu, const Ticket& ticket);
   // Refills state buffers (optimizer moments) with their initial values.
   void resetState(GpuContext& gpu);
 
@@ -41,9 +58,18 @@ class GraphExecutor {
     uint64_t offset, bytes;
   };
 
+  // The whole step, its readback copied into `readback`.
+  wgpu::CommandBuffer record(GpuContext& gpu, const wgpu::Buffer& readback, bool traceKernels);
+
   std::shared_ptr<const CompiledIR> ir_;
   std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's
-  wgpu::Buffer readback_;
+  struct Slot {
+    wgpu::Buffer readback;
+    wgpu::CommandBuffer step;
+    bool busy = false;  // submitted, not yet collected
+  };
+  std::vector<Slot> slots_;  // two; one with traceKernels, whose readback holds every kernel
+  uint64_t submissions_ = 0;
   std::vector<Slice> slices_;  // the output first, then each capture
   struct TracedKernel {
     int opIndex;
@@ -51,7 +77,6 @@ class GraphExecutor {
     Slice slice;
   };
   std::vector<TracedKernel> traced_;  // with traceKernels: each kernel's output, in op order
-  wgpu::CommandBuffer step_;
   bool usesPrng_ = false;
   std::shared_ptr<const CaptureShapes> captureShapes_;
 };

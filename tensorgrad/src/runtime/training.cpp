@@ -91,53 +91,87 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   return t;
 }
 
-std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
-  if (t->destroyed) return ready(failedStep("step: this compile was destroyed"));
-  const uint64_t generation = t->generation;
-  return t->worker->post([t, generation, feed = std::move(inputs)](GpuContext& gpu) {
-    StepResult r;
-    if (t->generation != generation || !t->executor) {
+// A step submitted to the GPU whose loss is not yet read back.
+struct InFlightStep {
+  std::shared_ptr<TrainingImpl> t;
+  uint64_t generation = 0;
+  int64_t number = 0;
+  GraphExecutor::Ticket ticket;
+  std::promise<StepResult> promise;
+};
+
+StepResult finishStep(InFlightStep& s, GpuContext& gpu) {
+  StepResult r;
+  try {
+    GraphExecutor::Outcome out = s.t->executor->collect(gpu, s.ticket);
+    const std::string n = std::to_string(s.number);
+    if (s.t->generation != s.generation) {
       r.kind = ResultKind::Aborted;
       return r;
     }
+    if (!out.error.empty()) return failedStep("step " + n + ": " + out.error);
+    r.loss = out.output.f32().at(0);
+    if (!std::isfinite(r.loss)) {
+      return failedStep("step " + n + ": the loss is " + (std::isnan(r.loss) ? "NaN" : "infinite") +
+                        " (diverged: lower the learning rate, or clip gradients)");
+    }
+    r.kind = ResultKind::Completed;
+    r.captures = Captures(s.t->executor->captureShapes(), std::move(out.captures));
+    r.kernelOutputs = std::move(out.kernelOutputs);
+    return r;
+  } catch (const std::exception& e) {
+    return failedStep(std::string("step: ") + e.what());
+  }
+}
+
+// Pipelined: the job writes the inputs and submits the step; its readback is finished once the
+// next step is submitted (or before any other call runs), so the GPU starts step n + 1 while the
+// host reads step n's loss.
+std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
+  if (t->destroyed) return ready(failedStep("step: this compile was destroyed"));
+  auto s = std::make_shared<InFlightStep>();
+  s->t = t;
+  s->generation = t->generation;
+  std::future<StepResult> result = s->promise.get_future();
+  // Sets the result after dropping the compile's reference, so the caller, not the GPU thread,
+  // releases the compile last.
+  const auto deliver = [](InFlightStep& job, StepResult r) {
+    std::promise<StepResult> promise = std::move(job.promise);
+    job.t.reset();
+    promise.set_value(std::move(r));
+  };
+  t->worker->postPipelined([s, deliver, feed = std::move(inputs)](GpuContext& gpu) {
+    TrainingImpl& impl = *s->t;
+    if (impl.generation != s->generation || !impl.executor) {
+      StepResult r;
+      r.kind = ResultKind::Aborted;
+      return deliver(*s, std::move(r));
+    }
     try {
-      if (std::string e = checkFeed(t->inputs, feed, "step"); !e.empty()) return failedStep(e);
-      if (std::string e = checkFinite(feed, "step"); !e.empty()) return failedStep(e);
-      GraphExecutor& exec = *t->executor;
+      if (std::string e = checkFeed(impl.inputs, feed, "step"); !e.empty()) return deliver(*s, failedStep(e));
+      if (std::string e = checkFinite(feed, "step"); !e.empty()) return deliver(*s, failedStep(e));
+      GraphExecutor& exec = *impl.executor;
       const CompiledIR& ir = exec.ir();
       auto bytes = feedBytes(feed);
-      const int64_t n = t->stepCount + 1;
-      const StepScalars s = stepScalars(t->stepConfig, n);
-      const float lrInput = static_cast<float>(s.lrInput);
-      const float decayShrink = static_cast<float>(s.decayShrink);
+      s->number = impl.stepCount + 1;
+      const StepScalars scalars = stepScalars(impl.stepConfig, s->number);
+      const float lrInput = static_cast<float>(scalars.lrInput);
+      const float decayShrink = static_cast<float>(scalars.decayShrink);
       bytes[ir.optimizer.lrInputName] = &lrInput;
       if (ir.optimizer.decayShrinkInputName) bytes[*ir.optimizer.decayShrinkInputName] = &decayShrink;
       int32_t prngSeed = 0;
       if (exec.usesPrng()) {
-        prngSeed = static_cast<int32_t>(++t->prngCounter);
+        prngSeed = static_cast<int32_t>(++impl.prngCounter);
         bytes[kPrngSeedInput] = &prngSeed;
       }
-      GraphExecutor::Outcome out = exec.execute(gpu, bytes);
-      t->stepCount = n;
-      if (t->generation != generation) {
-        r.kind = ResultKind::Aborted;
-        return r;
-      }
-      if (!out.error.empty()) return failedStep("step " + std::to_string(n) + ": " + out.error);
-      r.loss = out.output.f32().at(0);
-      if (!std::isfinite(r.loss)) {
-        return failedStep("step " + std::to_string(n) + ": the loss is " +
-                          (std::isnan(r.loss) ? "NaN" : "infinite") +
-                          " (diverged: lower the learning rate, or clip gradients)");
-      }
-      r.kind = ResultKind::Completed;
-      r.captures = Captures(exec.captureShapes(), std::move(out.captures));
-      r.kernelOutputs = std::move(out.kernelOutputs);
-      return r;
+      s->ticket = exec.submit(gpu, bytes);  // the bytes are copied here
+      impl.stepCount = s->number;
     } catch (const std::exception& e) {
-      return failedStep(std::string("step: ") + e.what());
+      return deliver(*s, failedStep(std::string("step: ") + e.what()));
     }
+    gpu.unfinished.push_back([s, deliver](GpuContext& g) { deliver(*s, finishStep(*s, g)); });
   });
+  return result;
 }
 
 std::future<void> uploadParams(const std::shared_ptr<TrainingImpl>& t, ParamMap params) {
