@@ -36,8 +36,10 @@ struct KernelSpec {
 
 // Which kernels codegen emits. Upstream: upstream's arithmetic, order and dispatch geometry, bit
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
-// both matmul kinds, as register-blocked 64×64 or 32×32 workgroup tiles), upstream's elsewhere;
-// still valid WebGPU WGSL, results equal within fp32 rounding (sums run in another order).
+// both matmul kinds, as register-blocked workgroup tiles for large products and in-workgroup
+// split-K for small or long-K ones), upstream's elsewhere, and a Permute swapping the last two
+// axes folded into the matmul that alone reads it (no kernel of its own); still valid WebGPU
+// WGSL, results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "../ops/matmul_fast.h"
 #include "../ops/op_registry.h"
+#include "buffer_use.h"
+#include "fold_transpose.h"
 
 namespace tg {
 
@@ -27,16 +30,8 @@ bool valueTyped(Dtype d) {
 
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes (empty when
 // op i was folded into a later kernel).
-std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& plan) {
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const detail::BufferUse& use) {
   const size_t n = graph.ops.size();
-  std::vector<std::set<int>> readers(graph.tensors.size());
-  for (size_t i = 0; i < n; ++i) {
-    for (int t : graph.ops[i].inputs) readers[static_cast<size_t>(t)].insert(static_cast<int>(i));
-  }
-  std::set<int> pinned(graph.outputs.begin(), graph.outputs.end());
-  for (const auto& [name, t] : graph.captures) pinned.insert(t);
-  std::set<int> writebackBuffers;
-  for (const Writeback& w : plan.writebacks) writebackBuffers.insert(w.source);
   const auto fusable = [&](int i) {
     const Op& op = graph.ops[static_cast<size_t>(i)];
     if (!detail::opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
@@ -44,18 +39,9 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
                        [&](int t) { return valueTyped(graph.tensor(t).dtype); });
   };
   // The value may stay in registers: read once, by `reader` only, and kept nowhere else.
-  const auto transient = [&](int t, int reader) {
-    const BufferSpec& b = plan.buffers[static_cast<size_t>(bufferOf(plan, t))];
-    return readers[static_cast<size_t>(t)] == std::set<int>{reader} && !pinned.contains(t) &&
-           b.kind == BufferSpec::Kind::Intermediate && !writebackBuffers.contains(b.id);
-  };
+  const auto transient = [&](int t, int reader) { return use.transient(t, reader); };
   // Delaying a read from op `from` to op `to` is safe while no op in between overwrites its buffer.
-  const auto untouched = [&](int t, int from, int to) {
-    for (int k = from + 1; k <= to; ++k) {
-      if (bufferOf(plan, graph.ops[static_cast<size_t>(k)].out) == bufferOf(plan, t)) return false;
-    }
-    return true;
-  };
+  const auto untouched = [&](int t, int from, int to) { return use.untouched(t, from, to); };
 
   // Distinct values a kernel computing `ops` reads from buffers.
   const auto externalInputs = [&](const std::vector<int>& ops) {
@@ -165,12 +151,47 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   return most;
 }
 
+// A matmul reading operands through folded permutes (fold_transpose.h): its bindings are the
+// permutes' inputs, read transposed; fusedOps lists the permutes and the matmul, so tools show
+// them as one kernel.
+KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int opIndex,
+                              const std::array<int, 2>& permutes) {
+  const Op& op = graph.ops[static_cast<size_t>(opIndex)];
+  const detail::OpDef& def = detail::opDef(op.kind);
+  const detail::KernelArgs args{op, graph, def};
+  detail::MatmulProblem p = detail::matmulProblem(args, op.kind == OpKind::MatmulBatched);
+  p.transA = permutes[0] >= 0;
+  p.transB = permutes[1] >= 0;
+  const detail::KernelSource src = detail::fastMatmulKernel(p);
+  KernelSpec k;
+  k.opIndex = opIndex;
+  k.kind = op.kind;
+  k.wgsl = src.wgsl;
+  k.threads = src.threads;
+  k.workgroupSize = src.workgroupSize;
+  k.loopLength = loopLength(graph, op, k.threads);
+  for (size_t i = 0; i < 2; ++i) {
+    const int perm = permutes[i];
+    k.bindings.push_back(
+        bufferOf(plan, perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : op.inputs[i]));
+    if (perm >= 0) k.fusedOps.push_back(perm);
+  }
+  std::sort(k.fusedOps.begin(), k.fusedOps.end());
+  k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
+  k.fusedOps.push_back(opIndex);
+  k.bindings.push_back(bufferOf(plan, op.out));
+  return k;
+}
+
 }  // namespace
 
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                     EmitOptions options) {
+  const detail::BufferUse use(graph, plan);
   std::vector<std::vector<int>> groups;
-  if (options.fuseElementwise) groups = fuseGroups(graph, plan);
+  if (options.fuseElementwise) groups = fuseGroups(graph, use);
+  detail::TransposeFolds folds;
+  if (options.kernels == KernelSet::Fast) folds = detail::foldTransposes(graph, use);
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
@@ -178,11 +199,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(fusedKernel(graph, plan, groups[i]));
       continue;
     }
+    if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
+      kernels.push_back(foldedMatmulKernel(graph, plan, static_cast<int>(i), folds.permuteOf[i]));
+      continue;
+    }
     const detail::OpDef& def = detail::opDef(op.kind);
     KernelSpec k;
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
-    if (def.kernel && !(options.fuseElementwise && groups[i].empty())) {
+    const bool folded = !folds.folded.empty() && folds.folded[i];
+    if (def.kernel && !folded && !(options.fuseElementwise && groups[i].empty())) {
       const detail::KernelArgs args{op, graph, def};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);
