@@ -30,6 +30,7 @@ struct SourceOptions {
   std::vector<std::pair<std::string, int64_t>> sizes;  // sample sizes given on the command line
   bool fuse = false;                                   // EmitOptions::fuseElementwise
   bool pool = true;                                    // upstream's pooled buffer plan
+  bool fast = false;                                   // EmitOptions::kernels = KernelSet::Fast
 };
 
 struct Subject {

@@ -18,7 +18,7 @@ using tg_inspect::InputError;
 // The source and compile options every subcommand takes; sample sizes arrive as extras.
 struct SourceArgs {
   std::string source;
-  bool fuse = false, unpooled = false;
+  bool fuse = false, unpooled = false, fast = false;
   void add(CLI::App* cmd, const std::string& name = "source") {
     cmd->add_option(
            name, source,
@@ -26,6 +26,9 @@ struct SourceArgs {
         ->required();
     cmd->add_flag("--fuse", fuse,
                   "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");
+    cmd->add_flag("--fast", fast,
+                  "the fast kernel set (RuntimeOptions::emit.kernels = KernelSet::Fast): tiled "
+                  "and split-K matmuls, transposes folded into them");
     cmd->add_flag(
         "--unpooled", unpooled,
         "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
@@ -42,8 +45,8 @@ using Sizes = std::vector<std::pair<std::string, int64_t>>;
 // (CLI11's extras would let N fill a positional such as a kernel index.)
 Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {
-      "help",   "fuse", "unpooled", "json",   "all",        "upstream",   "out",     "format",
-      "device", "reps", "a-fuse",   "b-fuse", "a-unpooled", "b-unpooled", "profile", "no-graph"};
+      "help",   "fuse", "fast", "unpooled", "json",   "all",        "upstream",   "out",     "format",
+      "device", "reps", "a-fuse",   "b-fuse", "a-unpooled", "b-unpooled", "a-fast", "b-fast", "profile", "no-graph"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -80,7 +83,8 @@ Sizes gSizes;  // what takeSizes found
 
 tg_inspect::Subject load(const SourceArgs& args) {
   return tg_inspect::loadSubject(
-      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled});
+      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled,
+                                  .fast = args.fast});
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
@@ -250,6 +254,7 @@ int main(int argc, char** argv) {
 
   SourceArgs srcB;
   bool aFuse = false, bFuse = false, aUnpooled = false, bUnpooled = false, withProfile = false;
+  bool aFast = false, bFast = false;
   auto* diff = app.add_subcommand(
       "diff",
       "Two compiles (two bundles or models, or one under two option sets): "
@@ -261,6 +266,8 @@ int main(int argc, char** argv) {
   diff->add_flag("--b-fuse", bFuse, "fused kernels for B");
   diff->add_flag("--a-unpooled", aUnpooled, "own buffers for A");
   diff->add_flag("--b-unpooled", bUnpooled, "own buffers for B");
+  diff->add_flag("--a-fast", aFast, "the fast kernel set for A");
+  diff->add_flag("--b-fast", bFast, "the fast kernel set for B");
   diff->add_flag("--profile", withProfile, "time both on the device and compare costs");
   diff->add_option("--device", device, "adapter for --profile");
   diff->add_option("--reps", reps, "dispatches per timing with --profile")
@@ -352,13 +359,15 @@ int main(int argc, char** argv) {
       const tg_inspect::Subject a = tg_inspect::loadSubject({.source = src.source,
                                                              .sizes = sizes,
                                                              .fuse = aFuse || src.fuse,
-                                                             .pool = !(aUnpooled || src.unpooled)});
+                                                             .pool = !(aUnpooled || src.unpooled),
+                                                             .fast = aFast || src.fast});
       const std::string bSource = srcB.source.empty() ? src.source : srcB.source;
       const tg_inspect::Subject b =
           tg_inspect::loadSubject({.source = bSource,
                                    .sizes = tg_inspect::looksLikeBundle(bSource) ? Sizes{} : sizes,
                                    .fuse = bFuse || src.fuse,
-                                   .pool = !(bUnpooled || src.unpooled)});
+                                   .pool = !(bUnpooled || src.unpooled),
+                                   .fast = bFast || src.fast});
       std::optional<tg_inspect::Profile> pa, pb;
       if (withProfile) {
         pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps});

@@ -28,7 +28,8 @@ namespace {
 
 std::string describeOptions(const SourceOptions& o) {
   return std::string(o.pool ? "pooled buffers" : "own buffers") +
-         (o.fuse ? ", fused element-wise kernels" : ", upstream's kernels");
+         (o.fuse ? ", fused element-wise kernels" : o.fast ? "" : ", upstream's kernels") +
+         (o.fast ? ", the fast kernel set" : "");
 }
 
 void finish(Subject& s) {
@@ -42,7 +43,8 @@ void finish(Subject& s) {
 Subject loadSubject(const SourceOptions& o) {
   Subject s;
   s.options = describeOptions(o);
-  const tg::EmitOptions emit{.fuseElementwise = o.fuse};
+  const tg::EmitOptions emit{.fuseElementwise = o.fuse,
+                             .kernels = o.fast ? tg::KernelSet::Fast : tg::KernelSet::Upstream};
   if (looksLikeBundle(o.source)) {
     if (!o.sizes.empty())
       throw InputError("--" + o.sizes.front().first +
