@@ -385,4 +385,46 @@ TEST(FastMatmul, TransposeOfAnOverwrittenBufferIsNotFolded) {
   tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, graph, {}, {}, env, kRtol, kAtol, kFast);
 }
 
+// Autograd's own graph for two linear layers: the weight gradients' xᵀ and the input gradient's
+// Wᵀ fold into their products, and the identity sum_to_shape after each weight gradient folds
+// into its matmul, which then writes the gradient's buffer itself.
+TEST(FastMatmul, LinearGradientsFoldTransposesAndIdentitySums) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {40, 12});
+    const tg::Tensor w1 = tg::paramInput("w1", {12, 24});
+    const tg::Tensor w2 = tg::paramInput("w2", {24, 6});
+    const tg::Tensor y = tg::matmul(tg::relu(tg::matmul(x, w1)), w2);
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(y, y))};
+  });
+  const tg::GradResult grads = tg::appendGrad(g);
+  tg::EvalInputs env;
+  env.params["x"] = tg::HostTensor::f32({40, 12}, randomValues(480, 50));
+  env.params["w1"] = tg::HostTensor::f32({12, 24}, randomValues(288, 51));
+  env.params["w2"] = tg::HostTensor::f32({24, 6}, randomValues(144, 52));
+  const tg::BufferPlan plan = tg::planBuffers(g, grads.paramGrads, {});
+  const auto count = [&](tg::EmitOptions options, tg::OpKind kind) {
+    size_t n = 0;
+    for (const tg::KernelSpec& k : tg::emitKernels(g, plan, options))
+      n += !k.wgsl.empty() && k.kind == kind;
+    return n;
+  };
+  EXPECT_GT(count({}, tg::OpKind::Permute), 0u);
+  EXPECT_GT(count({}, tg::OpKind::SumToShape), 0u);
+  EXPECT_EQ(count(kFast, tg::OpKind::Permute), 0u);
+  EXPECT_EQ(count(kFast, tg::OpKind::SumToShape), 0u);
+  // Every param gradient's buffer is written by a fast matmul kernel standing at its copy.
+  const auto kernels = tg::emitKernels(g, plan, kFast);
+  for (const auto& [name, t] : grads.paramGrads) {
+    const int buffer = plan.tensorToBuffer[static_cast<size_t>(t)];
+    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [&](const tg::KernelSpec& k) {
+      return !k.bindings.empty() && k.bindings.back() == buffer && k.wgsl.starts_with("// fast matmul");
+    })) << name;
+  }
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn}) {
+    tg_test::expectGpuMatchesCpu(backend, g, grads.paramGrads, {}, env, kRtol, kAtol, kFast);
+    tg_test::expectGpuMatchesCpu(backend, g, grads.paramGrads, {}, env, kRtol, kAtol,
+                                 {.fuseElementwise = true, .kernels = tg::KernelSet::Fast});
+  }
+}
+
 }  // namespace

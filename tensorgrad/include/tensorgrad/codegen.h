@@ -38,7 +38,8 @@ struct KernelSpec {
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
 // both matmul kinds, as register-blocked workgroup tiles for large products and in-workgroup
 // split-K for small or long-K ones), upstream's elsewhere, and a Permute swapping the last two
-// axes folded into the matmul that alone reads it (no kernel of its own); still valid WebGPU
+// axes folded into the matmul that alone reads it (no kernel of its own), as is an identity
+// sum_to_shape after a matmul (the matmul writes the copy's buffer); still valid WebGPU
 // WGSL, results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 

@@ -6,6 +6,7 @@
 #include "../ops/matmul_fast.h"
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
+#include "fold_identity_sum.h"
 #include "fold_transpose.h"
 
 namespace tg {
@@ -151,11 +152,12 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   return most;
 }
 
-// A matmul reading operands through folded permutes (fold_transpose.h): its bindings are the
-// permutes' inputs, read transposed; fusedOps lists the permutes and the matmul, so tools show
-// them as one kernel.
+// A fast matmul with folded neighbours: operands read through folded permutes
+// (fold_transpose.h) bind the permutes' inputs, read transposed; with a folded identity
+// sum_to_shape `sumOp` (fold_identity_sum.h) the kernel stands at the copy's place and writes
+// the copy's buffer. fusedOps lists every op it computes, so tools show them as one kernel.
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int opIndex,
-                              const std::array<int, 2>& permutes) {
+                              const std::array<int, 2>& permutes, int sumOp) {
   const Op& op = graph.ops[static_cast<size_t>(opIndex)];
   const detail::OpDef& def = detail::opDef(op.kind);
   const detail::KernelArgs args{op, graph, def};
@@ -164,7 +166,7 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int op
   p.transB = permutes[1] >= 0;
   const detail::KernelSource src = detail::fastMatmulKernel(p);
   KernelSpec k;
-  k.opIndex = opIndex;
+  k.opIndex = sumOp >= 0 ? sumOp : opIndex;
   k.kind = op.kind;
   k.wgsl = src.wgsl;
   k.threads = src.threads;
@@ -179,7 +181,8 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int op
   std::sort(k.fusedOps.begin(), k.fusedOps.end());
   k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
   k.fusedOps.push_back(opIndex);
-  k.bindings.push_back(bufferOf(plan, op.out));
+  if (sumOp >= 0) k.fusedOps.push_back(sumOp);
+  k.bindings.push_back(bufferOf(plan, sumOp >= 0 ? graph.ops[static_cast<size_t>(sumOp)].out : op.out));
   return k;
 }
 
@@ -191,7 +194,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   std::vector<std::vector<int>> groups;
   if (options.fuseElementwise) groups = fuseGroups(graph, use);
   detail::TransposeFolds folds;
-  if (options.kernels == KernelSet::Fast) folds = detail::foldTransposes(graph, use);
+  std::vector<int> sumOf, sumFrom;  // matmul → identity sum_to_shape it computes, and back
+  if (options.kernels == KernelSet::Fast) {
+    folds = detail::foldTransposes(graph, use);
+    sumOf = detail::foldIdentitySums(graph, use, folds.permuteOf);
+    sumFrom.assign(graph.ops.size(), -1);
+    for (size_t m = 0; m < sumOf.size(); ++m)
+      if (sumOf[m] >= 0) sumFrom[static_cast<size_t>(sumOf[m])] = static_cast<int>(m);
+  }
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
@@ -199,8 +209,19 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(fusedKernel(graph, plan, groups[i]));
       continue;
     }
+    if (!sumOf.empty() && sumOf[i] >= 0) {  // computed at its sum_to_shape's place
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!sumFrom.empty() && sumFrom[i] >= 0) {
+      const int m = sumFrom[i];
+      kernels.push_back(foldedMatmulKernel(graph, plan, m, folds.permuteOf[static_cast<size_t>(m)],
+                                           static_cast<int>(i)));
+      continue;
+    }
     if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
-      kernels.push_back(foldedMatmulKernel(graph, plan, static_cast<int>(i), folds.permuteOf[i]));
+      kernels.push_back(
+          foldedMatmulKernel(graph, plan, static_cast<int>(i), folds.permuteOf[i], -1));
       continue;
     }
     const detail::OpDef& def = detail::opDef(op.kind);
