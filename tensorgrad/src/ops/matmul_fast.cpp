@@ -368,8 +368,8 @@ std::string GemmTiling::describe() const {
 // blocks take 27). Sums of at most 64 products run in k order, one output an invocation (16×16
 // blocks, 8×8 for products at most 8 wide such as per-head attention): slicing them gained
 // nothing measurable (1024×64×64: 1.09 to 1.19 TFLOP/s for every form tried), and in-order sums
-// give upstream's kernels' results, which the README MLP's training needs to track upstream
-// within 1e-3 for 200 steps (late in training Adam normalises near-zero gradients, so a
+// are what upstream's kernels compute for short K, which the README MLP's training needs to track
+// upstream within 1e-3 for 200 steps (late in training Adam normalises near-zero gradients, so a
 // different summation order there moved its loss by 0.5%).
 GemmTiling chooseTiling(const MatmulProblem& raw) {
   const MatmulProblem p = normalized(raw);
