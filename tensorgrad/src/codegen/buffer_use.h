@@ -15,7 +15,9 @@ class BufferUse {
   BufferUse(const Graph& graph, const BufferPlan& plan);
 
   int bufferOf(int tensor) const { return plan_.tensorToBuffer.at(static_cast<size_t>(tensor)); }
-  const std::set<int>& readers(int tensor) const { return readers_.at(static_cast<size_t>(tensor)); }
+  const std::set<int>& readers(int tensor) const {
+    return readers_.at(static_cast<size_t>(tensor));
+  }
   // Tensor `t` needs no buffer of its own: op `reader` alone reads it, it is no graph output or
   // capture, and its buffer is an intermediate that no writeback copies.
   bool transient(int t, int reader) const;

@@ -14,8 +14,8 @@ std::vector<int> foldIdentitySums(const Graph& graph, const BufferUse& use,
     if (readers.size() != 1) continue;
     const int s = *readers.begin();
     const Op& sum = graph.ops[static_cast<size_t>(s)];
-    if (sum.kind != OpKind::SumToShape || graph.tensor(sum.out).shape != graph.tensor(op.out).shape ||
-        !use.transient(op.out, s))
+    if (sum.kind != OpKind::SumToShape ||
+        graph.tensor(sum.out).shape != graph.tensor(op.out).shape || !use.transient(op.out, s))
       continue;
     const int at = static_cast<int>(i);
     bool safe = true;

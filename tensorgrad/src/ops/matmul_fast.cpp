@@ -89,8 +89,8 @@ struct TiledOperand {
     const std::string e = "(lid + " + u(g * inv) + ")";
     const std::string kk = xContig ? e + " / " + u(bx / 4) : e + " % " + u(bk);
     const std::string x4 = xContig ? e + " % " + u(bx / 4) : e + " / " + u(bk);
-    return "  let " + reg + "k" + n(g) + " = " + kk + ";\n  let " + reg + "x" + n(g) + " = (" +
-           x4 + ") * 4u;\n";
+    return "  let " + reg + "k" + n(g) + " = " + kk + ";\n  let " + reg + "x" + n(g) + " = (" + x4 +
+           ") * 4u;\n";
   }
 
   // Loads group g of the tile starting at k index `kt` into register reg<g>.
@@ -109,15 +109,19 @@ struct TiledOperand {
     for (int64_t j = 0; j < 4; ++j) {
       const std::string xj = xx + " + " + u(j);
       const std::string xOk = x % bx ? xj + " < " + u(x) : "";
-      const std::string at = xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(k) + " + " + kk;
-      s += ind + guarded(both(kOk, xOk), r + "." + lane(j) + " = " + name + "[" + base + " + " + at + "];") + "\n";
+      const std::string at =
+          xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(k) + " + " + kk;
+      s += ind +
+           guarded(both(kOk, xOk),
+                   r + "." + lane(j) + " = " + name + "[" + base + " + " + at + "];") +
+           "\n";
     }
     return s;
   }
 
   std::string store(int64_t g) const {
-    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" + n(g) +
-           " / 4u] = " + reg + n(g) + ";\n";
+    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" +
+           n(g) + " / 4u] = " + reg + n(g) + ";\n";
   }
 };
 
@@ -127,16 +131,33 @@ struct TiledOperand {
 // multiplied (one workgroup buffer, two barriers a tile).
 KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
-  TiledOperand a{.name = p.lhs, .smem = "aS", .reg = "pa", .base = "aBase", .bx = g.bm,
-                 .bk = g.bk, .x = p.m, .k = p.k, .xContig = p.transA,
-                 .vec = p.transA && p.m % 4 == 0, .x0 = "row0"};
-  TiledOperand b{.name = p.rhs, .smem = "bS", .reg = "pb", .base = "bBase", .bx = g.bn,
-                 .bk = g.bk, .x = p.n, .k = p.k, .xContig = !p.transB,
-                 .vec = !p.transB && p.n % 4 == 0, .x0 = "col0"};
+  TiledOperand a{.name = p.lhs,
+                 .smem = "aS",
+                 .reg = "pa",
+                 .base = "aBase",
+                 .bx = g.bm,
+                 .bk = g.bk,
+                 .x = p.m,
+                 .k = p.k,
+                 .xContig = p.transA,
+                 .vec = p.transA && p.m % 4 == 0,
+                 .x0 = "row0"};
+  TiledOperand b{.name = p.rhs,
+                 .smem = "bS",
+                 .reg = "pb",
+                 .base = "bBase",
+                 .bx = g.bn,
+                 .bk = g.bk,
+                 .x = p.n,
+                 .k = p.k,
+                 .xContig = !p.transB,
+                 .vec = !p.transB && p.n % 4 == 0,
+                 .x0 = "col0"};
   const bool vecOut = p.n % 4 == 0;
-  std::string w = head(p, g, a.vec, b.vec, vecOut,
-                       "var<workgroup> aS : array<vec4<f32>, " + n(g.bk * a.rowVec4()) + ">;\n" +
-                           "var<workgroup> bS : array<vec4<f32>, " + n(g.bk * b.rowVec4()) + ">;\n");
+  std::string w =
+      head(p, g, a.vec, b.vec, vecOut,
+           "var<workgroup> aS : array<vec4<f32>, " + n(g.bk * a.rowVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(g.bk * b.rowVec4()) + ">;\n");
   w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
   for (const TiledOperand* o : {&a, &b}) {
     for (int64_t q = 0; q < o->groups() / inv; ++q) {
@@ -144,7 +165,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
     }
   }
   for (int64_t r = 0; r < g.tm; ++r)
-    for (int64_t h = 0; h < g.tn / 4; ++h) w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
+    for (int64_t h = 0; h < g.tn / 4; ++h)
+      w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
   for (const TiledOperand* o : {&a, &b})
     for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "0u", "  ");
   w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
@@ -161,9 +183,11 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   w += "    let aAt = ty;\n    let bAt = tx;\n";
   for (int64_t kk = 0; kk < g.bk; ++kk) {
     for (int64_t q = 0; q < g.tm / 4; ++q)
-      w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) + "];\n";
+      w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) +
+           "];\n";
     for (int64_t h = 0; h < g.tn / 4; ++h)
-      w += "    let b" + n(kk) + "_" + n(h) + " = bS[bAt + " + u(kk * b.rowVec4() + h * thrN) + "];\n";
+      w += "    let b" + n(kk) + "_" + n(h) + " = bS[bAt + " + u(kk * b.rowVec4() + h * thrN) +
+           "];\n";
     for (int64_t r = 0; r < g.tm; ++r)
       for (int64_t h = 0; h < g.tn / 4; ++h) {
         const std::string c = "c" + n(r) + "_" + n(h);
@@ -180,12 +204,18 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
       if (vecOut) {
         const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
-        w += "    " + guarded(both(rOk, cOk), "out[(oBase + r * " + u(p.n) + " + " + col + ") / 4u] = " + c + ";") + "\n";
+        w += "    " +
+             guarded(both(rOk, cOk),
+                     "out[(oBase + r * " + u(p.n) + " + " + col + ") / 4u] = " + c + ";") +
+             "\n";
       } else {
         for (int64_t j = 0; j < 4; ++j) {
           const std::string cj = col + " + " + u(j);
           const std::string cOk = p.n % g.bn ? cj + " < " + u(p.n) : "";
-          w += "    " + guarded(both(rOk, cOk), "out[oBase + r * " + u(p.n) + " + " + cj + "] = " + c + "." + lane(j) + ";") + "\n";
+          w += "    " +
+               guarded(both(rOk, cOk), "out[oBase + r * " + u(p.n) + " + " + cj + "] = " + c + "." +
+                                           lane(j) + ";") +
+               "\n";
         }
       }
     }
@@ -225,10 +255,8 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
     const std::string c = "col0 + tx * " + u(g.tn) + " + " + u(j);
     w += "  let cb" + n(j) + " = " + (edgeN ? "min(" + c + ", " + u(p.n - 1) + ")" : c) + ";\n";
   }
-  if (p.transA && vecA && edgeM)
-    w += "  let ra4 = min(row0 + ty * 4u, " + u(p.m - 4) + ");\n";
-  if (!p.transB && vecB && edgeN)
-    w += "  let cb4 = min(col0 + tx * 4u, " + u(p.n - 4) + ");\n";
+  if (p.transA && vecA && edgeM) w += "  let ra4 = min(row0 + ty * 4u, " + u(p.m - 4) + ");\n";
+  if (!p.transB && vecB && edgeN) w += "  let cb4 = min(col0 + tx * 4u, " + u(p.n - 4) + ");\n";
   const std::string ra4 = edgeM ? "ra4" : "ra0", cb4 = edgeN ? "cb4" : "cb0";
   for (int64_t i = 0; i < g.tm; ++i)
     for (int64_t j = 0; j < g.tn; ++j) w += "  var c" + n(i) + "_" + n(j) + " = 0.0;\n";
@@ -238,9 +266,11 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   if (!p.transA) {
     for (int64_t i = 0; i < g.tm; ++i) {
       if (vecA) {
-        w += "    let a" + n(i) + " = " + p.lhs + "[(aBase + ra" + n(i) + " * " + u(p.k) + " + k) / 4u];\n";
+        w += "    let a" + n(i) + " = " + p.lhs + "[(aBase + ra" + n(i) + " * " + u(p.k) +
+             " + k) / 4u];\n";
       } else {
-        w += "    let a" + n(i) + " = " + p.lhs + "[aBase + ra" + n(i) + " * " + u(p.k) + " + k];\n";
+        w +=
+            "    let a" + n(i) + " = " + p.lhs + "[aBase + ra" + n(i) + " * " + u(p.k) + " + k];\n";
       }
     }
     av = [vecA](int64_t i, int64_t q) { return "a" + n(i) + (vecA ? "." + lane(q) : ""); };
@@ -251,17 +281,22 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
         w += "    let a" + n(q) + " = " + p.lhs + "[(aBase + " + kq + " + " + ra4 + ") / 4u];\n";
       } else {
         for (int64_t i = 0; i < g.tm; ++i)
-          w += "    let a" + n(q) + "_" + n(i) + " = " + p.lhs + "[aBase + " + kq + " + ra" + n(i) + "];\n";
+          w += "    let a" + n(q) + "_" + n(i) + " = " + p.lhs + "[aBase + " + kq + " + ra" + n(i) +
+               "];\n";
       }
     }
-    av = [vecA](int64_t i, int64_t q) { return vecA ? "a" + n(q) + "." + lane(i) : "a" + n(q) + "_" + n(i); };
+    av = [vecA](int64_t i, int64_t q) {
+      return vecA ? "a" + n(q) + "." + lane(i) : "a" + n(q) + "_" + n(i);
+    };
   }
   if (p.transB) {
     for (int64_t j = 0; j < g.tn; ++j) {
       if (vecB) {
-        w += "    let b" + n(j) + " = " + p.rhs + "[(bBase + cb" + n(j) + " * " + u(p.k) + " + k) / 4u];\n";
+        w += "    let b" + n(j) + " = " + p.rhs + "[(bBase + cb" + n(j) + " * " + u(p.k) +
+             " + k) / 4u];\n";
       } else {
-        w += "    let b" + n(j) + " = " + p.rhs + "[bBase + cb" + n(j) + " * " + u(p.k) + " + k];\n";
+        w +=
+            "    let b" + n(j) + " = " + p.rhs + "[bBase + cb" + n(j) + " * " + u(p.k) + " + k];\n";
       }
     }
     bv = [vecB](int64_t q, int64_t j) { return "b" + n(j) + (vecB ? "." + lane(q) : ""); };
@@ -272,10 +307,13 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
         w += "    let b" + n(q) + " = " + p.rhs + "[(bBase + " + kq + " + " + cb4 + ") / 4u];\n";
       } else {
         for (int64_t j = 0; j < g.tn; ++j)
-          w += "    let b" + n(q) + "_" + n(j) + " = " + p.rhs + "[bBase + " + kq + " + cb" + n(j) + "];\n";
+          w += "    let b" + n(q) + "_" + n(j) + " = " + p.rhs + "[bBase + " + kq + " + cb" + n(j) +
+               "];\n";
       }
     }
-    bv = [vecB](int64_t q, int64_t j) { return vecB ? "b" + n(q) + "." + lane(j) : "b" + n(q) + "_" + n(j); };
+    bv = [vecB](int64_t q, int64_t j) {
+      return vecB ? "b" + n(q) + "." + lane(j) : "b" + n(q) + "_" + n(j);
+    };
   }
   for (int64_t q = 0; q < kc; ++q)
     for (int64_t i = 0; i < g.tm; ++i)
@@ -294,13 +332,19 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       if (vecOut) {
         const std::string c = "col0 + tx * 4u";
         const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
-        w += "  " + guarded(both(rOk, cOk), "out[(" + outIndex(r, c) + ") / 4u] = vec4<f32>(c" + n(i) + "_0, c" + n(i) + "_1, c" + n(i) + "_2, c" + n(i) + "_3);") + "\n";
+        w +=
+            "  " +
+            guarded(both(rOk, cOk), "out[(" + outIndex(r, c) + ") / 4u] = vec4<f32>(c" + n(i) +
+                                        "_0, c" + n(i) + "_1, c" + n(i) + "_2, c" + n(i) + "_3);") +
+            "\n";
         continue;
       }
       for (int64_t j = 0; j < g.tn; ++j) {
         const std::string c = "col0 + tx * " + u(g.tn) + " + " + u(j);
         const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
-        w += "  " + guarded(both(rOk, cOk), "out[" + outIndex(r, c) + "] = c" + n(i) + "_" + n(j) + ";") + "\n";
+        w += "  " +
+             guarded(both(rOk, cOk), "out[" + outIndex(r, c) + "] = c" + n(i) + "_" + n(j) + ";") +
+             "\n";
       }
     }
   } else {
@@ -318,12 +362,14 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       const std::string o = "o" + n(first / inv);
       w += "  {\n    let " + o + " = lid + " + u(first) + ";\n";
       std::string cond = first + inv > bmbn ? o + " < " + u(bmbn) : "";
-      w += "    let r = row0 + " + o + " / " + u(g.bn) + ";\n    let c = col0 + " + o + " % " + u(g.bn) + ";\n";
+      w += "    let r = row0 + " + o + " / " + u(g.bn) + ";\n    let c = col0 + " + o + " % " +
+           u(g.bn) + ";\n";
       if (edgeM) cond = both(cond, "r < " + u(p.m));
       if (edgeN) cond = both(cond, "c < " + u(p.n));
       w += "    " + std::string(cond.empty() ? "{" : "if (" + cond + ") {") + "\n";
       w += "      var t = 0.0;\n      for (var q = 0u; q < " + u(S) + "; q++) {\n";
-      w += "        t = t + red[" + o + " * " + u(S) + " + ((q + " + o + ") & " + u(S - 1) + ")];\n      }\n";
+      w += "        t = t + red[" + o + " * " + u(S) + " + ((q + " + o + ") & " + u(S - 1) +
+           ")];\n      }\n";
       w += "      out[" + outIndex("r", "c") + "] = t;\n    }\n  }\n";
     }
   }
@@ -335,8 +381,11 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
 }  // namespace
 
 std::string GemmTiling::invalidReason() const {
-  const auto pow2 = [](int64_t v) { return v > 0 && std::has_single_bit(static_cast<uint64_t>(v)); };
-  if (bm <= 0 || bn <= 0 || tm <= 0 || tn <= 0 || bm % tm || bn % tn) return "TM, TN must divide BM, BN";
+  const auto pow2 = [](int64_t v) {
+    return v > 0 && std::has_single_bit(static_cast<uint64_t>(v));
+  };
+  if (bm <= 0 || bn <= 0 || tm <= 0 || tn <= 0 || bm % tm || bn % tn)
+    return "TM, TN must divide BM, BN";
   if (invocations() > kWorkgroupSize) return "more than 256 invocations a workgroup";
   if (form == Form::Tiled) {
     if (tm % 4 || tn % 4) return "tiled TM, TN must be multiples of 4";
@@ -344,11 +393,13 @@ std::string GemmTiling::invalidReason() const {
     const int64_t inv = invocations();
     if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
     // Padded rows (a k-contiguous source) are the worst case.
-    if ((bm / 4 + 1 + bn / 4 + 1) * bk * 16 > 16384) return "more than 16384 bytes of workgroup memory";
+    if ((bm / 4 + 1 + bn / 4 + 1) * bk * 16 > 16384)
+      return "more than 16384 bytes of workgroup memory";
   } else {
     if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
     if (!pow2(slices)) return "slices must be a power of two";
-    if (slices > 1 && slices * bm * bn * 4 > 16384) return "more than 16384 bytes of workgroup memory";
+    if (slices > 1 && slices * bm * bn * 4 > 16384)
+      return "more than 16384 bytes of workgroup memory";
   }
   return "";
 }
@@ -378,8 +429,10 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   const auto tiled = [&](int64_t bm, int64_t bn, int64_t enough) {
     return p.m >= bm && p.n >= bn && blocks(p, bm, bn) >= enough;
   };
-  if (tiled(128, 128, 192)) return {.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8};
-  if (tiled(128, 64, 128)) return {.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4};
+  if (tiled(128, 128, 192))
+    return {.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8};
+  if (tiled(128, 64, 128))
+    return {.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4};
   if (tiled(64, 32, 128)) return {.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
   const int64_t chunks = p.k % 4 == 0 ? p.k / 4 : p.k;
   const auto split = [&](int64_t bm, int64_t bn, int64_t t) {

@@ -34,10 +34,12 @@ struct GemmTiling {
   enum class Form : uint8_t { Tiled, SplitK };
   Form form = Form::Tiled;
   int64_t bm = 128, bn = 128;
-  int64_t bk = 8;      // Tiled: the K depth of a workgroup tile
+  int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
   int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
-  int64_t invocations() const { return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1); }
+  int64_t invocations() const {
+    return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
+  }
   // Empty when the tiling fits WebGPU's default limits and the form's own rules, else why not.
   std::string invalidReason() const;
   std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16"
@@ -48,7 +50,8 @@ GemmTiling chooseTiling(const MatmulProblem& p);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, 2 `out`.
-KernelSource fastMatmulKernel(const MatmulProblem& p, std::optional<GemmTiling> tiling = std::nullopt);
+KernelSource fastMatmulKernel(const MatmulProblem& p,
+                              std::optional<GemmTiling> tiling = std::nullopt);
 
 // The problem of a Matmul / MatmulBatched op with contiguous row-major operands.
 MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs);
