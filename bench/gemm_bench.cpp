@@ -2,14 +2,23 @@
 // set's, EmitOptions::kernels) → wgsl_subset → webgpu_shim, on the default device. Each
 // iteration submits `kDispatches` back-to-back dispatches of out = a · b and waits for them.
 // Reports TFLOP/s (2·M·N·K per product) and, from a spot check of 64 outputs against a double
-// reference, the largest relative error.
+// reference, the largest relative error. `transA` 1 stores the lhs as [K, M] and multiplies
+// swapAxes of it (a weight gradient's shape): upstream's set then runs its permute kernel too,
+// the fast set folds the transpose into the product.
 //
-//   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast)
+//   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast), transA
+//
+// TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
+// the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
+// and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:8:8:8,s:16:16:4:4:16.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
+#include <sstream>
 
+#include "../tensorgrad/src/ops/matmul_fast.h"
 #include "default_device.h"
 #include <tensorgrad/tensorgrad.h>
 
@@ -17,13 +26,18 @@ namespace {
 
 constexpr int kDispatches = 10;
 
-struct Gemm {
-  test_support::DefaultDevice gpu;
-  std::vector<std::string> errors;
+struct Dispatch {
   wgpu::ComputePipeline pipeline;
   wgpu::BindGroup bindGroup;
   std::array<uint32_t, 2> workgroups{};
+};
+
+struct Gemm {
+  test_support::DefaultDevice gpu;
+  std::vector<std::string> errors;
+  std::vector<Dispatch> dispatches;  // every kernel of the graph, in order
   std::vector<float> a, b;
+  bool transA = false;
   wgpu::Buffer out;
 };
 
@@ -35,19 +49,31 @@ std::vector<float> randomValues(int64_t n, uint32_t seed) {
   return v;
 }
 
-// Emits the matmul kernel of [m, k] · [k, n] with `kernels` and builds its pipeline and buffers.
-void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, tg::KernelSet kernels) {
+// Emits the kernels of [m, k] · [k, n] (the lhs stored [k, m] and transposed when `transA`) with
+// `kernels`, the matmul's forced to `tiling` when given, and builds their pipelines and buffers.
+void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet kernels,
+           std::optional<tg::detail::GemmTiling> tiling = std::nullopt) {
   const tg::Graph graph = tg::traceFn([&] {
+    const tg::Tensor a = tg::paramInput("a", transA ? tg::Shape{k, m} : tg::Shape{m, k});
     return std::vector<tg::Tensor>{
-        tg::matmul(tg::paramInput("a", {m, k}), tg::paramInput("b", {k, n}))};
+        tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a, tg::paramInput("b", {k, n}))};
   });
   const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
-  const auto specs = tg::emitKernels(graph, plan, {.kernels = kernels});
-  const auto spec = std::find_if(specs.begin(), specs.end(),
-                                 [](const tg::KernelSpec& s) { return s.kind == tg::OpKind::Matmul; });
+  auto specs = tg::emitKernels(graph, plan, {.kernels = kernels});
+  if (tiling) {
+    for (tg::KernelSpec& spec : specs) {
+      if (spec.kind != tg::OpKind::Matmul) continue;
+      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(
+          {.batches = 1, .m = m, .k = k, .n = n, .transA = transA}, tiling);
+      spec.wgsl = src.wgsl;
+      spec.threads = src.threads;
+      spec.workgroupSize = src.workgroupSize;
+    }
+  }
   g.gpu = test_support::openDefaultDevice(g.errors);
   if (!g.gpu.device) return;
   const wgpu::Device& device = g.gpu.device;
+  g.transA = transA;
   g.a = randomValues(m * k, 1);
   g.b = randomValues(k * n, 2);
   std::vector<wgpu::Buffer> buffers;
@@ -59,31 +85,40 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, tg::KernelSet kernels) {
     const std::vector<float>* data = bs.name == "a" ? &g.a : bs.name == "b" ? &g.b : nullptr;
     if (data) device.GetQueue().WriteBuffer(buffers.back(), 0, data->data(), data->size() * 4);
   }
-  wgpu::ShaderSourceWGSL source;
-  source.code = spec->wgsl;
-  wgpu::ShaderModuleDescriptor md;
-  md.nextInChain = &source;
-  wgpu::ComputePipelineDescriptor pd;
-  pd.compute.module = device.CreateShaderModule(&md);
-  g.pipeline = device.CreateComputePipeline(&pd);
-  std::vector<wgpu::BindGroupEntry> entries;
-  for (size_t i = 0; i < spec->bindings.size(); ++i)
-    entries.push_back({.binding = static_cast<uint32_t>(i),
-                       .buffer = buffers[static_cast<size_t>(spec->bindings[i])]});
-  const wgpu::BindGroupDescriptor bg{.layout = g.pipeline.GetBindGroupLayout(0),
-                                     .entryCount = entries.size(),
-                                     .entries = entries.data()};
-  g.bindGroup = device.CreateBindGroup(&bg);
-  g.workgroups = spec->dispatch();
-  g.out = buffers[static_cast<size_t>(spec->bindings.back())];
+  for (const tg::KernelSpec& spec : specs) {
+    if (spec.wgsl.empty() || spec.threads == 0) continue;
+    wgpu::ShaderSourceWGSL source;
+    source.code = spec.wgsl;
+    wgpu::ShaderModuleDescriptor md;
+    md.nextInChain = &source;
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = device.CreateShaderModule(&md);
+    Dispatch d;
+    d.pipeline = device.CreateComputePipeline(&pd);
+    std::vector<wgpu::BindGroupEntry> entries;
+    for (size_t i = 0; i < spec.bindings.size(); ++i)
+      entries.push_back({.binding = static_cast<uint32_t>(i),
+                         .buffer = buffers[static_cast<size_t>(spec.bindings[i])]});
+    const wgpu::BindGroupDescriptor bg{.layout = d.pipeline.GetBindGroupLayout(0),
+                                       .entryCount = entries.size(),
+                                       .entries = entries.data()};
+    d.bindGroup = device.CreateBindGroup(&bg);
+    d.workgroups = spec.dispatch();
+    g.dispatches.push_back(std::move(d));
+    if (spec.kind == tg::OpKind::Matmul) g.out = buffers[static_cast<size_t>(spec.bindings.back())];
+  }
 }
 
 void runAndWait(const Gemm& g, int dispatches) {
   wgpu::CommandEncoder encoder = g.gpu.device.CreateCommandEncoder();
   wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
-  pass.SetPipeline(g.pipeline);
-  pass.SetBindGroup(0, g.bindGroup);
-  for (int i = 0; i < dispatches; ++i) pass.DispatchWorkgroups(g.workgroups[0], g.workgroups[1]);
+  for (int i = 0; i < dispatches; ++i) {
+    for (const Dispatch& d : g.dispatches) {
+      pass.SetPipeline(d.pipeline);
+      pass.SetBindGroup(0, d.bindGroup);
+      pass.DispatchWorkgroups(d.workgroups[0], d.workgroups[1]);
+    }
+  }
   pass.End();
   wgpu::CommandBuffer commands = encoder.Finish();
   g.gpu.device.GetQueue().Submit(1, &commands);
@@ -103,7 +138,8 @@ double spotCheck(const Gemm& g, int64_t m, int64_t k, int64_t n) {
     const auto i = static_cast<size_t>(rng() % m), j = static_cast<size_t>(rng() % n);
     double exact = 0, scale = 0;
     for (size_t kk = 0; kk < static_cast<size_t>(k); ++kk) {
-      const double p = double{g.a[i * k + kk]} * double{g.b[kk * n + j]};
+      const float ai = g.transA ? g.a[kk * m + i] : g.a[i * k + kk];
+      const double p = double{ai} * double{g.b[kk * n + j]};
       exact += p;
       scale += std::abs(p);
     }
@@ -113,11 +149,7 @@ double spotCheck(const Gemm& g, int64_t m, int64_t k, int64_t n) {
   return worst;
 }
 
-void BM_Gemm(benchmark::State& state) {
-  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
-  const auto kernels = state.range(3) ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
-  Gemm g;
-  setUp(g, m, k, n, kernels);
+void measure(benchmark::State& state, Gemm& g, int64_t m, int64_t k, int64_t n) {
   if (!g.gpu.device || !g.errors.empty()) {
     state.SkipWithError(g.errors.empty() ? "no device" : g.errors.front().c_str());
     return;
@@ -130,21 +162,82 @@ void BM_Gemm(benchmark::State& state) {
           1e12,
       benchmark::Counter::kIsRate);
   state.counters["max_rel_err"] = spotCheck(g, m, k, n);
+}
+
+void BM_Gemm(benchmark::State& state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  const auto kernels = state.range(3) ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
+  Gemm g;
+  setUp(g, m, k, n, state.range(4) != 0, kernels);
+  measure(state, g, m, k, n);
   state.SetLabel(kernels == tg::KernelSet::Fast ? "fast" : "upstream");
 }
 
-// 4096³; the README MLP at H1024 B4096 (forward [4096, 1024] · [1024, 1024]); the transformer at
-// D256 with B·T = 1024 rows (QKV-sized [1024, 256] · [256, 1024]); and a small lavapipe-sized one.
+// The bench's shapes: 4096³; the README MLP at H1024 B4096 (forward [4096, 1024] · [1024, 1024]);
+// the transformer at D256 with B·T = 1024 rows (QKV-sized [1024, 256] · [256, 1024], the weight
+// gradients of its QKV and MLP layers); the transformer sample at D64 (B·T = 1024 rows: the
+// attention projection, the MLP's two layers, their weight gradients); 256³.
+const std::vector<std::array<int64_t, 4>> kShapes = {
+    // M, K, N, transA
+    {256, 256, 256, 0},   {1024, 256, 1024, 0}, {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
+    {256, 1024, 1024, 1}, {1024, 1024, 256, 1}, {1024, 64, 64, 0},     {1024, 64, 256, 0},
+    {1024, 256, 64, 0},   {64, 1024, 64, 1},    {64, 1024, 256, 1},    {256, 1024, 64, 1},
+};
+
 void gemmArgs(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"M", "K", "N", "fast"});
-  for (const auto& s : std::vector<std::array<int64_t, 3>>{
-           {256, 256, 256}, {1024, 256, 1024}, {4096, 1024, 1024}, {4096, 4096, 4096}}) {
-    for (int64_t fast : {0, 1}) b->Args({s[0], s[1], s[2], fast});
-  }
+  b->ArgNames({"M", "K", "N", "fast", "transA"});
+  for (const auto& s : kShapes)
+    for (int64_t fast : {0, 1}) b->Args({s[0], s[1], s[2], fast, s[3]});
 }
 
 BENCHMARK(BM_Gemm)->Apply(gemmArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// TG_GEMM_TILINGS's forced tilings, each on the shapes it may suit (tiled forms on products of at
+// least 128² outputs, split-K on those of at most 512²).
+void registerTilings() {
+  const char* env = std::getenv("TG_GEMM_TILINGS");
+  if (!env) return;
+  std::stringstream list(env);
+  for (std::string item; std::getline(list, item, ',');) {
+    std::vector<int64_t> v;
+    std::stringstream fields(item.substr(2));
+    for (std::string f; std::getline(fields, f, ':');) v.push_back(std::stoll(f));
+    using F = tg::detail::GemmTiling::Form;
+    tg::detail::GemmTiling t;
+    if (item[0] == 't' && v.size() == 5) {
+      t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
+    } else if (item[0] == 's' && v.size() == 5) {
+      t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
+    } else {
+      std::fprintf(stderr, "TG_GEMM_TILINGS: cannot read '%s'\n", item.c_str());
+      continue;
+    }
+    if (const std::string why = t.invalidReason(); !why.empty()) {
+      std::fprintf(stderr, "TG_GEMM_TILINGS: %s: %s\n", item.c_str(), why.c_str());
+      continue;
+    }
+    for (const auto& s : kShapes) {
+      const int64_t outputs = s[0] * s[2];
+      if (t.form == F::Tiled ? outputs < 128 * 128 : outputs > 512 * 512) continue;
+      const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) + "/K:" +
+                               std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
+                               "/transA:" + std::to_string(s[3]);
+      benchmark::RegisterBenchmark(name.c_str(), [s, t](benchmark::State& state) {
+        Gemm g;
+        setUp(g, s[0], s[1], s[2], s[3] != 0, tg::KernelSet::Fast, t);
+        measure(state, g, s[0], s[1], s[2]);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+  }
+}
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  registerTilings();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,27 +1,42 @@
 // The fast kernel set's matmul (KernelSet::Fast) against the CPU evaluator, on lavapipe through
-// our stack and in Dawn for Node, and the two GPUs against each other. Shapes hit every tile
-// edge: 1, tile − 1, tile, tile + 1 along M and N for both tilings (32×32 for small products,
-// 64×64 once there are 128 blocks), K below, at and past the 16-deep k-tile, odd K and N (scalar
-// loads) and multiples of 4 (vec4 loads), lhs batch axes folded into rows, batched rhs.
+// our stack and in Dawn for Node, and the two GPUs against each other: the tilings chooseTiling
+// picks for each product, then every tiling forced on one set of products (tiled 128×128, 128×64,
+// 64×64, 64×32; split-K with 1 to 64 slices and 1×1 to 4×4 outputs an invocation), then
+// transpose folding. Shapes hit every tile edge (1, tile − 1, tile, tile + 1 along M and N, K
+// below, at and past the k-tile), odd K, M and N (scalar loads) and multiples of 4 (vec4 loads),
+// transposed lhs and rhs, lhs batch axes folded into rows, batched rhs.
 //
-// Tolerance: the GPU sums each output's K products in fp32 in tile order (the driver may fuse
-// multiply-adds), the evaluator in double. With inputs in [-1, 1] and K ≤ 70 the rounding error
-// is at most K·2⁻²⁴·Σ|aᵢbᵢ| ≈ 2e-5; we allow 1e-4 absolute plus 1e-4 relative.
+// Tolerance: the GPU sums each output's K products in fp32 in tile or slice order (the driver
+// may fuse multiply-adds), the evaluator in double. With inputs in [-1, 1] and K ≤ 70 the
+// rounding error is at most K·2⁻²⁴·Σ|aᵢbᵢ| ≈ 2e-5; we allow 1e-4 absolute plus 1e-4 relative.
+// For K up to 1100 that bound (≈ 2e-2) would hide an indexing error, so the long-K products use
+// 3e-4 absolute plus 1e-4 relative: about ten times the random-walk estimate
+// √K·2⁻²⁴·|partial sum| ≈ 2e-5 (the largest error seen on lavapipe and Dawn: see kLongAtol).
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <random>
 
+#include "../../tensorgrad/src/ops/matmul_fast.h"
 #include "gpu_oracle.h"
 
 namespace {
 
 constexpr double kRtol = 1e-4, kAtol = 1e-4;
+constexpr double kLongAtol = 3e-4;
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
 struct Product {
   tg::Shape a, b;  // a rank-2 rhs is a matmul, a higher rank one a matmul_batched
+  // The operand is stored with its last two axes swapped and multiplied through swapAxes (which
+  // the fast set folds into the product).
+  bool transA = false, transB = false;
 };
+
+tg::Shape swapLast(tg::Shape s) {
+  std::swap(s[s.size() - 1], s[s.size() - 2]);
+  return s;
+}
 
 std::vector<float> randomValues(int64_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -43,24 +58,26 @@ Case productsCase(const std::vector<Product>& products) {
     std::vector<tg::Tensor> outs;
     for (size_t i = 0; i < products.size(); ++i) {
       const Product& p = products[i];
-      const tg::Tensor a = tg::paramInput("a" + std::to_string(i), p.a);
-      const tg::Tensor b = tg::paramInput("b" + std::to_string(i), p.b);
-      outs.push_back(tg::capture("out" + std::to_string(i), tg::matmul(a, b)));
+      const tg::Tensor a = tg::paramInput("a" + std::to_string(i), p.transA ? swapLast(p.a) : p.a);
+      const tg::Tensor b = tg::paramInput("b" + std::to_string(i), p.transB ? swapLast(p.b) : p.b);
+      outs.push_back(tg::capture("out" + std::to_string(i),
+                                 tg::matmul(p.transA ? tg::swapAxes(a, -1, -2) : a,
+                                            p.transB ? tg::swapAxes(b, -1, -2) : b)));
     }
     return outs;
   });
   for (size_t i = 0; i < products.size(); ++i) {
     const Product& p = products[i];
     const auto seed = static_cast<uint32_t>(2 * i);
-    c.env.params["a" + std::to_string(i)] =
-        tg::HostTensor::f32(p.a, randomValues(tg::shapeSize(p.a), seed));
-    c.env.params["b" + std::to_string(i)] =
-        tg::HostTensor::f32(p.b, randomValues(tg::shapeSize(p.b), seed + 1));
+    c.env.params["a" + std::to_string(i)] = tg::HostTensor::f32(
+        p.transA ? swapLast(p.a) : p.a, randomValues(tg::shapeSize(p.a), seed));
+    c.env.params["b" + std::to_string(i)] = tg::HostTensor::f32(
+        p.transB ? swapLast(p.b) : p.b, randomValues(tg::shapeSize(p.b), seed + 1));
   }
   return c;
 }
 
-// Small products: 32×32 tiles, 2×2 per invocation.
+// Small products, as chooseTiling takes them: split-K blocks of 8×8 or 16×16.
 std::vector<Product> smallProducts() {
   return {
       {{1, 1}, {1, 1}},
@@ -77,9 +94,11 @@ std::vector<Product> smallProducts() {
   };
 }
 
-// Products with at least 128 blocks of 64×64: 64×64 tiles, 4×4 per invocation.
+// Larger products, as chooseTiling takes them: split-K 16×16 blocks, tiled 128×64 and 128×128.
 std::vector<Product> largeProducts() {
   return {
+      {{2200, 8}, {8, 2050}},            // ≥ 264 blocks of 128×128: tiled 128×128
+      {{1100, 8}, {8, 1998}},            // ≥ 264 blocks of 128×64: tiled 128×64
       {{4097, 19}, {19, 129}},           // M and N one past a tile multiple, odd K: scalar loads
       {{63 * 64 + 63, 20}, {20, 127}},   // M and N one short of a tile multiple
       {{4096, 32}, {32, 128}},           // every dimension a tile multiple: no bounds checks
@@ -150,6 +169,262 @@ TEST(FastMatmul, LargeTilesMatchCpuInDawn) {
 TEST(FastMatmul, DawnMatchesLavapipe) {
   expectDawnMatchesShim(productsCase(smallProducts()));
   expectDawnMatchesShim(productsCase(largeProducts()));
+}
+
+TEST(FastMatmul, ChooseTilingPicksEachForm) {
+  using F = tg::detail::GemmTiling::Form;
+  const auto pick = [](int64_t batches, int64_t m, int64_t k, int64_t n) {
+    return tg::detail::chooseTiling({.batches = batches, .m = m, .k = k, .n = n, .batchedRhs = true});
+  };
+  EXPECT_EQ(pick(1, 4096, 4096, 4096).describe(), "tiled 128x128x8 8x8");
+  EXPECT_EQ(pick(1, 1024, 256, 1024).describe(), "tiled 128x64x16 8x4");
+  EXPECT_EQ(pick(1, 256, 1024, 1024).describe(), "tiled 64x32x16 4x4");
+  EXPECT_EQ(pick(1, 256, 256, 256).describe(), "splitk 16x16 4x4 s16");
+  EXPECT_EQ(pick(1, 64, 1024, 64).describe(), "splitk 8x8 4x4 s64");  // a D64 weight gradient
+  EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");     // attention scores
+  EXPECT_EQ(pick(1, 1024, 64, 64).describe(), "splitk 16x16 1x1 s1");  // short K: k order
+  EXPECT_EQ(pick(512, 8, 100, 8).describe(), "splitk 8x8 2x2 s16");
+  EXPECT_EQ(pick(1, 1, 1, 1).form, F::SplitK);
+  for (const auto& p : {pick(1, 4096, 4096, 4096), pick(1, 64, 1024, 64), pick(512, 8, 16, 8),
+                        pick(1, 256, 256, 256), pick(1, 1, 1, 1)})
+    EXPECT_EQ(p.invalidReason(), "") << p.describe();
+}
+
+// Every tiling forced on products hitting its edges: tiles of 8 to 128 along M and N, K below,
+// at and past BK, odd and vec4-aligned extents, both operands transposed or not, batches.
+std::vector<Product> edgeProducts() {
+  return {
+      {{1, 1}, {1, 1}},
+      {{129, 20}, {20, 127}},                  // M one past 128, N one short (scalar B and out)
+      {{128, 16}, {16, 128}},                  // every extent a multiple of the largest tile
+      {{65, 9}, {9, 63}, true},                // transposed lhs, M % 4 = 1: scalar loads
+      {{64, 36}, {36, 64}, true, true},        // both transposed, vec4-aligned
+      {{33, 17}, {17, 16}, false, true},       // transposed rhs, odd K
+      {{2, 65, 12}, {2, 12, 63}, true, true},  // batched, both transposed
+      {{3, 40, 12}, {12, 20}, true},           // transposed lhs with a shared rhs: no row folding
+      {{2, 31, 8}, {8, 129}},                  // shared rhs: 62 rows folded
+      {{132, 24}, {24, 68}, true},             // transposed lhs, vec4, edges past 128 and 64
+  };
+}
+
+// Long K (weight-gradient-like and odd): what split-K exists for.
+std::vector<Product> longKProducts() {
+  return {
+      {{16, 1100}, {1100, 24}, true},
+      {{8, 1027}, {1027, 8}, true},
+      {{24, 515}, {515, 16}},
+      {{20, 600}, {600, 36}, false, true},
+      {{2, 9, 300}, {2, 300, 5}},
+  };
+}
+
+// Replaces each product's chosen kernel with `tiling`'s; the i-th matmul kernel is product i's.
+std::function<void(std::vector<tg::KernelSpec>&)> forceTiling(const std::vector<Product>& products,
+                                                              tg::detail::GemmTiling tiling) {
+  return [products, tiling](std::vector<tg::KernelSpec>& kernels) {
+    size_t i = 0;
+    for (tg::KernelSpec& k : kernels) {
+      if (k.kind != tg::OpKind::Matmul && k.kind != tg::OpKind::MatmulBatched) continue;
+      const Product& p = products.at(i++);
+      // Folded permutes: the kernel computes them too.
+      EXPECT_EQ(k.fusedOps.size(), p.transA || p.transB ? 1u + p.transA + p.transB : 0u);
+      tg::detail::MatmulProblem mp{.batches = tg::shapeSize(p.a) / (p.a[p.a.size() - 2] * p.a.back()),
+                                   .m = p.a[p.a.size() - 2],
+                                   .k = p.a.back(),
+                                   .n = p.b.back(),
+                                   .batchedRhs = p.b.size() > 2,
+                                   .transA = p.transA,
+                                   .transB = p.transB};
+      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(mp, tiling);
+      k.wgsl = src.wgsl;
+      k.threads = src.threads;
+      k.workgroupSize = src.workgroupSize;
+    }
+    EXPECT_EQ(i, products.size());
+  };
+}
+
+class ForcedTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};
+
+}  // namespace
+
+namespace tg::detail {
+void PrintTo(const GemmTiling& t, std::ostream* os) {
+  *os << t.describe();
+}
+}  // namespace tg::detail
+
+namespace {
+
+TEST_P(ForcedTiling, MatchesCpuOnLavapipe) {
+  for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+    const Case c = productsCase(products);
+    tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, atol, kFast,
+                                 forceTiling(products, GetParam()));
+  }
+}
+TEST_P(ForcedTiling, MatchesCpuInDawn) {
+  for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+    const Case c = productsCase(products);
+    tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, atol, kFast,
+                                 forceTiling(products, GetParam()));
+  }
+}
+
+using F = tg::detail::GemmTiling::Form;
+INSTANTIATE_TEST_SUITE_P(
+    FastMatmul, ForcedTiling,
+    testing::Values(
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 2, .tn = 2, .slices = 4},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 4, .tn = 4, .slices = 64},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 2, .tn = 2, .slices = 16},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 32, .bn = 32, .tm = 4, .tn = 4, .slices = 4},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 64, .bn = 64, .tm = 4, .tn = 4, .slices = 1},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
+    [](const testing::TestParamInfo<tg::detail::GemmTiling>& param) {
+      std::string name = param.param.describe();
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
+
+// Transpose folding: the permutes autograd writes for weight gradients (xᵀ·dy), input gradients
+// (dy·Wᵀ) and attention (q·kᵀ) emit no kernel under the fast set; the products read the
+// permutes' inputs transposed and still match the evaluator.
+struct FoldCase {
+  tg::Graph graph;
+  tg::EvalInputs env;
+};
+
+FoldCase foldCase(bool captureTransposed) {
+  FoldCase c;
+  c.graph = tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {40, 12});
+    const tg::Tensor w = tg::paramInput("w", {12, 20});
+    const tg::Tensor dy = tg::paramInput("dy", {40, 20});
+    const tg::Tensor q = tg::paramInput("q", {2, 3, 8, 5});
+    const tg::Tensor k = tg::paramInput("k", {2, 3, 8, 5});
+    const tg::Tensor xt = tg::swapAxes(tg::relu(x), -1, -2);  // an intermediate's transpose
+    std::vector<tg::Tensor> outs{tg::capture("gw", tg::matmul(xt, dy)),
+                                 tg::capture("gx", tg::matmul(dy, tg::swapAxes(w, -1, -2))),
+                                 tg::capture("att", tg::matmul(q, tg::swapAxes(k, -1, -2)))};
+    if (captureTransposed) outs.push_back(tg::capture("xt", xt));
+    return outs;
+  });
+  const std::vector<std::pair<std::string, tg::Shape>> leaves = {
+      {"x", {40, 12}}, {"w", {12, 20}}, {"dy", {40, 20}}, {"q", {2, 3, 8, 5}}, {"k", {2, 3, 8, 5}}};
+  uint32_t seed = 20;
+  for (const auto& [name, shape] : leaves)
+    c.env.params[name] = tg::HostTensor::f32(shape, randomValues(tg::shapeSize(shape), seed++));
+  return c;
+}
+
+size_t permuteKernels(const tg::Graph& graph, tg::EmitOptions options) {
+  size_t n = 0;
+  for (const tg::KernelSpec& k : tg::emitKernels(graph, tg::planBuffers(graph, {}, {}), options))
+    n += k.kind == tg::OpKind::Permute && !k.wgsl.empty();
+  return n;
+}
+
+TEST(FastMatmul, FoldedTransposesEmitNoPermuteKernel) {
+  const FoldCase c = foldCase(false);
+  EXPECT_EQ(permuteKernels(c.graph, {}), 3u);  // upstream's set keeps every permute
+  EXPECT_EQ(permuteKernels(c.graph, kFast), 0u);
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {});
+  size_t folded = 0;
+  for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
+    if (k.kind != tg::OpKind::Matmul && k.kind != tg::OpKind::MatmulBatched) continue;
+    ASSERT_EQ(k.fusedOps.size(), 2u);  // the permute, then the product
+    const tg::Op& permute = c.graph.ops[static_cast<size_t>(k.fusedOps[0])];
+    EXPECT_EQ(permute.kind, tg::OpKind::Permute);
+    // The product binds the permute's input, not its (never written) output.
+    const int source = plan.tensorToBuffer[static_cast<size_t>(permute.inputs[0])];
+    EXPECT_TRUE(k.bindings[0] == source || k.bindings[1] == source);
+    ++folded;
+  }
+  EXPECT_EQ(folded, 3u);
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+    tg_test::expectGpuMatchesCpu(backend, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+
+TEST(FastMatmul, TransposeWithAnotherUseIsNotFolded) {
+  const FoldCase c = foldCase(true);  // xᵀ is captured: it needs its buffer
+  EXPECT_EQ(permuteKernels(c.graph, kFast), 1u);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, kAtol, kFast);
+}
+
+// The permute's source buffer is reused by a later op before the product runs: reading the
+// source at the product would read the new occupant, so the permute must keep its kernel.
+TEST(FastMatmul, TransposeOfAnOverwrittenBufferIsNotFolded) {
+  tg::EvalInputs env;
+  const tg::Graph graph = tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {24, 16});
+    const tg::Tensor y = tg::paramInput("y", {24, 16});
+    const tg::Tensor ht = tg::swapAxes(tg::relu(x), -1, -2);  // relu(x) dies at the permute
+    const tg::Tensor e = tg::exp(y);                           // may take relu(x)'s buffer
+    return std::vector<tg::Tensor>{tg::capture("p", tg::matmul(ht, e))};
+  });
+  env.params["x"] = tg::HostTensor::f32({24, 16}, randomValues(24 * 16, 40));
+  env.params["y"] = tg::HostTensor::f32({24, 16}, randomValues(24 * 16, 41));
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
+  const tg::Op& permute = graph.ops[static_cast<size_t>(
+      std::find_if(graph.ops.begin(), graph.ops.end(),
+                   [](const tg::Op& op) { return op.kind == tg::OpKind::Permute; }) -
+      graph.ops.begin())];
+  const tg::Op& exp = *std::find_if(graph.ops.begin(), graph.ops.end(),
+                                    [](const tg::Op& op) { return op.kind == tg::OpKind::Exp; });
+  // The planner does pool the two (else this test would test nothing).
+  ASSERT_EQ(plan.tensorToBuffer[static_cast<size_t>(permute.inputs[0])],
+            plan.tensorToBuffer[static_cast<size_t>(exp.out)]);
+  EXPECT_EQ(permuteKernels(graph, kFast), 1u);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, graph, {}, {}, env, kRtol, kAtol, kFast);
+}
+
+// Autograd's own graph for two linear layers: the weight gradients' xᵀ and the input gradient's
+// Wᵀ fold into their products, and the identity sum_to_shape after each weight gradient folds
+// into its matmul, which then writes the gradient's buffer itself.
+TEST(FastMatmul, LinearGradientsFoldTransposesAndIdentitySums) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {40, 12});
+    const tg::Tensor w1 = tg::paramInput("w1", {12, 24});
+    const tg::Tensor w2 = tg::paramInput("w2", {24, 6});
+    const tg::Tensor y = tg::matmul(tg::relu(tg::matmul(x, w1)), w2);
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(y, y))};
+  });
+  const tg::GradResult grads = tg::appendGrad(g);
+  tg::EvalInputs env;
+  env.params["x"] = tg::HostTensor::f32({40, 12}, randomValues(480, 50));
+  env.params["w1"] = tg::HostTensor::f32({12, 24}, randomValues(288, 51));
+  env.params["w2"] = tg::HostTensor::f32({24, 6}, randomValues(144, 52));
+  const tg::BufferPlan plan = tg::planBuffers(g, grads.paramGrads, {});
+  const auto count = [&](tg::EmitOptions options, tg::OpKind kind) {
+    size_t n = 0;
+    for (const tg::KernelSpec& k : tg::emitKernels(g, plan, options))
+      n += !k.wgsl.empty() && k.kind == kind;
+    return n;
+  };
+  EXPECT_GT(count({}, tg::OpKind::Permute), 0u);
+  EXPECT_GT(count({}, tg::OpKind::SumToShape), 0u);
+  EXPECT_EQ(count(kFast, tg::OpKind::Permute), 0u);
+  EXPECT_EQ(count(kFast, tg::OpKind::SumToShape), 0u);
+  // Every param gradient's buffer is written by a fast matmul kernel standing at its copy.
+  const auto kernels = tg::emitKernels(g, plan, kFast);
+  for (const auto& [name, t] : grads.paramGrads) {
+    const int buffer = plan.tensorToBuffer[static_cast<size_t>(t)];
+    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [&](const tg::KernelSpec& k) {
+      return !k.bindings.empty() && k.bindings.back() == buffer && k.wgsl.starts_with("// fast matmul");
+    })) << name;
+  }
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn}) {
+    tg_test::expectGpuMatchesCpu(backend, g, grads.paramGrads, {}, env, kRtol, kAtol, kFast);
+    tg_test::expectGpuMatchesCpu(backend, g, grads.paramGrads, {}, env, kRtol, kAtol,
+                                 {.fuseElementwise = true, .kernels = tg::KernelSet::Fast});
+  }
 }
 
 }  // namespace

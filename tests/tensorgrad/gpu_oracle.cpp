@@ -167,11 +167,13 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,
                            const std::vector<tg::WritebackDecl>& writebacks,
                            const tg::EvalInputs& env, double rtol, double atol,
-                           tg::EmitOptions options) {
+                           tg::EmitOptions options,
+                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite) {
   const char* who = backend == Backend::Dawn ? "dawn" : "shim";
   const tg::BufferPlan plan =
       tg::planBuffers(graph, grads, writebacks, true, options.kernels == tg::KernelSet::Fast);
-  const auto kernels = tg::emitKernels(graph, plan, options);
+  auto kernels = tg::emitKernels(graph, plan, options);
+  if (rewrite) rewrite(kernels);
   // The tensor each buffer holds at the end, and whether the GPU ever materialised it.
   std::vector<int> lastOccupant(plan.buffers.size(), -1);
   for (const tg::Op& op : graph.ops)

@@ -5,6 +5,8 @@
 
 #include <tensorgrad/tensorgrad.h>
 
+#include <functional>
+
 namespace tg_test {
 
 struct GpuRun {
@@ -23,9 +25,11 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 // Plans, emits, runs on `backend` and on the CPU, and checks every buffer agrees
 // (|gpu − cpu| ≤ atol + rtol·|cpu|; integers exactly). With fusion, buffers whose last occupant
 // lives only in a fused kernel's registers are skipped. Returns the number of kernels run.
+// `rewrite`, when set, may replace emitted kernels (a test forcing a kernel variant) before the run.
 size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,
                            const std::vector<tg::WritebackDecl>& writebacks,
                            const tg::EvalInputs& env, double rtol = 1e-4, double atol = 1e-5,
-                           tg::EmitOptions options = {});
+                           tg::EmitOptions options = {},
+                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite = {});
 
 }  // namespace tg_test

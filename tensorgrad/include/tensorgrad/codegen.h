@@ -36,9 +36,13 @@ struct KernelSpec {
 
 // Which kernels codegen emits. Upstream: upstream's arithmetic, order and dispatch geometry, bit
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
-// both matmul kinds, as register-blocked 64×64 or 32×32 workgroup tiles), upstream's elsewhere,
-// and element-wise chains fused; still valid WebGPU WGSL, results equal within fp32 rounding
-// (sums run in another order).
+// both matmul kinds, as register-blocked workgroup tiles for large products and in-workgroup
+// split-K for small or long-K ones; the reductions and softmaxes along an axis, as workgroup
+// trees), upstream's elsewhere; element-wise chains fused (broadcasts and reshapes joining them
+// as indexing), reshapes planned into their input's buffer, a Permute swapping the last two axes
+// folded into the matmul that alone reads it (no kernel of its own), as is an identity
+// sum_to_shape after a matmul (the matmul writes the copy's buffer); still valid WebGPU WGSL,
+// results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <set>
 
+#include "../ops/matmul_fast.h"
 #include "../ops/op_registry.h"
+#include "buffer_use.h"
+#include "fold_identity_sum.h"
+#include "fold_transpose.h"
 
 namespace tg {
 
@@ -21,27 +25,14 @@ int bufferOf(const BufferPlan& plan, int tensor) {
   return plan.tensorToBuffer.at(static_cast<size_t>(tensor));
 }
 
-// A reshape planned into its input's buffer (planBuffers' aliasReshapes): nothing to copy.
-bool aliasedReshape(const Op& op, const BufferPlan& plan) {
-  return op.kind == OpKind::Reshape && bufferOf(plan, op.out) == bufferOf(plan, op.inputs[0]);
-}
-
 bool valueTyped(Dtype d) {
   return d == Dtype::F32 || d == Dtype::Bool;
 }
 
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes (empty when
 // op i was folded into a later kernel).
-std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& plan) {
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const detail::BufferUse& use) {
   const size_t n = graph.ops.size();
-  std::vector<std::set<int>> readers(graph.tensors.size());
-  for (size_t i = 0; i < n; ++i) {
-    for (int t : graph.ops[i].inputs) readers[static_cast<size_t>(t)].insert(static_cast<int>(i));
-  }
-  std::set<int> pinned(graph.outputs.begin(), graph.outputs.end());
-  for (const auto& [name, t] : graph.captures) pinned.insert(t);
-  std::set<int> writebackBuffers;
-  for (const Writeback& w : plan.writebacks) writebackBuffers.insert(w.source);
   const auto fusable = [&](int i) {
     const Op& op = graph.ops[static_cast<size_t>(i)];
     if (!detail::opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
@@ -49,19 +40,9 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferPlan& p
                        [&](int t) { return valueTyped(graph.tensor(t).dtype); });
   };
   // The value may stay in registers: read once, by `reader` only, and kept nowhere else.
-  const auto transient = [&](int t, int reader) {
-    const BufferSpec& b = plan.buffers[static_cast<size_t>(bufferOf(plan, t))];
-    return readers[static_cast<size_t>(t)] == std::set<int>{reader} && !pinned.contains(t) &&
-           b.kind == BufferSpec::Kind::Intermediate && !writebackBuffers.contains(b.id);
-  };
+  const auto transient = [&](int t, int reader) { return use.transient(t, reader); };
   // Delaying a read from op `from` to op `to` is safe while no op in between overwrites its buffer.
-  const auto untouched = [&](int t, int from, int to) {
-    for (int k = from + 1; k <= to; ++k) {
-      const Op& op = graph.ops[static_cast<size_t>(k)];
-      if (bufferOf(plan, op.out) == bufferOf(plan, t) && !aliasedReshape(op, plan)) return false;
-    }
-    return true;
-  };
+  const auto untouched = [&](int t, int from, int to) { return use.untouched(t, from, to); };
 
   // Distinct values a kernel computing `ops` reads from buffers.
   const auto externalInputs = [&](const std::vector<int>& ops) {
@@ -185,13 +166,57 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   return most;
 }
 
+// A fast matmul with folded neighbours: operands read through folded permutes
+// (fold_transpose.h) bind the permutes' inputs, read transposed; with a folded identity
+// sum_to_shape `sumOp` (fold_identity_sum.h) the kernel stands at the copy's place and writes
+// the copy's buffer. fusedOps lists every op it computes, so tools show them as one kernel.
+KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int opIndex,
+                              const std::array<int, 2>& permutes, int sumOp) {
+  const Op& op = graph.ops[static_cast<size_t>(opIndex)];
+  const detail::OpDef& def = detail::opDef(op.kind);
+  const detail::KernelArgs args{op, graph, def};
+  detail::MatmulProblem p = detail::matmulProblem(args, op.kind == OpKind::MatmulBatched);
+  p.transA = permutes[0] >= 0;
+  p.transB = permutes[1] >= 0;
+  const detail::KernelSource src = detail::fastMatmulKernel(p);
+  KernelSpec k;
+  k.opIndex = sumOp >= 0 ? sumOp : opIndex;
+  k.kind = op.kind;
+  k.wgsl = src.wgsl;
+  k.threads = src.threads;
+  k.workgroupSize = src.workgroupSize;
+  k.loopLength = loopLength(graph, op, k.threads);
+  for (size_t i = 0; i < 2; ++i) {
+    const int perm = permutes[i];
+    k.bindings.push_back(
+        bufferOf(plan, perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : op.inputs[i]));
+    if (perm >= 0) k.fusedOps.push_back(perm);
+  }
+  std::sort(k.fusedOps.begin(), k.fusedOps.end());
+  k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
+  k.fusedOps.push_back(opIndex);
+  if (sumOp >= 0) k.fusedOps.push_back(sumOp);
+  k.bindings.push_back(bufferOf(plan, sumOp >= 0 ? graph.ops[static_cast<size_t>(sumOp)].out : op.out));
+  return k;
+}
+
 }  // namespace
 
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                     EmitOptions options) {
-  const bool fuse = options.fuseElementwise || options.kernels == KernelSet::Fast;
+  const detail::BufferUse use(graph, plan);
   std::vector<std::vector<int>> groups;
-  if (fuse) groups = fuseGroups(graph, plan);
+  const bool fuse = options.fuseElementwise || options.kernels == KernelSet::Fast;
+  if (fuse) groups = fuseGroups(graph, use);
+  detail::TransposeFolds folds;
+  std::vector<int> sumOf, sumFrom;  // matmul → identity sum_to_shape it computes, and back
+  if (options.kernels == KernelSet::Fast) {
+    folds = detail::foldTransposes(graph, use);
+    sumOf = detail::foldIdentitySums(graph, use, folds.permuteOf);
+    sumFrom.assign(graph.ops.size(), -1);
+    for (size_t m = 0; m < sumOf.size(); ++m)
+      if (sumOf[m] >= 0) sumFrom[static_cast<size_t>(sumOf[m])] = static_cast<int>(m);
+  }
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
@@ -199,11 +224,27 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(fusedKernel(graph, plan, groups[i]));
       continue;
     }
+    if (!sumOf.empty() && sumOf[i] >= 0) {  // computed at its sum_to_shape's place
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!sumFrom.empty() && sumFrom[i] >= 0) {
+      const int m = sumFrom[i];
+      kernels.push_back(foldedMatmulKernel(graph, plan, m, folds.permuteOf[static_cast<size_t>(m)],
+                                           static_cast<int>(i)));
+      continue;
+    }
+    if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
+      kernels.push_back(
+          foldedMatmulKernel(graph, plan, static_cast<int>(i), folds.permuteOf[i], -1));
+      continue;
+    }
     const detail::OpDef& def = detail::opDef(op.kind);
     KernelSpec k;
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
-    if (def.kernel && !aliasedReshape(op, plan) && !(fuse && groups[i].empty())) {
+    const bool folded = !folds.folded.empty() && folds.folded[i];
+    if (def.kernel && !folded && !use.aliasedReshape(op) && !(fuse && groups[i].empty())) {
       const detail::KernelArgs args{op, graph, def};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);

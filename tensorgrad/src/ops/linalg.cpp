@@ -196,15 +196,15 @@ void registerLinalgOps(OpTable& t) {
 
   kernelOf(t, OpKind::Matmul) = [](const KernelArgs& a) { return matmulKernel(a, false); };
   kernelOf(t, OpKind::MatmulBatched) = [](const KernelArgs& a) { return matmulKernel(a, true); };
-  // Operands are always contiguous row-major here: autograd materialises transposes as their own
-  // ops, so the fast kernel covers every product the compiler emits. An empty product (a zero
-  // dimension) dispatches nothing useful; upstream's kernel handles it.
+  // Operands are contiguous row-major here: autograd materialises transposes as their own ops
+  // (codegen folds those into the product under the fast set: src/codegen/fold_transpose.h). An
+  // empty product (a zero dimension) dispatches nothing useful; upstream's kernel handles it.
   for (const bool batched : {false, true}) {
     fastKernelOf(t, batched ? OpKind::MatmulBatched : OpKind::Matmul) =
         [batched](const KernelArgs& a) {
           return shapeSize(a.out().shape) == 0 || a.in(0).shape.back() == 0
                      ? KernelSource{}
-                     : fastMatmulKernel(a, batched);
+                     : fastMatmulKernel(matmulProblem(a, batched));
         };
   }
 }

@@ -1,5 +1,7 @@
 #include "matmul_fast.h"
 
+#include <bit>
+#include <functional>
 #include <stdexcept>
 
 namespace tg::detail {
@@ -9,157 +11,465 @@ std::string n(int64_t v) {
   return std::to_string(v);
 }
 
-std::string lane(int j) {
+std::string lane(int64_t j) {
   return std::string(1, "xyzw"[j]);
 }
 
-// One operand tile's load: the tile is `rows`×`cols` of a row-major matrix whose rows are
-// `stride` long, read in groups of 4 along a row (one vec4 when `vec4`), `rowLimit`/`colLimit`
-// bounding what exists (empty: always in range). Each invocation stores its group into
-// workgroup memory through `store(r, c, value)`.
-struct TileLoad {
-  std::string src;       // the binding
-  std::string base;      // flat index of the tile's (0, 0) element
-  int64_t rows = 0, cols = 0, stride = 0;
-  std::string rowLimit;  // r < rowLimit, where r is the tile-local row
-  std::string colLimit;  // c < colLimit
-  bool vec4 = false;
-};
-
-template <class Store>
-std::string loadTile(const TileLoad& t, int64_t invocations, Store store) {
-  const int64_t groups = t.rows * t.cols / 4, perRow = t.cols / 4;
-  std::string s;
-  for (int64_t g = 0; g * invocations < groups; ++g) {
-    const std::string e = "e" + t.src + n(g);
-    s += "    {\n      let " + e + " = lid + " + n(g * invocations) + "u;\n";
-    // Fewer groups than invocations: the rest idle (no barrier inside, so no uniformity issue).
-    const bool partial = (g + 1) * invocations > groups;
-    const std::string ind = partial ? "        " : "      ";
-    if (partial) s += "      if (" + e + " < " + n(groups) + "u) {\n";
-    s += ind + "let r = " + e + " / " + n(perRow) + "u;\n" + ind + "let c = (" + e + " % " +
-         n(perRow) + "u) * 4u;\n";
-    s += ind + "var v = vec4<f32>(0.0);\n";
-    const std::string at = t.base + " + r * " + n(t.stride) + "u + c";
-    std::string rowOk = t.rowLimit.empty() ? "" : "r < " + t.rowLimit;
-    const auto cond = [&](const std::string& col) {
-      std::string c = rowOk;
-      if (!t.colLimit.empty()) c += (c.empty() ? "" : " && ") + col + " < " + t.colLimit;
-      return c;
-    };
-    if (t.vec4) {
-      // Rows are whole vec4s (stride % 4 == 0), so a group is all in range or all out.
-      const std::string c = cond("c");
-      const std::string load = "v = " + t.src + "[(" + at + ") / 4u];";
-      s += ind + (c.empty() ? load : "if (" + c + ") { " + load + " }") + "\n";
-    } else {
-      for (int j = 0; j < 4; ++j) {
-        const std::string c = cond("c + " + n(j) + "u");
-        const std::string load = "v." + lane(j) + " = " + t.src + "[" + at + " + " + n(j) + "u];";
-        s += ind + (c.empty() ? load : "if (" + c + ") { " + load + " }") + "\n";
-      }
-    }
-    for (int j = 0; j < 4; ++j) s += ind + store(j) + "\n";
-    if (partial) s += "      }\n";
-    s += "    }\n";
-  }
-  return s;
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
 }
 
-}  // namespace
-
-// Each workgroup owns one BM×BN output block; K advances BK at a time through two workgroup
-// tiles, A stored k-major (aT[kk·BM + row]) so both tiles are read along rows in the inner loop.
-// Invocation (ty, tx) accumulates rows ty·TM.., columns tx·TN.. in TM·TN registers. Bounds
-// checks appear only along dimensions that are not tile multiples (shapes are constants);
-// out-of-range loads read 0, so partial tiles add nothing.
-GemmTiling chooseTiling(int64_t batches, int64_t m, int64_t n) {
-  const GemmTiling big;
-  const int64_t blocks = batches * ((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn);
-  if (blocks >= 128) return big;
-  return {.bm = 32, .bn = 32, .bk = 16, .tm = 2, .tn = 2};
+std::string both(const std::string& a, const std::string& b) {
+  return a.empty() ? b : b.empty() ? a : a + " && " + b;
 }
 
-KernelSource fastMatmulKernel(const KernelArgs& a, bool batchedRhs,
-                              std::optional<GemmTiling> tiling) {
-  const Shape& x = a.in(0).shape;
-  int64_t m = x[x.size() - 2];
-  const int64_t k = x.back(), cols = a.in(1).shape.back();
-  int64_t batches = shapeSize(a.out().shape) / (m * cols);
-  if (!batchedRhs) {  // a shared rhs: the batches are just more rows
-    m *= batches;
-    batches = 1;
-  }
-  const GemmTiling g = tiling ? *tiling : chooseTiling(batches, m, cols);
-  if (g.bk % 4 || g.bn % 4 || g.bm % g.tm || g.bn % g.tn || g.invocations() > kWorkgroupSize ||
-      g.workgroupBytes() > 16384)
-    throw std::logic_error("fastMatmulKernel: tiling outside WebGPU's default limits");
-  const int64_t tilesM = (m + g.bm - 1) / g.bm, tilesN = (cols + g.bn - 1) / g.bn;
-  const int64_t workgroups = batches * tilesM * tilesN, inv = g.invocations();
-  const bool vecA = k % 4 == 0, vecB = cols % 4 == 0;
-  const bool edgeM = m % g.bm != 0, edgeN = cols % g.bn != 0, edgeK = k % g.bk != 0;
-  const std::string lhs = a.inName(0), rhs = a.inName(1);
+std::string guarded(const std::string& cond, const std::string& stmt) {
+  return cond.empty() ? stmt : "if (" + cond + ") { " + stmt + " }";
+}
 
-  std::string w = "// fast matmul: " + n(batches) + " × [" + n(m) + ", " + n(k) + "] · [" + n(k) +
-                  ", " + n(cols) + "], " + n(g.bm) + "×" + n(g.bn) + " tiles, " + n(g.tm) + "×" +
-                  n(g.tn) + " per invocation\n";
-  w += "var<workgroup> aT : array<f32, " + n(g.bk * g.bm) + ">;\n";
-  w += "var<workgroup> bT : array<f32, " + n(g.bk * g.bn) + ">;\n";
-  w += "@group(0) @binding(0) var<storage, read> " + lhs + " : array<" +
-       (vecA ? "vec4<f32>" : "f32") + ">;\n";
-  w += "@group(0) @binding(1) var<storage, read> " + rhs + " : array<" +
-       (vecB ? "vec4<f32>" : "f32") + ">;\n";
-  w += "@group(0) @binding(2) var<storage, read_write> out : array<f32>;\n";
-  w += "@compute @workgroup_size(" + n(inv) +
+// The problem after folding a shared rhs's batches into rows (possible unless A is transposed:
+// then each batch's rows are columns of its own [k, m] block).
+MatmulProblem normalized(MatmulProblem p) {
+  if (!p.batchedRhs && !p.transA && p.batches > 1) {
+    p.m *= p.batches;
+    p.batches = 1;
+  }
+  return p;
+}
+
+int64_t blocks(const MatmulProblem& p, int64_t bm, int64_t bn) {
+  return p.batches * ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
+}
+
+// The shared head of both forms: bindings, entry point, the workgroup's batch and block.
+std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool vecB, bool vecOut,
+                 const std::string& workgroupVars) {
+  const int64_t tiles = ceilDiv(p.m, g.bm) * ceilDiv(p.n, g.bn);
+  const auto arr = [](bool v) { return v ? "array<vec4<f32>>" : "array<f32>"; };
+  std::string w = "// fast matmul: " + n(p.batches) + " × [" + n(p.m) + ", " + n(p.k) + "]" +
+                  (p.transA ? "ᵀ" : "") + " · [" + n(p.k) + ", " + n(p.n) + "]" +
+                  (p.transB ? "ᵀ" : "") + ", " + g.describe() + "\n";
+  w += workgroupVars;
+  w += "@group(0) @binding(0) var<storage, read> " + p.lhs + " : " + arr(vecA) + ";\n";
+  w += "@group(0) @binding(1) var<storage, read> " + p.rhs + " : " + arr(vecB) + ";\n";
+  w += "@group(0) @binding(2) var<storage, read_write> out : " + std::string(arr(vecOut)) + ";\n";
+  w += "@compute @workgroup_size(" + n(g.invocations()) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
        "u32) {\n";
   w += "  let wg = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n";
-  w += "  if (wg >= " + u(workgroups) + ") { return; }\n";
-  w += "  let bi = wg / " + u(tilesM * tilesN) + ";\n  let tile = wg % " + u(tilesM * tilesN) + ";\n";
-  w += "  let row0 = (tile / " + u(tilesN) + ") * " + u(g.bm) + ";\n";
-  w += "  let col0 = (tile % " + u(tilesN) + ") * " + u(g.bn) + ";\n";
-  w += "  let aBase = bi * " + u(m * k) + " + row0 * " + u(k) + ";\n";
-  w += "  let bBase = " + (batchedRhs ? "bi * " + u(k * cols) : std::string("0u")) + " + col0;\n";
-  w += "  let ty = (lid / " + u(g.bn / g.tn) + ") * " + u(g.tm) + ";\n";
-  w += "  let tx = (lid % " + u(g.bn / g.tn) + ") * " + u(g.tn) + ";\n";
-  for (int64_t i = 0; i < g.tm; ++i)
-    for (int64_t j = 0; j < g.tn; ++j) w += "  var c" + n(i) + "_" + n(j) + " = 0.0;\n";
-  w += "  for (var k0 = 0u; k0 < " + u(k) + "; k0 += " + u(g.bk) + ") {\n";
-  const std::string kLeft = edgeK ? "(" + u(k) + " - k0)" : "";
-  w += loadTile({.src = lhs, .base = "aBase + k0", .rows = g.bm, .cols = g.bk, .stride = k,
-                 .rowLimit = edgeM ? "(" + u(m) + " - row0)" : "", .colLimit = kLeft, .vec4 = vecA},
-                inv, [&](int j) { return "aT[(c + " + n(j) + "u) * " + n(g.bm) + "u + r] = v." + lane(j) + ";"; });
-  w += loadTile({.src = rhs, .base = "bBase + k0 * " + u(cols), .rows = g.bk, .cols = g.bn,
-                 .stride = cols, .rowLimit = kLeft,
-                 .colLimit = edgeN ? "(" + u(cols) + " - col0)" : "", .vec4 = vecB},
-                inv, [&](int j) { return "bT[r * " + n(g.bn) + "u + c + " + n(j) + "u] = v." + lane(j) + ";"; });
-  w += "    workgroupBarrier();\n";
-  w += "    for (var kk = 0u; kk < " + u(g.bk) + "; kk++) {\n";
-  for (int64_t i = 0; i < g.tm; ++i)
-    w += "      let a" + n(i) + " = aT[kk * " + u(g.bm) + " + ty + " + u(i) + "];\n";
-  for (int64_t j = 0; j < g.tn; ++j)
-    w += "      let b" + n(j) + " = bT[kk * " + u(g.bn) + " + tx + " + u(j) + "];\n";
-  for (int64_t i = 0; i < g.tm; ++i)
-    for (int64_t j = 0; j < g.tn; ++j) {
-      const std::string c = "c" + n(i) + "_" + n(j);
-      w += "      " + c + " = " + c + " + a" + n(i) + " * b" + n(j) + ";\n";
+  w += "  if (wg >= " + u(p.batches * tiles) + ") { return; }\n";
+  w += "  let bi = wg / " + u(tiles) + ";\n  let tile = wg % " + u(tiles) + ";\n";
+  w += "  let row0 = (tile / " + u(ceilDiv(p.n, g.bn)) + ") * " + u(g.bm) + ";\n";
+  w += "  let col0 = (tile % " + u(ceilDiv(p.n, g.bn)) + ") * " + u(g.bn) + ";\n";
+  w += "  let aBase = bi * " + u(p.m * p.k) + ";\n";
+  w += "  let bBase = " + (p.batchedRhs ? "bi * " + u(p.k * p.n) : std::string("0u")) + ";\n";
+  w += "  let oBase = bi * " + u(p.m * p.n) + ";\n";
+  return w;
+}
+
+// One operand of the tiled form: a BK × BX tile (X = M for A, N for B) kept in workgroup memory
+// k-major as vec4s of 4 consecutive x, so the inner loop reads whole vec4s. A source contiguous
+// along x (B, or a transposed A) loads a vec4 where rows allow and stores it as is; a source
+// contiguous along k (A, or a transposed B) gathers 4 rows at one k into a vec4 (32-byte
+// segments per 8 lanes), and its rows are padded by one vec4 so those stores hit distinct banks.
+struct TiledOperand {
+  std::string name, smem, reg;  // binding, workgroup array, prefetch register prefix
+  std::string base;             // batch offset
+  int64_t bx = 0, bk = 0;       // tile extent along x and k
+  int64_t x = 0, k = 0;         // the operand's extent
+  bool xContig = false;         // element (k, x) at k·X + x; else at x·K + k
+  bool vec = false;             // the binding is array<vec4<f32>>
+  std::string x0;               // the tile's first x ("row0" / "col0")
+
+  int64_t rowVec4() const { return bx / 4 + (xContig ? 0 : 1); }  // workgroup row stride
+  int64_t groups() const { return bk * bx / 4; }
+
+  // Tile-local k and x of group `g` of this invocation (x a multiple of 4).
+  std::string place(int64_t g, int64_t inv) const {
+    const std::string e = "(lid + " + u(g * inv) + ")";
+    const std::string kk = xContig ? e + " / " + u(bx / 4) : e + " % " + u(bk);
+    const std::string x4 = xContig ? e + " % " + u(bx / 4) : e + " / " + u(bk);
+    return "  let " + reg + "k" + n(g) + " = " + kk + ";\n  let " + reg + "x" + n(g) + " = (" + x4 +
+           ") * 4u;\n";
+  }
+
+  // Loads group g of the tile starting at k index `kt` into register reg<g>.
+  std::string load(int64_t g, const std::string& kt, const std::string& ind) const {
+    const std::string r = reg + n(g), kk = "(" + kt + " + " + reg + "k" + n(g) + ")";
+    const std::string xx = "(" + x0 + " + " + reg + "x" + n(g) + ")";
+    const std::string kOk = k % bk ? kk + " < " + u(k) : "";
+    std::string s = ind + r + " = vec4<f32>(0.0);\n";
+    if (vec) {  // xContig and X % 4 == 0: the 4 values are all in range or all out
+      const std::string xOk = x % bx ? xx + " < " + u(x) : "";
+      return s + ind +
+             guarded(both(kOk, xOk), r + " = " + name + "[(" + base + " + " + kk + " * " + u(x) +
+                                         " + " + xx + ") / 4u];") +
+             "\n";
     }
-  w += "    }\n    workgroupBarrier();\n  }\n";
-  w += "  let oBase = bi * " + u(m * cols) + ";\n";
-  for (int64_t i = 0; i < g.tm; ++i) {
-    w += "  {\n    let r = row0 + ty + " + u(i) + ";\n";
-    for (int64_t j = 0; j < g.tn; ++j) {
-      const std::string at = "out[oBase + r * " + u(cols) + " + col0 + tx + " + u(j) + "] = c" +
-                             n(i) + "_" + n(j) + ";";
-      std::string cond;
-      if (edgeM) cond = "r < " + u(m);
-      if (edgeN) cond += (cond.empty() ? "" : " && ") + ("col0 + tx + " + u(j) + " < " + u(cols));
-      w += "    " + (cond.empty() ? at : "if (" + cond + ") { " + at + " }") + "\n";
+    for (int64_t j = 0; j < 4; ++j) {
+      const std::string xj = xx + " + " + u(j);
+      const std::string xOk = x % bx ? xj + " < " + u(x) : "";
+      const std::string at =
+          xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(k) + " + " + kk;
+      s += ind +
+           guarded(both(kOk, xOk),
+                   r + "." + lane(j) + " = " + name + "[" + base + " + " + at + "];") +
+           "\n";
+    }
+    return s;
+  }
+
+  std::string store(int64_t g) const {
+    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" +
+           n(g) + " / 4u] = " + reg + n(g) + ";\n";
+  }
+};
+
+// Tiled: out block BM×BN per workgroup; invocation (ty, tx) owns rows (ty + g·BM/TM)·4 + i and
+// columns (tx + h·BN/TN)·4 + j, so a warp's reads of a k row are 16 consecutive vec4s (B) and
+// one or two broadcast vec4s (A). The next K tile is loaded into registers while this one is
+// multiplied (one workgroup buffer, two barriers a tile).
+KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
+  const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
+  TiledOperand a{.name = p.lhs,
+                 .smem = "aS",
+                 .reg = "pa",
+                 .base = "aBase",
+                 .bx = g.bm,
+                 .bk = g.bk,
+                 .x = p.m,
+                 .k = p.k,
+                 .xContig = p.transA,
+                 .vec = p.transA && p.m % 4 == 0,
+                 .x0 = "row0"};
+  TiledOperand b{.name = p.rhs,
+                 .smem = "bS",
+                 .reg = "pb",
+                 .base = "bBase",
+                 .bx = g.bn,
+                 .bk = g.bk,
+                 .x = p.n,
+                 .k = p.k,
+                 .xContig = !p.transB,
+                 .vec = !p.transB && p.n % 4 == 0,
+                 .x0 = "col0"};
+  const bool vecOut = p.n % 4 == 0;
+  std::string w =
+      head(p, g, a.vec, b.vec, vecOut,
+           "var<workgroup> aS : array<vec4<f32>, " + n(g.bk * a.rowVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(g.bk * b.rowVec4()) + ">;\n");
+  w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
+  for (const TiledOperand* o : {&a, &b}) {
+    for (int64_t q = 0; q < o->groups() / inv; ++q) {
+      w += o->place(q, inv) + "  var " + o->reg + n(q) + " = vec4<f32>(0.0);\n";
+    }
+  }
+  for (int64_t r = 0; r < g.tm; ++r)
+    for (int64_t h = 0; h < g.tn / 4; ++h)
+      w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
+  for (const TiledOperand* o : {&a, &b})
+    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "0u", "  ");
+  w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
+  for (const TiledOperand* o : {&a, &b})
+    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->store(q);
+  w += "    workgroupBarrier();\n";
+  if (p.k > g.bk) {
+    w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
+    for (const TiledOperand* o : {&a, &b})
+      for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "k0 + " + u(g.bk), "      ");
+    w += "    }\n";
+  }
+  // The k loop unrolled: workgroup addresses become constant offsets from the invocation's base.
+  w += "    let aAt = ty;\n    let bAt = tx;\n";
+  for (int64_t kk = 0; kk < g.bk; ++kk) {
+    for (int64_t q = 0; q < g.tm / 4; ++q)
+      w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) +
+           "];\n";
+    for (int64_t h = 0; h < g.tn / 4; ++h)
+      w += "    let b" + n(kk) + "_" + n(h) + " = bS[bAt + " + u(kk * b.rowVec4() + h * thrN) +
+           "];\n";
+    for (int64_t r = 0; r < g.tm; ++r)
+      for (int64_t h = 0; h < g.tn / 4; ++h) {
+        const std::string c = "c" + n(r) + "_" + n(h);
+        w += "    " + c + " = " + c + " + a" + n(kk) + "_" + n(r / 4) + "." + lane(r % 4) + " * b" +
+             n(kk) + "_" + n(h) + ";\n";
+      }
+  }
+  w += "    workgroupBarrier();\n  }\n";
+  for (int64_t r = 0; r < g.tm; ++r) {
+    w += "  {\n    let r = row0 + (ty + " + u(r / 4 * thrM) + ") * 4u + " + u(r % 4) + ";\n";
+    const std::string rOk = p.m % g.bm ? "r < " + u(p.m) : "";
+    for (int64_t h = 0; h < g.tn / 4; ++h) {
+      const std::string c = "c" + n(r) + "_" + n(h);
+      const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
+      if (vecOut) {
+        const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
+        w += "    " +
+             guarded(both(rOk, cOk),
+                     "out[(oBase + r * " + u(p.n) + " + " + col + ") / 4u] = " + c + ";") +
+             "\n";
+      } else {
+        for (int64_t j = 0; j < 4; ++j) {
+          const std::string cj = col + " + " + u(j);
+          const std::string cOk = p.n % g.bn ? cj + " < " + u(p.n) : "";
+          w += "    " +
+               guarded(both(rOk, cOk), "out[oBase + r * " + u(p.n) + " + " + cj + "] = " + c + "." +
+                                           lane(j) + ";") +
+               "\n";
+        }
+      }
     }
     w += "  }\n";
   }
   w += "}\n";
+  const int64_t workgroups = blocks(p, g.bm, g.bn);
   return {std::move(w), workgroups * inv, static_cast<int>(inv)};
+}
+
+// SplitK: invocation (p, s) of positions × slices owns rows ty·TM + i and columns tx·TN + j of
+// the block and sums chunks s, s + S, s + 2S, ... of KC consecutive k (KC = 4 when K allows, so
+// a row contiguous along k is read a vec4 at a time), reading the operands straight from the
+// buffers: neighbouring slices read neighbouring k, so a warp's loads stay in few cache lines.
+// The slices' partial blocks then meet in workgroup memory and one invocation per output adds
+// them in slice order. Rows and columns past the edge are clamped (read, never stored).
+KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
+  const int64_t inv = g.invocations(), thrN = g.bn / g.tn, S = g.slices;
+  const int64_t kc = p.k % 4 == 0 ? 4 : 1;
+  const bool edgeM = p.m % g.bm != 0, edgeN = p.n % g.bn != 0;
+  // vec4 loads: along k for a k-contiguous operand, along x for an x-contiguous one whose
+  // invocation owns 4 aligned consecutive x.
+  const bool vecA = p.transA ? g.tm == 4 && p.m % 4 == 0 : kc == 4;
+  const bool vecB = p.transB ? kc == 4 : g.tn == 4 && p.n % 4 == 0;
+  const bool vecOut = S == 1 && g.tn == 4 && p.n % 4 == 0;
+  const int64_t bmbn = g.bm * g.bn;
+  std::string w = head(p, g, vecA, vecB, vecOut,
+                       S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
+  w += "  let s = lid % " + u(S) + ";\n  let pos = lid / " + u(S) + ";\n";
+  w += "  let ty = pos / " + u(thrN) + ";\n  let tx = pos % " + u(thrN) + ";\n";
+  // Clamped row / column indices (the first of 4 for an aligned vec4 group).
+  for (int64_t i = 0; i < g.tm; ++i) {
+    const std::string r = "row0 + ty * " + u(g.tm) + " + " + u(i);
+    w += "  let ra" + n(i) + " = " + (edgeM ? "min(" + r + ", " + u(p.m - 1) + ")" : r) + ";\n";
+  }
+  for (int64_t j = 0; j < g.tn; ++j) {
+    const std::string c = "col0 + tx * " + u(g.tn) + " + " + u(j);
+    w += "  let cb" + n(j) + " = " + (edgeN ? "min(" + c + ", " + u(p.n - 1) + ")" : c) + ";\n";
+  }
+  if (p.transA && vecA && edgeM) w += "  let ra4 = min(row0 + ty * 4u, " + u(p.m - 4) + ");\n";
+  if (!p.transB && vecB && edgeN) w += "  let cb4 = min(col0 + tx * 4u, " + u(p.n - 4) + ");\n";
+  const std::string ra4 = edgeM ? "ra4" : "ra0", cb4 = edgeN ? "cb4" : "cb0";
+  for (int64_t i = 0; i < g.tm; ++i)
+    for (int64_t j = 0; j < g.tn; ++j) w += "  var c" + n(i) + "_" + n(j) + " = 0.0;\n";
+  w += "  for (var k = s * " + u(kc) + "; k < " + u(p.k) + "; k += " + u(S * kc) + ") {\n";
+  // a(i, q): A's row i at k + q; b(q, j): B's k + q at column j.
+  std::function<std::string(int64_t, int64_t)> av, bv;
+  if (!p.transA) {
+    for (int64_t i = 0; i < g.tm; ++i) {
+      if (vecA) {
+        w += "    let a" + n(i) + " = " + p.lhs + "[(aBase + ra" + n(i) + " * " + u(p.k) +
+             " + k) / 4u];\n";
+      } else {
+        w +=
+            "    let a" + n(i) + " = " + p.lhs + "[aBase + ra" + n(i) + " * " + u(p.k) + " + k];\n";
+      }
+    }
+    av = [vecA](int64_t i, int64_t q) { return "a" + n(i) + (vecA ? "." + lane(q) : ""); };
+  } else {
+    for (int64_t q = 0; q < kc; ++q) {
+      const std::string kq = "(k + " + u(q) + ") * " + u(p.m);
+      if (vecA) {
+        w += "    let a" + n(q) + " = " + p.lhs + "[(aBase + " + kq + " + " + ra4 + ") / 4u];\n";
+      } else {
+        for (int64_t i = 0; i < g.tm; ++i)
+          w += "    let a" + n(q) + "_" + n(i) + " = " + p.lhs + "[aBase + " + kq + " + ra" + n(i) +
+               "];\n";
+      }
+    }
+    av = [vecA](int64_t i, int64_t q) {
+      return vecA ? "a" + n(q) + "." + lane(i) : "a" + n(q) + "_" + n(i);
+    };
+  }
+  if (p.transB) {
+    for (int64_t j = 0; j < g.tn; ++j) {
+      if (vecB) {
+        w += "    let b" + n(j) + " = " + p.rhs + "[(bBase + cb" + n(j) + " * " + u(p.k) +
+             " + k) / 4u];\n";
+      } else {
+        w +=
+            "    let b" + n(j) + " = " + p.rhs + "[bBase + cb" + n(j) + " * " + u(p.k) + " + k];\n";
+      }
+    }
+    bv = [vecB](int64_t q, int64_t j) { return "b" + n(j) + (vecB ? "." + lane(q) : ""); };
+  } else {
+    for (int64_t q = 0; q < kc; ++q) {
+      const std::string kq = "(k + " + u(q) + ") * " + u(p.n);
+      if (vecB) {
+        w += "    let b" + n(q) + " = " + p.rhs + "[(bBase + " + kq + " + " + cb4 + ") / 4u];\n";
+      } else {
+        for (int64_t j = 0; j < g.tn; ++j)
+          w += "    let b" + n(q) + "_" + n(j) + " = " + p.rhs + "[bBase + " + kq + " + cb" + n(j) +
+               "];\n";
+      }
+    }
+    bv = [vecB](int64_t q, int64_t j) {
+      return vecB ? "b" + n(q) + "." + lane(j) : "b" + n(q) + "_" + n(j);
+    };
+  }
+  for (int64_t q = 0; q < kc; ++q)
+    for (int64_t i = 0; i < g.tm; ++i)
+      for (int64_t j = 0; j < g.tn; ++j) {
+        const std::string c = "c" + n(i) + "_" + n(j);
+        w += "    " + c + " = " + c + " + " + av(i, q) + " * " + bv(q, j) + ";\n";
+      }
+  w += "  }\n";
+  const auto outIndex = [&](const std::string& r, const std::string& c) {
+    return "oBase + (" + r + ") * " + u(p.n) + " + " + c;
+  };
+  if (S == 1) {
+    for (int64_t i = 0; i < g.tm; ++i) {
+      const std::string r = "row0 + ty * " + u(g.tm) + " + " + u(i);
+      const std::string rOk = edgeM ? r + " < " + u(p.m) : "";
+      if (vecOut) {
+        const std::string c = "col0 + tx * 4u";
+        const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
+        w +=
+            "  " +
+            guarded(both(rOk, cOk), "out[(" + outIndex(r, c) + ") / 4u] = vec4<f32>(c" + n(i) +
+                                        "_0, c" + n(i) + "_1, c" + n(i) + "_2, c" + n(i) + "_3);") +
+            "\n";
+        continue;
+      }
+      for (int64_t j = 0; j < g.tn; ++j) {
+        const std::string c = "col0 + tx * " + u(g.tn) + " + " + u(j);
+        const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
+        w += "  " +
+             guarded(both(rOk, cOk), "out[" + outIndex(r, c) + "] = c" + n(i) + "_" + n(j) + ";") +
+             "\n";
+      }
+    }
+  } else {
+    // Partial of block output o from slice s at o·S + ((s + o) mod S): the writes of a warp's
+    // slices and the reads of its outputs both spread over the banks.
+    for (int64_t i = 0; i < g.tm; ++i)
+      for (int64_t j = 0; j < g.tn; ++j) {
+        const std::string o = "((ty * " + u(g.tm) + " + " + u(i) + ") * " + u(g.bn) + " + tx * " +
+                              u(g.tn) + " + " + u(j) + ")";
+        w += "  red[" + o + " * " + u(S) + " + ((s + " + o + ") & " + u(S - 1) + ")] = c" + n(i) +
+             "_" + n(j) + ";\n";
+      }
+    w += "  workgroupBarrier();\n";
+    for (int64_t first = 0; first < bmbn; first += inv) {
+      const std::string o = "o" + n(first / inv);
+      w += "  {\n    let " + o + " = lid + " + u(first) + ";\n";
+      std::string cond = first + inv > bmbn ? o + " < " + u(bmbn) : "";
+      w += "    let r = row0 + " + o + " / " + u(g.bn) + ";\n    let c = col0 + " + o + " % " +
+           u(g.bn) + ";\n";
+      if (edgeM) cond = both(cond, "r < " + u(p.m));
+      if (edgeN) cond = both(cond, "c < " + u(p.n));
+      w += "    " + std::string(cond.empty() ? "{" : "if (" + cond + ") {") + "\n";
+      w += "      var t = 0.0;\n      for (var q = 0u; q < " + u(S) + "; q++) {\n";
+      w += "        t = t + red[" + o + " * " + u(S) + " + ((q + " + o + ") & " + u(S - 1) +
+           ")];\n      }\n";
+      w += "      out[" + outIndex("r", "c") + "] = t;\n    }\n  }\n";
+    }
+  }
+  w += "}\n";
+  const int64_t workgroups = blocks(p, g.bm, g.bn);
+  return {std::move(w), workgroups * inv, static_cast<int>(inv)};
+}
+
+}  // namespace
+
+std::string GemmTiling::invalidReason() const {
+  const auto pow2 = [](int64_t v) {
+    return v > 0 && std::has_single_bit(static_cast<uint64_t>(v));
+  };
+  if (bm <= 0 || bn <= 0 || tm <= 0 || tn <= 0 || bm % tm || bn % tn)
+    return "TM, TN must divide BM, BN";
+  if (invocations() > kWorkgroupSize) return "more than 256 invocations a workgroup";
+  if (form == Form::Tiled) {
+    if (tm % 4 || tn % 4) return "tiled TM, TN must be multiples of 4";
+    if (bk <= 0 || bk % 4) return "BK must be a multiple of 4";
+    const int64_t inv = invocations();
+    if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
+    // Padded rows (a k-contiguous source) are the worst case.
+    if ((bm / 4 + 1 + bn / 4 + 1) * bk * 16 > 16384)
+      return "more than 16384 bytes of workgroup memory";
+  } else {
+    if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
+    if (!pow2(slices)) return "slices must be a power of two";
+    if (slices > 1 && slices * bm * bn * 4 > 16384)
+      return "more than 16384 bytes of workgroup memory";
+  }
+  return "";
+}
+
+std::string GemmTiling::describe() const {
+  if (form == Form::Tiled)
+    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn);
+  return "splitk " + n(bm) + "x" + n(bn) + " " + n(tm) + "x" + n(tn) + " s" + n(slices);
+}
+
+// From an H100 sweep of every tiling over the bench's shapes (bench/RESULTS.md): the largest
+// tiled block that still gives about 128 to 200 workgroups wins once products reach ~256×1024
+// outputs (128×128 at 4096×1024 and up: 34 vs 31 TFLOP/s for 128×64; 128×64 at 1024²; 64×32
+// for 256×1024, where it runs 14 TFLOP/s to 128×64's 7); below that, split-K, 16×16 blocks
+// while there are 132 of them (256³: 3.2 TFLOP/s vs 2.5 for the best tiled), else 8×8 ones
+// with up to 64 slices (the D64 weight gradients: 64×64 over K = 1024 in 10 µs where 16×16
+// blocks take 27). Sums of at most 64 products run in k order, one output an invocation (16×16
+// blocks, 8×8 for products at most 8 wide such as per-head attention): slicing them gained
+// nothing measurable (1024×64×64: 1.09 to 1.19 TFLOP/s for every form tried), and in-order sums
+// are what upstream's kernels compute for short K, which the README MLP's training needs to track
+// upstream within 1e-3 for 200 steps (late in training Adam normalises near-zero gradients, so a
+// different summation order there moved its loss by 0.5%).
+GemmTiling chooseTiling(const MatmulProblem& raw) {
+  const MatmulProblem p = normalized(raw);
+  using F = GemmTiling::Form;
+  // Tiled blocks only where a product fills them (many tiny batched products do not).
+  const auto tiled = [&](int64_t bm, int64_t bn, int64_t enough) {
+    return p.m >= bm && p.n >= bn && blocks(p, bm, bn) >= enough;
+  };
+  if (tiled(128, 128, 192))
+    return {.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8};
+  if (tiled(128, 64, 128))
+    return {.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4};
+  if (tiled(64, 32, 128)) return {.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
+  const int64_t chunks = p.k % 4 == 0 ? p.k / 4 : p.k;
+  const auto split = [&](int64_t bm, int64_t bn, int64_t t) {
+    GemmTiling g{.form = F::SplitK, .bm = bm, .bn = bn, .bk = 0, .tm = t, .tn = t, .slices = 1};
+    const int64_t positions = (bm / t) * (bn / t);
+    while (g.slices * 2 * positions <= kWorkgroupSize && g.slices * 2 <= chunks &&
+           g.slices * 2 * bm * bn * 4 <= 16384)
+      g.slices *= 2;
+    return g;
+  };
+  const int64_t narrow = p.m <= 8 || p.n <= 8 ? 8 : 16;  // a block the product fills
+  if (p.k <= 64)
+    return {.form = F::SplitK, .bm = narrow, .bn = narrow, .bk = 0, .tm = 1, .tn = 1, .slices = 1};
+  if (narrow == 8) return split(8, 8, 2);
+  if (blocks(p, 16, 16) >= 132) return split(16, 16, 4);
+  return split(8, 8, 4);
+}
+
+MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
+  const Shape& x = a.in(0).shape;
+  MatmulProblem p;
+  p.m = x[x.size() - 2];
+  p.k = x.back();
+  p.n = a.in(1).shape.back();
+  p.batches = shapeSize(a.out().shape) / (p.m * p.n);
+  p.batchedRhs = batchedRhs;
+  p.lhs = a.inName(0);
+  p.rhs = a.inName(1);
+  return p;
+}
+
+KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling> tiling) {
+  const MatmulProblem p = normalized(raw);
+  const GemmTiling g = tiling ? *tiling : chooseTiling(p);
+  if (const std::string why = g.invalidReason(); !why.empty())
+    throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
+  return g.form == GemmTiling::Form::Tiled ? tiledKernel(p, g) : splitKernel(p, g);
 }
 
 }  // namespace tg::detail

@@ -1,33 +1,59 @@
-// The fast kernel set's matmul (KernelSet::Fast): a register-blocked, workgroup-tiled GEMM.
-// Not upstream's arithmetic (each output's K-sum runs in tile order, with the driver free to
-// fuse multiply-adds), so it is tested against the CPU evaluator within a tolerance, never
-// against upstream's bits.
+// The fast kernel set's matmul (KernelSet::Fast). Not upstream's arithmetic (each output's K-sum
+// runs in tile or slice order, with the driver free to fuse multiply-adds), so it is tested
+// against the CPU evaluator within a tolerance, never against upstream's bits.
+//
+// Two forms, picked by shape (chooseTiling):
+// - Tiled: a workgroup owns a BM×BN output block and walks K through workgroup memory BK at a
+//   time, each invocation holding TM×TN accumulators (vec4 rows) in registers. For products
+//   with enough output blocks to fill a GPU.
+// - SplitK: no operand tiles in workgroup memory; a workgroup owns a small BM×BN block, its
+//   invocations split into `slices` groups that each sum every slices-th chunk of K straight
+//   from the buffers (through the cache), then add their partial blocks through workgroup
+//   memory. For few outputs over a long K (weight gradients) and for tiny batched products
+//   (attention), where the tiled form would leave most of a GPU idle.
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "../codegen/wgsl.h"
 
 namespace tg::detail {
 
-// The tile shape one workgroup computes: a BM×BN output block, K consumed BK at a time, each of
-// the (BM/TM)·(BN/TN) invocations holding a TM×TN block of accumulators in registers.
-struct GemmTiling {
-  int64_t bm = 64, bn = 64, bk = 16;
-  int64_t tm = 4, tn = 4;
-  int64_t invocations() const { return (bm / tm) * (bn / tn); }
-  int64_t workgroupBytes() const { return (bm + bn) * bk * 4; }
+// out[b] = A[b] · B[b or shared] for b < batches, A [m, k], B [k, n], out row-major [m, n].
+// A transposed operand is stored the other way round (A as [k, m], B as [n, k]): what a Permute
+// swapping the last two axes read, when the fast set folds that permute into the product.
+struct MatmulProblem {
+  int64_t batches = 1, m = 0, k = 0, n = 0;
+  bool batchedRhs = false;  // B advances per batch; else one B shared by every batch
+  bool transA = false, transB = false;
+  std::string lhs = "a", rhs = "b";  // binding names
 };
 
-// 64×64 blocks with 4×4 per invocation; 32×32 blocks with 2×2 when the larger blocks would give
-// fewer than 128 workgroups (a small product would otherwise leave most of a GPU idle).
-GemmTiling chooseTiling(int64_t batches, int64_t m, int64_t n);
+struct GemmTiling {
+  enum class Form : uint8_t { Tiled, SplitK };
+  Form form = Form::Tiled;
+  int64_t bm = 128, bn = 128;
+  int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
+  int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
+  int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
+  int64_t invocations() const {
+    return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
+  }
+  // Empty when the tiling fits WebGPU's default limits and the form's own rules, else why not.
+  std::string invalidReason() const;
+  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16"
+};
 
-// out[b] = a[b] · rhs[b or shared], row-major contiguous operands: `batches` products of
-// [m, k] · [k, n]. A shared rhs (`batchedRhs` false) with batches > 1 is folded into one product
-// of batches·m rows.
-// `tiling` unset: chooseTiling's. Empty products (a zero dimension) are the caller's to avoid.
-KernelSource fastMatmulKernel(const KernelArgs& a, bool batchedRhs,
+// The tiling the fast set uses for `p`.
+GemmTiling chooseTiling(const MatmulProblem& p);
+
+// The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
+// chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, 2 `out`.
+KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
+
+// The problem of a Matmul / MatmulBatched op with contiguous row-major operands.
+MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs);
 
 }  // namespace tg::detail

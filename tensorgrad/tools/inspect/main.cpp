@@ -31,7 +31,8 @@ struct SourceArgs {
         "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
     cmd->add_flag("--fast", fast,
                   "the fast kernel set (RuntimeOptions::emit.kernels = KernelSet::Fast: our tiled "
-                  "kernels, element-wise chains fused) instead of upstream's");
+                  "matmuls and reductions, element-wise chains fused, transposes folded into "
+                  "matmuls) instead of upstream's");
     cmd->footer(
         "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
         "lists them).");

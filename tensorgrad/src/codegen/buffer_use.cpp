@@ -1,0 +1,29 @@
+#include "buffer_use.h"
+
+namespace tg::detail {
+
+BufferUse::BufferUse(const Graph& graph, const BufferPlan& plan)
+    : graph_(graph), plan_(plan), readers_(graph.tensors.size()) {
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    for (int t : graph.ops[i].inputs) readers_[static_cast<size_t>(t)].insert(static_cast<int>(i));
+  }
+  pinned_.insert(graph.outputs.begin(), graph.outputs.end());
+  for (const auto& [name, t] : graph.captures) pinned_.insert(t);
+  for (const Writeback& w : plan.writebacks) writebackSources_.insert(w.source);
+}
+
+bool BufferUse::transient(int t, int reader) const {
+  const BufferSpec& b = plan_.buffers.at(static_cast<size_t>(bufferOf(t)));
+  return readers(t) == std::set<int>{reader} && !pinned_.contains(t) &&
+         b.kind == BufferSpec::Kind::Intermediate && !writebackSources_.contains(b.id);
+}
+
+bool BufferUse::untouched(int t, int from, int to) const {
+  for (int k = from + 1; k <= to; ++k) {
+    const Op& op = graph_.ops[static_cast<size_t>(k)];
+    if (bufferOf(op.out) == bufferOf(t) && !aliasedReshape(op)) return false;
+  }
+  return true;
+}
+
+}  // namespace tg::detail

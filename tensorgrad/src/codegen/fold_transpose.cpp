@@ -1,0 +1,39 @@
+#include "fold_transpose.h"
+
+namespace tg::detail {
+namespace {
+
+bool swapsLastTwo(const std::vector<int64_t>& perm) {
+  const size_t r = perm.size();
+  if (r < 2) return false;
+  for (size_t d = 0; d + 2 < r; ++d)
+    if (perm[d] != static_cast<int64_t>(d)) return false;
+  return perm[r - 2] == static_cast<int64_t>(r - 1) && perm[r - 1] == static_cast<int64_t>(r - 2);
+}
+
+}  // namespace
+
+TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use) {
+  TransposeFolds f;
+  f.permuteOf.assign(graph.ops.size(), {-1, -1});
+  f.folded.assign(graph.ops.size(), false);
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    const Op& op = graph.ops[i];
+    if (op.kind != OpKind::Matmul && op.kind != OpKind::MatmulBatched) continue;
+    if (shapeSize(graph.tensor(op.out).shape) == 0 || graph.tensor(op.inputs[0]).shape.back() == 0)
+      continue;
+    const int at = static_cast<int>(i);
+    for (size_t operand = 0; operand < 2; ++operand) {
+      const int t = op.inputs[operand];
+      const int p = *graph.tensor(t).source;
+      const Op& permute = graph.ops[static_cast<size_t>(p)];
+      if (permute.kind != OpKind::Permute || !swapsLastTwo(permute.attrs.perm)) continue;
+      if (!use.transient(t, at) || !use.untouched(permute.inputs[0], p, at)) continue;
+      f.permuteOf[i][operand] = p;
+      f.folded[static_cast<size_t>(p)] = true;
+    }
+  }
+  return f;
+}
+
+}  // namespace tg::detail
