@@ -120,7 +120,8 @@ void BM_StepTransformer(benchmark::State& s) {
 }
 // The size sweep of the fast-kernel comparison (bench/torch_steps.py times the same models in
 // PyTorch): the MLP 1 → H → H → 1 (ReLU, MSE, Adam 0.005) at batch B; upstream's transformer
-// sample at width D, L layers, B sequences of T tokens (8 heads past D = 64). Arg `fast` as above;
+// sample at width D, L layers, B sequences of T tokens (8 heads past D = 64), without the
+// sample's captures (PyTorch reads back only the loss). Arg `fast` as above;
 // `pipe` 1: steps pipelined (see steps()).
 struct WideMlp : tg::Module {
   explicit WideMlp(int64_t h) : l1(*this, "l1", 1, h), l2(*this, "l2", h, h), l3(*this, "l3", h, 1) {}
@@ -148,7 +149,8 @@ void BM_StepTransformerSweep(benchmark::State& s) {
                                   .layers = s.range(1),
                                   .heads = s.range(0) > 64 ? 8 : 4,
                                   .seqLen = s.range(3) + 1,
-                                  .batch = s.range(2)});
+                                  .batch = s.range(2),
+                                  .captures = false});
   steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s, 4), s.range(5) != 0);
 }
 // The transformer under other plans: pooled intermediates (upstream's plan; by default each

@@ -13,6 +13,9 @@ namespace tg_models {
 // linear LR schedule and clipping. Upstream's sizes are the defaults.
 struct TransformerConfig {
   int64_t vocab = 12, d = 64, layers = 3, heads = 4, seqLen = 9, batch = 128, resultDigits = 3;
+  // The sample captures every layer's attention and residual stream (read back each step for its
+  // pictures); benchmarks that compare with a model reading back only the loss turn this off.
+  bool captures = true;
   int64_t t() const { return seqLen - 1; }
 };
 
@@ -32,7 +35,8 @@ struct Attention : tg::Module {
     const tg::Tensor vh = tg::splitHeads(v.fwd(x), cfg.heads);
     const double scale = 1.0 / std::sqrt(static_cast<double>(cfg.d / cfg.heads));
     const tg::Tensor scores = tg::mul(tg::matmul(qh, tg::swapAxes(kh, -1, -2)), scale);
-    const tg::Tensor attn = tg::capture("attn." + std::to_string(layer), tg::softmaxCausal(scores));
+    const tg::Tensor probs = tg::softmaxCausal(scores);
+    const tg::Tensor attn = cfg.captures ? tg::capture("attn." + std::to_string(layer), probs) : probs;
     return o.fwd(tg::mergeHeads(tg::matmul(attn, vh)));
   }
 };
@@ -84,7 +88,7 @@ inline tg::Tensor transformerForward(const Transformer& p, const tg::Tensor& tok
   const tg::Tensor posE = tg::embedding(p.pos_emb, tg::arange(p.cfg.t()));
   tg::Tensor x = tg::add(tokE, posE);
   for (size_t i = 0; i < p.layers.size(); ++i) {
-    x = tg::capture("residual." + std::to_string(i), x);
+    if (p.cfg.captures) x = tg::capture("residual." + std::to_string(i), x);
     x = p.layers[i].fwd(x, i);
   }
   const tg::Tensor xn = p.lnf.fwd(x);
