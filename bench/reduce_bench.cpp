@@ -221,24 +221,38 @@ void BM_LogSoftmax(benchmark::State& state) {
   timeKernel(state, k, 8.0 * static_cast<double>(rows * n));
 }
 
+// kDispatches back-to-back CopyBufferToBuffer of `bytes` between two buffers, waited for.
+class CopyBatch {
+ public:
+  CopyBatch(const test_support::DefaultDevice& gpu, uint64_t bytes) : gpu_(gpu), bytes_(bytes) {
+    wgpu::BufferDescriptor bd;
+    bd.size = bytes;
+    bd.usage = wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    src_ = gpu.device.CreateBuffer(&bd);
+    dst_ = gpu.device.CreateBuffer(&bd);
+  }
+  void run() const {
+    wgpu::CommandEncoder encoder = gpu_.device.CreateCommandEncoder();
+    for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src_, 0, dst_, 0, bytes_);
+    wgpu::CommandBuffer commands = encoder.Finish();
+    gpu_.device.GetQueue().Submit(1, &commands);
+    waitIdle(gpu_);
+  }
+
+ private:
+  const test_support::DefaultDevice& gpu_;
+  uint64_t bytes_;
+  wgpu::Buffer src_, dst_;
+};
+
 // Seconds per CopyBufferToBuffer of `bytes`, the median of 5 batches of kDispatches copies.
 double copySeconds(const test_support::DefaultDevice& gpu, uint64_t bytes) {
-  wgpu::BufferDescriptor bd;
-  bd.size = bytes;
-  bd.usage = wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
-  const wgpu::Buffer src = gpu.device.CreateBuffer(&bd), dst = gpu.device.CreateBuffer(&bd);
-  const auto batch = [&] {
-    wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
-    for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src, 0, dst, 0, bytes);
-    wgpu::CommandBuffer commands = encoder.Finish();
-    gpu.device.GetQueue().Submit(1, &commands);
-    waitIdle(gpu);
-  };
-  batch();
+  const CopyBatch batch(gpu, bytes);
+  batch.run();
   std::vector<double> times;
   for (int r = 0; r < 5; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    batch();
+    batch.run();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
                     kDispatches);
   }
@@ -280,19 +294,9 @@ void BM_Copy(benchmark::State& state) {
     state.SkipWithError(errors.empty() ? "no device" : errors.front().c_str());
     return;
   }
-  wgpu::BufferDescriptor bd;
-  bd.size = bytes;
-  bd.usage = wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
-  const wgpu::Buffer src = gpu.device.CreateBuffer(&bd), dst = gpu.device.CreateBuffer(&bd);
-  const auto batch = [&] {
-    wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
-    for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src, 0, dst, 0, bytes);
-    wgpu::CommandBuffer commands = encoder.Finish();
-    gpu.device.GetQueue().Submit(1, &commands);
-    waitIdle(gpu);
-  };
-  batch();
-  for (auto _ : state) batch();
+  const CopyBatch batch(gpu, bytes);
+  batch.run();
+  for (auto _ : state) batch.run();
   state.counters["GB/s"] = benchmark::Counter(2.0 * static_cast<double>(bytes) * kDispatches *
                                                   static_cast<double>(state.iterations()) / 1e9,
                                               benchmark::Counter::kIsRate);

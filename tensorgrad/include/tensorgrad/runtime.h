@@ -106,7 +106,8 @@ struct RuntimeOptions {
   // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
   std::filesystem::path cacheDir{};
   // Kernel emission: element-wise fusion, and the kernel set (KernelSet::Upstream, the default:
-  // upstream's bits; KernelSet::Fast: our tiled matmuls, equal within fp32 rounding).
+  // upstream's bits; KernelSet::Fast: our own matmuls, reductions and folds, equal within fp32
+  // rounding; see codegen.h).
   EmitOptions emit{};
   // Liveness pooling of intermediates: upstream's plan lets values whose lifetimes do not
   // overlap share a buffer. Without it every intermediate has its own buffer, so kernels that
