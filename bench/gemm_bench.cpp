@@ -20,6 +20,7 @@
 
 #include "../tensorgrad/src/ops/matmul_fast.h"
 #include "default_device.h"
+#include "random_values.h"
 #include <tensorgrad/tensorgrad.h>
 
 namespace {
@@ -40,14 +41,6 @@ struct Gemm {
   bool transA = false;
   wgpu::Buffer out;
 };
-
-std::vector<float> randomValues(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = d(rng);
-  return v;
-}
 
 // Emits the kernels of [m, k] · [k, n] (the lhs stored [k, m] and transposed when `transA`) with
 // `kernels`, the matmul's forced to `tiling` when given, and builds their pipelines and buffers.
@@ -74,8 +67,8 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
   if (!g.gpu.device) return;
   const wgpu::Device& device = g.gpu.device;
   g.transA = transA;
-  g.a = randomValues(m * k, 1);
-  g.b = randomValues(k * n, 2);
+  g.a = test_support::uniformValues(m * k, 1);
+  g.b = test_support::uniformValues(k * n, 2);
   std::vector<wgpu::Buffer> buffers;
   for (const tg::BufferSpec& bs : plan.buffers) {
     wgpu::BufferDescriptor bd;
@@ -122,9 +115,7 @@ void runAndWait(const Gemm& g, int dispatches) {
   pass.End();
   wgpu::CommandBuffer commands = encoder.Finish();
   g.gpu.device.GetQueue().Submit(1, &commands);
-  g.gpu.instance.WaitAny(g.gpu.device.GetQueue().OnSubmittedWorkDone(
-                             wgpu::CallbackMode::WaitAnyOnly, [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
-                         UINT64_MAX);
+  test_support::waitIdle(g.gpu);
 }
 
 // Largest |gpu − exact| / (Σ|a·b| of that output) over 64 sampled outputs.

@@ -21,26 +21,12 @@
 
 #include <tensorgrad/tensorgrad.h>
 #include "default_device.h"
+#include "random_values.h"
 
 namespace {
 
 constexpr int kDispatches = 10;
 constexpr int64_t kElementwise = int64_t{16} << 20;  // 16M f32: 64 MiB
-
-std::vector<float> randomValues(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = d(rng);
-  return v;
-}
-
-void waitIdle(const test_support::DefaultDevice& gpu) {
-  gpu.instance.WaitAny(
-      gpu.device.GetQueue().OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
-                                                [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
-      UINT64_MAX);
-}
 
 // One kernel of a traced graph, ready to dispatch: its pipeline, bind group and buffers, the
 // graph's inputs filled with random values in [-1, 1].
@@ -79,7 +65,7 @@ void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers.push_back(device.CreateBuffer(&bd));
     if (bs.name.starts_with("in")) {
-      auto& v = k.inputs[bs.name] = randomValues(bs.byteSize / 4, seed++);
+      auto& v = k.inputs[bs.name] = test_support::uniformValues(bs.byteSize / 4, seed++);
       device.GetQueue().WriteBuffer(buffers.back(), 0, v.data(), v.size() * 4);
     }
   }
@@ -111,7 +97,7 @@ void runAndWait(const Kernel& k, int dispatches) {
   pass.End();
   wgpu::CommandBuffer commands = encoder.Finish();
   k.gpu.device.GetQueue().Submit(1, &commands);
-  waitIdle(k.gpu);
+  test_support::waitIdle(k.gpu);
 }
 
 std::vector<float> readOut(const Kernel& k) {
@@ -236,7 +222,7 @@ class CopyBatch {
     for (int i = 0; i < kDispatches; ++i) encoder.CopyBufferToBuffer(src_, 0, dst_, 0, bytes_);
     wgpu::CommandBuffer commands = encoder.Finish();
     gpu_.device.GetQueue().Submit(1, &commands);
-    waitIdle(gpu_);
+    test_support::waitIdle(gpu_);
   }
 
  private:

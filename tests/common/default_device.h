@@ -42,6 +42,13 @@ inline DefaultDevice openDefaultDevice(std::vector<std::string>& errors) {
   return d;
 }
 
+// Blocks until the queue has finished everything submitted so far.
+inline void waitIdle(const DefaultDevice& d) {
+  d.instance.WaitAny(d.device.GetQueue().OnSubmittedWorkDone(
+                         wgpu::CallbackMode::WaitAnyOnly, [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
+                     UINT64_MAX);
+}
+
 // Appends a copy of every buffer into one staging buffer to `encoder`, submits it, and returns
 // each buffer's contents as 32-bit words. Empty when the map fails.
 inline std::vector<std::vector<uint32_t>> submitAndReadBack(const DefaultDevice& d,

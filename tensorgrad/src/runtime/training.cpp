@@ -91,6 +91,8 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
   return t;
 }
 
+namespace {
+
 // A step submitted to the GPU whose loss is not yet read back.
 struct InFlightStep {
   std::shared_ptr<TrainingImpl> t;
@@ -124,6 +126,16 @@ StepResult finishStep(InFlightStep& s, GpuContext& gpu) {
   }
 }
 
+// Sets the result after dropping the compile's reference, so the caller, not the GPU thread,
+// releases the compile last.
+void deliver(InFlightStep& s, StepResult r) {
+  std::promise<StepResult> promise = std::move(s.promise);
+  s.t.reset();
+  promise.set_value(std::move(r));
+}
+
+}  // namespace
+
 // Pipelined: the job writes the inputs and submits the step; its readback is finished once the
 // next step is submitted (or before any other call runs), so the GPU starts step n + 1 while the
 // host reads step n's loss.
@@ -133,14 +145,7 @@ std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs
   s->t = t;
   s->generation = t->generation;
   std::future<StepResult> result = s->promise.get_future();
-  // Sets the result after dropping the compile's reference, so the caller, not the GPU thread,
-  // releases the compile last.
-  const auto deliver = [](InFlightStep& job, StepResult r) {
-    std::promise<StepResult> promise = std::move(job.promise);
-    job.t.reset();
-    promise.set_value(std::move(r));
-  };
-  t->worker->postPipelined([s, deliver, feed = std::move(inputs)](GpuContext& gpu) {
+  t->worker->postPipelined([s, feed = std::move(inputs)](GpuContext& gpu) {
     TrainingImpl& impl = *s->t;
     if (impl.generation != s->generation || !impl.executor) {
       StepResult r;
@@ -169,7 +174,7 @@ std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs
     } catch (const std::exception& e) {
       return deliver(*s, failedStep(std::string("step: ") + e.what()));
     }
-    gpu.unfinished.push_back([s, deliver](GpuContext& g) { deliver(*s, finishStep(*s, g)); });
+    gpu.unfinished.push_back([s](GpuContext& g) { deliver(*s, finishStep(*s, g)); });
   });
   return result;
 }
