@@ -19,6 +19,7 @@
 
 #include "../../tensorgrad/src/ops/matmul_fast.h"
 #include "gpu_oracle.h"
+#include "random_values.h"
 
 namespace {
 
@@ -36,14 +37,6 @@ struct Product {
 tg::Shape swapLast(tg::Shape s) {
   std::swap(s[s.size() - 1], s[s.size() - 2]);
   return s;
-}
-
-std::vector<float> randomValues(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) x = d(rng);
-  return v;
 }
 
 struct Case {
@@ -70,9 +63,9 @@ Case productsCase(const std::vector<Product>& products) {
     const Product& p = products[i];
     const auto seed = static_cast<uint32_t>(2 * i);
     c.env.params["a" + std::to_string(i)] = tg::HostTensor::f32(
-        p.transA ? swapLast(p.a) : p.a, randomValues(tg::shapeSize(p.a), seed));
+        p.transA ? swapLast(p.a) : p.a, test_support::uniformValues(tg::shapeSize(p.a), seed));
     c.env.params["b" + std::to_string(i)] = tg::HostTensor::f32(
-        p.transB ? swapLast(p.b) : p.b, randomValues(tg::shapeSize(p.b), seed + 1));
+        p.transB ? swapLast(p.b) : p.b, test_support::uniformValues(tg::shapeSize(p.b), seed + 1));
   }
   return c;
 }
@@ -320,7 +313,7 @@ FoldCase foldCase(bool captureTransposed) {
       {"x", {40, 12}}, {"w", {12, 20}}, {"dy", {40, 20}}, {"q", {2, 3, 8, 5}}, {"k", {2, 3, 8, 5}}};
   uint32_t seed = 20;
   for (const auto& [name, shape] : leaves)
-    c.env.params[name] = tg::HostTensor::f32(shape, randomValues(tg::shapeSize(shape), seed++));
+    c.env.params[name] = tg::HostTensor::f32(shape, test_support::uniformValues(tg::shapeSize(shape), seed++));
   return c;
 }
 
@@ -369,8 +362,8 @@ TEST(FastMatmul, TransposeOfAnOverwrittenBufferIsNotFolded) {
     const tg::Tensor e = tg::exp(y);                           // may take relu(x)'s buffer
     return std::vector<tg::Tensor>{tg::capture("p", tg::matmul(ht, e))};
   });
-  env.params["x"] = tg::HostTensor::f32({24, 16}, randomValues(24 * 16, 40));
-  env.params["y"] = tg::HostTensor::f32({24, 16}, randomValues(24 * 16, 41));
+  env.params["x"] = tg::HostTensor::f32({24, 16}, test_support::uniformValues(24 * 16, 40));
+  env.params["y"] = tg::HostTensor::f32({24, 16}, test_support::uniformValues(24 * 16, 41));
   const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
   const tg::Op& permute = graph.ops[static_cast<size_t>(
       std::find_if(graph.ops.begin(), graph.ops.end(),
@@ -398,9 +391,9 @@ TEST(FastMatmul, LinearGradientsFoldTransposesAndIdentitySums) {
   });
   const tg::GradResult grads = tg::appendGrad(g);
   tg::EvalInputs env;
-  env.params["x"] = tg::HostTensor::f32({40, 12}, randomValues(480, 50));
-  env.params["w1"] = tg::HostTensor::f32({12, 24}, randomValues(288, 51));
-  env.params["w2"] = tg::HostTensor::f32({24, 6}, randomValues(144, 52));
+  env.params["x"] = tg::HostTensor::f32({40, 12}, test_support::uniformValues(480, 50));
+  env.params["w1"] = tg::HostTensor::f32({12, 24}, test_support::uniformValues(288, 51));
+  env.params["w2"] = tg::HostTensor::f32({24, 6}, test_support::uniformValues(144, 52));
   const tg::BufferPlan plan = tg::planBuffers(g, grads.paramGrads, {});
   const auto count = [&](tg::EmitOptions options, tg::OpKind kind) {
     size_t n = 0;
