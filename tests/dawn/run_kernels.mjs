@@ -1,6 +1,7 @@
 // Runs a kernel list on real WebGPU (Dawn for Node) and returns the final buffer contents.
 // Usage: node run_kernels.mjs job.json result.json
 //   job: { buffers: [{size, dtype, data|null}], kernels: [{label, wgsl, bindings, dispatch: [x, y]}], read: [ids] }
+//   (a binding: a buffer id, or {id, offset, size} for a range of one)
 //   result: { buffers: {id: [u32 bit patterns]}, errors: [messages] }
 // On a CPU machine Dawn runs its OpenGL ES backend (compatibility mode) on llvmpipe; set
 // DAWN_BACKEND=vulkan to use a Vulkan GPU instead.
@@ -53,7 +54,11 @@ for (const k of job.kernels) {
   device.pushErrorScope('validation');
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: k.bindings.map((id, binding) => ({ binding, resource: { buffer: buffers[id] } })),
+    // A binding is a buffer id, or {id, offset, size}: a range of one (an arena's view).
+    entries: k.bindings.map((b, binding) => ({
+      binding,
+      resource: typeof b === 'number' ? { buffer: buffers[b] } : { buffer: buffers[b.id], offset: b.offset, size: b.size },
+    })),
   });
   const e = await device.popErrorScope();
   if (e) { errors.push(`${k.label}: ${e.message}`); continue; }

@@ -521,6 +521,15 @@ size_t fastMatmuls(const tg::CompiledTraining<M>& train) {
   }));
 }
 
+// Kernels whose WGSL carries `banner` (the fused optimizer's: "// fused optimizer", "// clip norm").
+template <class M>
+size_t kernelsWith(const tg::CompiledTraining<M>& train, const std::string& banner) {
+  const auto kernels = train.kernels();
+  return static_cast<size_t>(std::count_if(kernels.begin(), kernels.end(), [&](const auto& k) {
+    return k.wgsl.find(banner) != std::string::npos;
+  }));
+}
+
 TEST(Training, FastKernelsTrackUpstreamKernelsOnTheReadmeMlp) {
   tg_models::MLP model;
   const auto spec = tg_models::mlpSpec(model, 64);
@@ -528,6 +537,8 @@ TEST(Training, FastKernelsTrackUpstreamKernelsOnTheReadmeMlp) {
   auto fast = tg::compile(spec, fastKernels());
   EXPECT_EQ(fastMatmuls(upstream), 0u);
   EXPECT_GT(fastMatmuls(fast), 0u);
+  EXPECT_EQ(kernelsWith(upstream, "// fused optimizer"), 0u);
+  EXPECT_EQ(kernelsWith(fast, "// fused optimizer"), 1u);
   tg_test::SineBatches data;
   for (int step = 0; step < 200; ++step) {
     const tg::Feed feed = sineFeed(data, 64);
@@ -544,6 +555,8 @@ TEST(Training, FastKernelsTrackUpstreamKernelsOnTheTransformerSample) {
   auto upstream = tg::compile(spec);
   auto fast = tg::compile(spec, fastKernels());
   EXPECT_GT(fastMatmuls(fast), 0u);
+  EXPECT_EQ(kernelsWith(fast, "// fused optimizer"), 1u);  // AdamW with clipping: one update
+  EXPECT_EQ(kernelsWith(fast, "// clip norm"), 2u);        // and a two-stage norm
   tg::Mulberry32 rng(5);
   for (int step = 0; step < 40; ++step) {
     const auto [tokens, targets, mask] = tg_models::randomTransformerBatch(c, rng);
@@ -551,6 +564,65 @@ TEST(Training, FastKernelsTrackUpstreamKernelsOnTheTransformerSample) {
     const float want = completedStep(upstream.step(feed)).loss;
     EXPECT_NEAR(completedStep(fast.step(feed)).loss, want, 0.02 * std::abs(want)) << "step " << step;
   }
+}
+
+// The fused optimizer (fast set) against the upstream set's per-parameter updates, for each
+// optimizer with what varies between parameters: decayed and undecayed ones, a scheduled learning
+// rate, clipping, and a parameter with no gradient whose arena slot the update must skip.
+struct SpareMlp : tg::Module {
+  tg::Linear l1{*this, "l1", 1, 32};
+  tg::Linear spare{*this, "spare", 3, 5};  // never used: no gradient, never updated
+  tg::Linear l2{*this, "l2", 32, 1};
+};
+tg::Tensor spareLoss(const SpareMlp& m, const tg::Inputs& in) {
+  const tg::Tensor d = tg::sub(m.l2.fwd(tg::relu(m.l1.fwd(in["x"]))), in["y"]);
+  return tg::mean(tg::mul(d, d));
+}
+
+void expectFusedOptimizerMatches(const tg::OptimizerConfig& optimizer, size_t normKernels) {
+  SpareMlp model;
+  const tg::TrainingSpec<SpareMlp> spec{.model = model,
+                                        .loss = spareLoss,
+                                        .inputs = {{"x", {{64, 1}}}, {"y", {{64, 1}}}},
+                                        .optimizer = optimizer,
+                                        .seed = 3};
+  auto upstream = tg::compile(spec);
+  auto fast = tg::compile(spec, fastKernels());
+  EXPECT_EQ(kernelsWith(fast, "// fused optimizer"), 1u);
+  EXPECT_EQ(kernelsWith(fast, "// clip norm"), normKernels);
+  tg_test::SineBatches data;
+  for (int step = 0; step < 6; ++step) {
+    const tg::Feed feed = sineFeed(data, 64);
+    const float want = completedStep(upstream.step(feed)).loss;
+    EXPECT_NEAR(completedStep(fast.step(feed)).loss, want, 1e-4 * std::abs(want)) << "step " << step;
+  }
+  const tg::ParamMap want = await(upstream.downloadParams());
+  const tg::ParamMap got = await(fast.downloadParams());
+  EXPECT_EQ(got.at("spare.W"), want.at("spare.W"));
+  for (const auto& [name, values] : got) rt_test::expectClose(values, want.at(name), 1e-4, 1e-5, name);
+}
+
+TEST(Training, FusedOptimizerMatchesPerParameterAdamW) {
+  tg::AdamW o;
+  o.lr = tg::lr::cosineAnnealing(0.01, 0.001, 10);
+  o.weightDecay = 0.1;
+  o.clipGradNorm = 0.5;
+  o.decayFilter = [](const std::string& name) { return name.starts_with("l1."); };
+  expectFusedOptimizerMatches(o, 2);
+}
+
+TEST(Training, FusedOptimizerMatchesPerParameterNesterovSgd) {
+  tg::SGD o;
+  o.lr = 0.05;
+  o.momentum = 0.9;
+  o.nesterov = true;
+  o.weightDecay = 1e-3;
+  o.clipGradNorm = 1.0;
+  expectFusedOptimizerMatches(o, 2);
+}
+
+TEST(Training, FusedOptimizerMatchesPerParameterAdam) {
+  expectFusedOptimizerMatches(tg::Adam{{}, 0.01}, 0);
 }
 
 }  // namespace

@@ -271,10 +271,32 @@ TEST(DawnParityFused, ReshapeReadsItsInputInFlatOrder) {
 
 // The fast kernel set (tiled matmuls) on whole training steps: the backward pass's products of
 // transposed operands included. Sums run in another order, so within rounding, not bit for bit.
+// Whether the fast set folds the case's optimizer (fold_optimizer.h): every writeback in place.
+bool optimizerFolds(const Case& c) {
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, c.grads, c.writebacks, true, true);
+  return plan.optimizerFold && plan.inPlace.size() == c.writebacks.size() && plan.writebacks.empty();
+}
+
 TEST(DawnParityFastKernels, TransformerTrainingStep) {
   const Case c = transformerCase();
+  EXPECT_TRUE(optimizerFolds(c));  // AdamW, a scheduled decay, clipping: one update, two norm stages
   tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, c.grads, c.writebacks, c.env, 2e-4,
                                2e-5, kFastKernels);
+}
+TEST(DawnParityFastKernels, MlpTrainingStep) {
+  const Case c = mlpCase();
+  EXPECT_TRUE(optimizerFolds(c));
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, c.grads, c.writebacks, c.env, 1e-4,
+                               1e-5, kFastKernels);
+}
+TEST(DawnParityFastKernels, ConvNetTrainingStepWithNesterovSgd) {
+  const Case c = convCase();
+  EXPECT_TRUE(optimizerFolds(c));
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, c.grads, c.writebacks, c.env, 2e-4,
+                               2e-5, kFastKernels);
+}
+TEST(NativeParity, ConvNetTrainingStepFastKernels) {
+  runNative(convCase(), 2e-4, 2e-5, kFastKernels);
 }
 TEST(NativeParity, MlpTrainingStepFastKernels) {
   runNative(mlpCase(), 1e-4, 1e-5, kFastKernels);

@@ -24,6 +24,10 @@ struct KernelSpec {
   OpKind kind{};
   std::string wgsl{};         // empty for ops that need no dispatch (graph inputs)
   std::vector<int> bindings{};  // buffer ids for @group(0) @binding(0..n)
+  int outputs = 1;              // the last `outputs` bindings are written; the rest are read
+  // Views a kernel reaches through an arena it binds (the fused optimizer, fold_optimizer.h):
+  // they order it after their writers and readers like bindings do.
+  std::vector<int> viewsRead{}, viewsWritten{};
   int64_t threads = 0;
   int workgroupSize = kWorkgroupSize;
   std::vector<int> fusedOps{};  // with fusion: every op this kernel computes, in order (else empty)

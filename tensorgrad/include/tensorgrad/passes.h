@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 
 #include "tensorgrad/grad.h"
 #include "tensorgrad/optim.h"
@@ -12,8 +13,13 @@ namespace tg {
 // Returns old tensor id → new tensor id for the survivors.
 std::map<int, int> eliminateDeadCode(Graph& graph, const std::vector<int>& extraRoots = {});
 
+namespace detail {
+struct OptimizerFold;  // codegen/fold_optimizer.h
+}
+
 struct BufferSpec {
-  enum class Kind { Param, ParamGrad, TensorInput, State, Intermediate, Output };
+  // ParamArena: the runtime's buffer holding many params (its views are the Param buffers).
+  enum class Kind { Param, ParamGrad, TensorInput, State, Intermediate, Output, ParamArena };
   int id = -1;
   int64_t byteSize = 0;
   Dtype dtype = Dtype::F32;
@@ -21,12 +27,23 @@ struct BufferSpec {
   Kind kind = Kind::Intermediate;
   std::string name{};
   double initValue = 0;
+  // A view: this buffer is bytes [offset, offset + byteSize) of buffer `parent`, which is no
+  // view itself (the fast set's optimizer arenas, fold_optimizer.h). -1: a buffer of its own.
+  int parent = -1;
+  int64_t offset = 0;
 };
 std::string_view bufferKindName(BufferSpec::Kind kind);
 
 struct Writeback {
   int source = -1, dest = -1;  // buffer ids
   int64_t bytes = 0;
+};
+
+// A new value a kernel writes straight over the old one (the fused optimizer's parameters and
+// moments), where a Writeback would copy it.
+struct InPlaceUpdate {
+  int tensor = -1;  // the new value
+  int buffer = -1;  // the buffer it replaces the contents of
 };
 
 struct BufferPlan {
@@ -36,6 +53,9 @@ struct BufferPlan {
       statesByName{}, capturesByName{};
   std::vector<int> outputBufferIds{};
   std::vector<Writeback> writebacks{};
+  std::vector<InPlaceUpdate> inPlace{};
+  // The fast set's fused optimizer (fold_optimizer.h), when the graph's optimizer folds.
+  std::shared_ptr<const detail::OptimizerFold> optimizerFold{};
 
   int64_t totalBytes() const;
   int64_t bytesOf(BufferSpec::Kind kind) const;
@@ -46,10 +66,14 @@ struct BufferPlan {
 // Liveness-based pooling: plain intermediates share buffers when their lifetimes do not overlap;
 // params, grads, inputs, state, outputs, captures and writeback sources get their own. With
 // `pool` false every tensor gets its own buffer (the reference the tests compare against).
-// `aliasReshapes` (the fast kernel set): a reshape's plain intermediate output shares its input's
-// buffer, and emitKernels gives such a reshape no kernel.
+// `fastSet` (the fast kernel set): a reshape's plain intermediate output shares its input's
+// buffer, and emitKernels gives such a reshape no kernel; an optimizer that folds
+// (fold_optimizer.h) gets its arenas, its updates happen in place and its writebacks go.
+// `paramOrder` lists every parameter (name, elements) in the order the runtime lays them out in
+// arenas (its ParamStore); empty: the graph's ParamInput order.
 BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
                        const std::vector<WritebackDecl>& writebacks = {}, bool pool = true,
-                       bool aliasReshapes = false);
+                       bool fastSet = false,
+                       const std::vector<std::pair<std::string, int64_t>>& paramOrder = {});
 
 }  // namespace tg

@@ -7,6 +7,7 @@
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
 #include "fold_identity_sum.h"
+#include "fold_optimizer.h"
 #include "fold_transpose.h"
 
 namespace tg {
@@ -31,9 +32,11 @@ bool valueTyped(Dtype d) {
 
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes (empty when
 // op i was folded into a later kernel).
-std::vector<std::vector<int>> fuseGroups(const Graph& graph, const detail::BufferUse& use) {
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const detail::BufferUse& use,
+                                        const detail::OptimizerFold* fold) {
   const size_t n = graph.ops.size();
   const auto fusable = [&](int i) {
+    if (fold && fold->folded[static_cast<size_t>(i)]) return false;  // the optimizer's own kernel
     const Op& op = graph.ops[static_cast<size_t>(i)];
     if (!detail::opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
     return std::all_of(op.inputs.begin(), op.inputs.end(),
@@ -207,7 +210,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   const detail::BufferUse use(graph, plan);
   std::vector<std::vector<int>> groups;
   const bool fuse = options.fuseElementwise || options.kernels == KernelSet::Fast;
-  if (fuse) groups = fuseGroups(graph, use);
+  const detail::OptimizerFold* fold = plan.optimizerFold.get();
+  if (fuse) groups = fuseGroups(graph, use, fold);
   detail::TransposeFolds folds;
   std::vector<int> sumOf, sumFrom;  // matmul → identity sum_to_shape it computes, and back
   if (options.kernels == KernelSet::Fast) {
@@ -220,6 +224,15 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
+    if (fold && fold->folded[i]) {
+      KernelSpec k{.opIndex = static_cast<int>(i), .kind = op.kind};
+      if (auto hosted = detail::foldedOptimizerKernel(*fold, plan, static_cast<int>(i))) {
+        k = std::move(*hosted);
+        k.kind = op.kind;
+      }
+      kernels.push_back(std::move(k));
+      continue;
+    }
     if (fuse && groups[i].size() > 1) {
       kernels.push_back(fusedKernel(graph, plan, groups[i]));
       continue;

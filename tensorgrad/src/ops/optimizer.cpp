@@ -83,6 +83,21 @@ void registerOptimizerOps(OpTable& t) {
                    },
                .differentiable = Differentiable::Rejected});
 
+  // The same arithmetic as expressions, for the fast set's fused optimizer (fold_optimizer.h).
+  setExpr(t, OpKind::AdamUpdateM, [](const Op& op, const std::vector<std::string>& in) {
+    return literal(op.attrs.beta, Dtype::F32) + " * " + in[0] + " + " +
+           literal(1 - op.attrs.beta, Dtype::F32) + " * " + in[1];
+  });
+  setExpr(t, OpKind::AdamUpdateV, [](const Op& op, const std::vector<std::string>& in) {
+    return literal(op.attrs.beta, Dtype::F32) + " * " + in[0] + " + " +
+           literal(1 - op.attrs.beta, Dtype::F32) + " * " + in[1] + " * " + in[1];
+  });
+  setExpr(t, OpKind::AdamUpdateP, [](const Op& op, const std::vector<std::string>& in) {
+    const std::string shrink = in.size() == 5 ? in[4] : literal(op.attrs.decayShrink, Dtype::F32);
+    return shrink + " * " + in[0] + " - " + in[3] + " * " + in[1] + " / (sqrt(" + in[2] + ") + " +
+           literal(op.attrs.eps, Dtype::F32) + ")";
+  });
+
   kernelOf(t, OpKind::AdamUpdateM) = [](const KernelArgs& a) {
     const double b = a.op.attrs.beta;
     return elementwise(a, shapeSize(a.out().shape),

@@ -8,6 +8,8 @@
 #include "tensorgrad/errors.h"
 #include "tensorgrad/passes.h"
 
+#include "../codegen/fold_optimizer.h"
+
 namespace tg {
 
 std::string_view bufferKindName(BufferSpec::Kind kind) {
@@ -24,11 +26,49 @@ std::string_view bufferKindName(BufferSpec::Kind kind) {
       return "intermediate";
     case BufferSpec::Kind::Output:
       return "output";
+    case BufferSpec::Kind::ParamArena:
+      return "param_arena";
   }
   return "?";
 }
 
 namespace {
+// The fused optimizer's arenas (fold_optimizer.h): parameters, gradients and each moment of the
+// folded updates become views at their parameter's arena offset.
+void placeInArenas(BufferPlan& plan, const Graph& graph, detail::OptimizerFold& fold) {
+  const auto add = [&](BufferSpec::Kind kind, int64_t bytes, std::string name, double init) {
+    const int id = static_cast<int>(plan.buffers.size());
+    plan.buffers.push_back({id, bytes, Dtype::F32, {bytes / 4}, kind, std::move(name), init});
+    return id;
+  };
+  const auto view = [&](int tensor, int parent, int64_t offset) {
+    BufferSpec& b = plan.buffers[static_cast<size_t>(plan.tensorToBuffer.at(static_cast<size_t>(tensor)))];
+    b.parent = parent;
+    b.offset = offset;
+  };
+  for (size_t a = 0; a < fold.arenaBytes.size(); ++a) {
+    const int64_t bytes = std::max<int64_t>(4, fold.arenaBytes[a]);
+    const std::string n = std::to_string(a);
+    detail::OptimizerFold::Buffers b;
+    b.params = add(BufferSpec::Kind::ParamArena, bytes, "param arena " + n, 0);
+    b.grads = add(BufferSpec::Kind::ParamGrad, bytes, "gradient arena " + n, 0);
+    for (size_t r = 0; r < fold.stateRoles; ++r) {
+      const int first = fold.slots[0].states[r];
+      const double init = graph.ops[static_cast<size_t>(*graph.tensor(first).source)].attrs.initValue;
+      b.states.push_back(add(BufferSpec::Kind::State, bytes, "state " + std::to_string(r) + " arena " + n, init));
+    }
+    if (a == 0 && fold.normTotal >= 0)
+      b.partials = add(BufferSpec::Kind::Intermediate, fold.normPartials * 4, "clip norm partial sums", 0);
+    fold.buffers.push_back(std::move(b));
+  }
+  for (const detail::OptimizerFold::Slot& s : fold.slots) {
+    const detail::OptimizerFold::Buffers& b = fold.buffers[static_cast<size_t>(s.at.arena)];
+    view(s.param, b.params, s.at.offset);
+    view(s.grad, b.grads, s.at.offset);
+    for (size_t r = 0; r < s.states.size(); ++r) view(s.states[r], b.states[r], s.at.offset);
+  }
+}
+
 // Byte totals saturate at INT64_MAX instead of wrapping: they are compared with budgets.
 int64_t addBytes(int64_t a, int64_t b) {
   int64_t sum = 0;
@@ -38,13 +78,13 @@ int64_t addBytes(int64_t a, int64_t b) {
 
 int64_t BufferPlan::totalBytes() const {
   int64_t n = 0;
-  for (const BufferSpec& b : buffers) n = addBytes(n, b.byteSize);
+  for (const BufferSpec& b : buffers) n = addBytes(n, b.parent < 0 ? b.byteSize : 0);
   return n;
 }
 
 int64_t BufferPlan::bytesOf(BufferSpec::Kind kind) const {
   int64_t n = 0;
-  for (const BufferSpec& b : buffers) n = addBytes(n, b.kind == kind ? b.byteSize : 0);
+  for (const BufferSpec& b : buffers) n = addBytes(n, b.kind == kind && b.parent < 0 ? b.byteSize : 0);
   return n;
 }
 
@@ -53,7 +93,8 @@ std::string BufferPlan::report() const {
   os << buffers.size() << " buffers, " << totalBytes() << " bytes planned";
   for (auto kind :
        {BufferSpec::Kind::Param, BufferSpec::Kind::ParamGrad, BufferSpec::Kind::TensorInput,
-        BufferSpec::Kind::State, BufferSpec::Kind::Intermediate, BufferSpec::Kind::Output}) {
+        BufferSpec::Kind::State, BufferSpec::Kind::Intermediate, BufferSpec::Kind::Output,
+        BufferSpec::Kind::ParamArena}) {
     os << "; " << bufferKindName(kind) << " " << bytesOf(kind);
   }
   os << "; intermediates without pooling would take " << unpooledIntermediateBytes << " bytes";
@@ -62,9 +103,13 @@ std::string BufferPlan::report() const {
 
 BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
                        const std::vector<WritebackDecl>& writebackDecls, bool pool,
-                       bool aliasReshapes) {
+                       bool fastSet, const std::vector<std::pair<std::string, int64_t>>& paramOrder) {
   using Kind = BufferSpec::Kind;
   BufferPlan plan;
+  const bool aliasReshapes = fastSet;
+  const std::shared_ptr<detail::OptimizerFold> fold =
+      fastSet ? detail::foldOptimizer(graph, paramGrads, writebackDecls, paramOrder) : nullptr;
+  const auto inPlace = [&](size_t decl) { return fold && fold->inPlaceDecl[decl]; };
   const size_t nt = graph.tensors.size();
   plan.tensorToBuffer.assign(nt, -1);
 
@@ -87,7 +132,8 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
   }
   std::set<int> pinned;  // intermediates that must outlive their last reader
   for (const auto& [n, id] : graph.captures) pinned.insert(id);
-  for (const WritebackDecl& w : writebackDecls) pinned.insert(w.source);
+  for (size_t w = 0; w < writebackDecls.size(); ++w)
+    if (!inPlace(w)) pinned.insert(writebackDecls[w].source);
   // A reshape is the same bytes under another shape: with aliasReshapes, a plain intermediate
   // made by one lives in its input's buffer (root: the tensor that owns the buffer), and the
   // root's buffer stays live until the last reader of any of its aliases.
@@ -108,6 +154,12 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
   std::vector<int> lastUse(nt, -1);  // of a root: over all its aliases
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     for (int in : graph.ops[i].inputs) lastUse[static_cast<size_t>(root[static_cast<size_t>(in)])] = static_cast<int>(i);
+  }
+  if (fold) {  // the fused update reads its scalars where it stands, after their last reader
+    for (int t : fold->scalars) {
+      int& last = lastUse[static_cast<size_t>(root[static_cast<size_t>(t)])];
+      for (int host : fold->updateHost) last = std::max(last, host);
+    }
   }
 
   std::vector<int> freeList;
@@ -191,13 +243,18 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
     plan.outputBufferIds.push_back(plan.tensorToBuffer[static_cast<size_t>(id)]);
   for (const auto& [n, id] : graph.captures)
     plan.capturesByName.emplace_back(n, plan.tensorToBuffer[static_cast<size_t>(id)]);
-  for (const WritebackDecl& w : writebackDecls) {
+  for (size_t d = 0; d < writebackDecls.size(); ++d) {
+    const WritebackDecl& w = writebackDecls[d];
     const auto& index =
         w.destKind == WritebackDecl::Kind::Param ? plan.paramsByName : plan.statesByName;
     auto it = std::find_if(index.begin(), index.end(),
                            [&](const auto& e) { return e.first == w.destName; });
     if (it == index.end())
       throw TraceError("planBuffers: writeback destination '" + w.destName + "' not found");
+    if (inPlace(d)) {
+      plan.inPlace.push_back({w.source, it->second});
+      continue;
+    }
     const int src = plan.tensorToBuffer.at(static_cast<size_t>(w.source));
     const int64_t bytes = plan.buffers[static_cast<size_t>(src)].byteSize;
     if (bytes != plan.buffers[static_cast<size_t>(it->second)].byteSize) {
@@ -205,6 +262,8 @@ BufferPlan planBuffers(const Graph& graph, const ParamGrads& paramGrads,
     }
     plan.writebacks.push_back({src, it->second, bytes});
   }
+  if (fold) placeInArenas(plan, graph, *fold);
+  plan.optimizerFold = fold;
   return plan;
 }
 

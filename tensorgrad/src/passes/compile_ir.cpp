@@ -104,8 +104,10 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 }
 
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
+  std::vector<std::pair<std::string, int64_t>> order;  // the ParamStore's arena layout
+  for (const auto& p : ir.params) order.emplace_back(p->path, shapeSize(p->shape));
   ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers,
-                        emit.kernels == KernelSet::Fast);
+                        emit.kernels == KernelSet::Fast, order);
   ir.kernels = emitKernels(ir.graph, ir.plan, emit);
 }
 

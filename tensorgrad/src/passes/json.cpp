@@ -84,15 +84,18 @@ nlohmann::json planToJson(const BufferPlan& plan) {
         {"kind", bufferKindName(b.kind)},
         {"name", b.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.name)}};
     if (b.kind == BufferSpec::Kind::State) j["initValue"] = b.initValue;
+    if (b.parent >= 0) j["view"] = {{"parent", b.parent}, {"offset", b.offset}};
     buffers.push_back(std::move(j));
   }
   nlohmann::json writebacks = nlohmann::json::array();
   for (const Writeback& w : plan.writebacks)
     writebacks.push_back({{"source", w.source}, {"dest", w.dest}, {"bytes", w.bytes}});
-  return {{"buffers", buffers},
-          {"tensorToBuffer", plan.tensorToBuffer},
-          {"writebacks", writebacks},
-          {"totalBytes", plan.totalBytes()}};
+  nlohmann::json j = {{"buffers", buffers},
+                      {"tensorToBuffer", plan.tensorToBuffer},
+                      {"writebacks", writebacks},
+                      {"totalBytes", plan.totalBytes()}};
+  for (const InPlaceUpdate& u : plan.inPlace) j["inPlace"].push_back({{"tensor", u.tensor}, {"buffer", u.buffer}});
+  return j;
 }
 
 }  // namespace tg

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tg {
 
@@ -29,15 +30,24 @@ DispatchSchedule scheduleDispatches(const std::vector<KernelSpec>& kernels) {
   for (size_t k = 0; k < n; ++k) {
     const KernelSpec& spec = kernels[k];
     if (!dispatches(spec)) continue;
-    const int out = spec.bindings.back();
-    for (size_t i = 0; i + 1 < spec.bindings.size(); ++i) {
-      if (auto w = lastWriter.find(spec.bindings[i]); w != lastWriter.end()) depend(w->second, k);
+    const size_t firstOut = spec.bindings.size() - static_cast<size_t>(std::max(spec.outputs, 1));
+    std::set<int> reads(spec.viewsRead.begin(), spec.viewsRead.end());
+    std::set<int> writes(spec.viewsWritten.begin(), spec.viewsWritten.end());
+    for (size_t i = 0; i < spec.bindings.size(); ++i) (i < firstOut ? reads : writes).insert(spec.bindings[i]);
+    std::set<size_t> before;
+    for (int b : reads) {
+      if (auto w = lastWriter.find(b); w != lastWriter.end()) before.insert(w->second);
     }
-    if (auto w = lastWriter.find(out); w != lastWriter.end()) depend(w->second, k);
-    for (size_t r : readersSinceWrite[out]) depend(r, k);
-    for (size_t i = 0; i + 1 < spec.bindings.size(); ++i) readersSinceWrite[spec.bindings[i]].push_back(k);
-    lastWriter[out] = k;
-    readersSinceWrite[out].clear();
+    for (int b : writes) {
+      if (auto w = lastWriter.find(b); w != lastWriter.end()) before.insert(w->second);
+      for (size_t r : readersSinceWrite[b]) before.insert(r);
+    }
+    for (size_t b : before) depend(b, k);
+    for (int b : reads) readersSinceWrite[b].push_back(k);
+    for (int b : writes) {
+      lastWriter[b] = k;
+      readersSinceWrite[b].clear();
+    }
   }
 
   // Earliest and latest level of each kernel for the minimum number of levels.

@@ -26,24 +26,42 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     : ir_(std::move(ir)) {
   const BufferPlan& plan = ir_->plan;
   for (const BufferSpec& b : plan.buffers) {
-    if (b.kind == BufferSpec::Kind::Param) continue;  // the ParamStore checked these
+    if (b.kind == BufferSpec::Kind::Param || b.parent >= 0) continue;  // the ParamStore checked these
     checkBindable(gpu, b.name.empty() ? "t" + std::to_string(b.id) : b.name, b.shape, b.byteSize);
   }
-  // Buffers: parameters come from the store; states start at their initial value.
+  // Buffers: parameters come from the store (param arenas too, found through their views); views
+  // are ranges of their parent; states start at their initial value.
   buffers_.resize(plan.buffers.size());
+  offsets_.assign(plan.buffers.size(), 0);
   for (const BufferSpec& b : plan.buffers) {
     if (b.kind == BufferSpec::Kind::Param) {
-      const wgpu::Buffer* shared = params.find(b.name);
+      const ParamStore::Place* shared = params.find(b.name);
       if (!shared) throw CompileError("tensorgrad: the graph reads param '" + b.name + "', which this compile does not own");
-      buffers_[static_cast<size_t>(b.id)] = *shared;
+      buffers_[static_cast<size_t>(b.id)] = shared->buffer;
+      offsets_[static_cast<size_t>(b.id)] = shared->offset;
+      if (b.parent >= 0) {
+        if (shared->offset != static_cast<uint64_t>(b.offset))
+          throw CompileError("tensorgrad: param '" + b.name + "' is not where the plan's arena has it");
+        buffers_[static_cast<size_t>(b.parent)] = shared->buffer;
+      }
       continue;
     }
+    if (b.kind == BufferSpec::Kind::ParamArena || b.parent >= 0) continue;
     const std::string label = b.name.empty() ? std::string(bufferKindName(b.kind)) + " " + std::to_string(b.id) : b.name;
     wgpu::BufferDescriptor bd;
     bd.label = label;  // a view: the string must outlive CreateBuffer
     bd.size = static_cast<uint64_t>(std::max<int64_t>(b.byteSize, 4));
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
     buffers_[static_cast<size_t>(b.id)] = gpu.device.CreateBuffer(&bd);
+  }
+  for (const BufferSpec& b : plan.buffers) {
+    if (b.parent < 0 || b.kind == BufferSpec::Kind::Param) continue;
+    buffers_[static_cast<size_t>(b.id)] = buffers_[static_cast<size_t>(b.parent)];
+    offsets_[static_cast<size_t>(b.id)] = static_cast<uint64_t>(b.offset);
+  }
+  for (const BufferSpec& b : plan.buffers) {
+    if (!buffers_[static_cast<size_t>(b.id)])
+      throw CompileError("tensorgrad: " + b.name + " has no parameters of this compile in it");
   }
   resetState(gpu);
 
@@ -65,7 +83,7 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
   }
   if (traceKernels) {
     for (const KernelSpec& k : ir_->kernels) {
-      if (k.wgsl.empty() || k.threads == 0) continue;
+      if (!writesItsOp(k)) continue;
       const TensorInfo& t = graph.tensors[static_cast<size_t>(graph.ops[static_cast<size_t>(k.opIndex)].out)];
       traced_.push_back({k.opIndex, k.kind, sliceOf("", t.shape, t.dtype)});
     }
@@ -103,8 +121,11 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
     wgpu::ComputePipeline pipeline = gpu.pipelines->get(k);
     std::vector<wgpu::BindGroupEntry> entries;
     for (size_t i = 0; i < k.bindings.size(); ++i) {
+      const auto id = static_cast<size_t>(k.bindings[i]);
       entries.push_back({.binding = static_cast<uint32_t>(i),
-                         .buffer = buffers_[static_cast<size_t>(k.bindings[i])]});
+                         .buffer = buffers_[id],
+                         .offset = offsets_[id],
+                         .size = static_cast<uint64_t>(std::max<int64_t>(4, ir_->plan.buffers[id].byteSize))});
     }
     const wgpu::BindGroupDescriptor bg{.layout = pipeline.GetBindGroupLayout(0),
                                        .entryCount = entries.size(),
@@ -122,11 +143,9 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
       wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
       dispatch(pass, k);
       pass.End();
+      if (!writesItsOp(k)) continue;
       const Slice& s = traced_[next++].slice;
-      if (s.bytes > 0) {
-        encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(k.bindings.back())], 0, readback,
-                                   s.offset, s.bytes);
-      }
+      if (s.bytes > 0) copy(encoder, k.bindings.back(), readback, s.offset, s.bytes);
     }
   } else {
     // Level by level: the shim's hazard tracking then needs one barrier per level.
@@ -135,21 +154,31 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
     pass.End();
   }
   for (const Writeback& w : ir_->plan.writebacks) {
-    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(w.source)], 0,
-                               buffers_[static_cast<size_t>(w.dest)], 0, static_cast<uint64_t>(w.bytes));
+    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(w.source)], offsets_[static_cast<size_t>(w.source)],
+                               buffers_[static_cast<size_t>(w.dest)], offsets_[static_cast<size_t>(w.dest)],
+                               static_cast<uint64_t>(w.bytes));
   }
-  encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(outBuffer)], 0, readback, 0, slices_[0].bytes);
-  for (size_t i = 1; i < slices_.size(); ++i) {
-    const int id = ir_->plan.capturesByName[i - 1].second;
-    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(id)], 0, readback, slices_[i].offset,
-                               slices_[i].bytes);
-  }
+  copy(encoder, outBuffer, readback, 0, slices_[0].bytes);
+  for (size_t i = 1; i < slices_.size(); ++i)
+    copy(encoder, ir_->plan.capturesByName[i - 1].second, readback, slices_[i].offset, slices_[i].bytes);
   return encoder.Finish();
+}
+
+void GraphExecutor::copy(wgpu::CommandEncoder& encoder, int buffer, const wgpu::Buffer& readback,
+                         uint64_t at, uint64_t bytes) const {
+  encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(buffer)], offsets_[static_cast<size_t>(buffer)],
+                             readback, at, bytes);
+}
+
+bool GraphExecutor::writesItsOp(const KernelSpec& k) const {
+  if (k.wgsl.empty() || k.threads == 0) return false;
+  const int out = ir_->graph.ops[static_cast<size_t>(k.opIndex)].out;
+  return k.bindings.back() == ir_->plan.tensorToBuffer[static_cast<size_t>(out)];
 }
 
 void GraphExecutor::resetState(GpuContext& gpu) {
   for (const BufferSpec& b : ir_->plan.buffers) {
-    if (b.kind != BufferSpec::Kind::State) continue;
+    if (b.kind != BufferSpec::Kind::State || b.parent >= 0) continue;  // an arena fills its views
     const size_t n = static_cast<size_t>(b.byteSize / 4);
     std::vector<uint32_t> words(n);
     const float f = static_cast<float>(b.initValue);

@@ -62,7 +62,14 @@ class GraphExecutor {
   wgpu::CommandBuffer record(GpuContext& gpu, const wgpu::Buffer& readback, bool traceKernels);
 
   std::shared_ptr<const CompiledIR> ir_;
-  std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's
+  // A readback copy of `buffer`'s bytes.
+  void copy(wgpu::CommandEncoder& encoder, int buffer, const wgpu::Buffer& readback, uint64_t at,
+            uint64_t bytes) const;
+  // Whether `k` writes its op's output (the fused optimizer's kernels write arenas instead).
+  bool writesItsOp(const KernelSpec& k) const;
+
+  std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's, views their parent's
+  std::vector<uint64_t> offsets_;      // by buffer id: where in buffers_[id] it starts
   struct Slot {
     wgpu::Buffer readback;
     wgpu::CommandBuffer step;

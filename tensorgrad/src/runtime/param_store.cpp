@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "../codegen/fold_optimizer.h"
 #include "feed.h"
 
 namespace tg::detail {
@@ -21,23 +22,41 @@ void checkBindable(const GpuContext& gpu, const std::string& tensor, const Shape
 }
 
 ParamStore::ParamStore(GpuContext& gpu,
-                       const std::vector<std::shared_ptr<const ParamDecl>>& params) {
+                       const std::vector<std::shared_ptr<const ParamDecl>>& params, bool packed) {
+  std::vector<int64_t> bytes;
   for (const auto& p : params) {
-    const int64_t bytes = shapeSize(p->shape) * 4;
-    checkBindable(gpu, p->path, p->shape, bytes);
+    bytes.push_back(shapeSize(p->shape) * 4);
+    checkBindable(gpu, p->path, p->shape, bytes.back());
   }
-  for (const auto& p : params) {
+  ArenaLayout layout;
+  if (packed) {
+    layout = layoutArenas(bytes);
+  } else {  // an arena per parameter
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      layout.places.push_back({static_cast<int>(i), 0});
+      layout.arenaBytes.push_back(bytes[i]);
+    }
+  }
+  std::vector<wgpu::Buffer> arenas;
+  for (size_t a = 0; a < layout.arenaBytes.size(); ++a) {
     wgpu::BufferDescriptor bd;
-    bd.label = p->path;
-    bd.size = static_cast<uint64_t>(shapeSize(p->shape) * 4);
+    const std::string label = packed ? "param arena " + std::to_string(a) : params[a]->path;
+    bd.label = label;
+    bd.size = static_cast<uint64_t>(layout.arenaBytes[a]);
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
-    entries_.push_back({p->path, p->shape, gpu.device.CreateBuffer(&bd)});
+    arenas.push_back(gpu.device.CreateBuffer(&bd));
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ArenaLayout::Place& at = layout.places[i];
+    entries_.push_back({params[i]->path, params[i]->shape,
+                        {arenas[static_cast<size_t>(at.arena)], static_cast<uint64_t>(at.offset),
+                         static_cast<uint64_t>(bytes[i])}});
   }
 }
 
-const wgpu::Buffer* ParamStore::find(const std::string& name) const {
+const ParamStore::Place* ParamStore::find(const std::string& name) const {
   for (const Entry& e : entries_) {
-    if (e.name == name) return &e.buffer;
+    if (e.name == name) return &e.place;
   }
   return nullptr;
 }
@@ -71,7 +90,7 @@ void ParamStore::upload(GpuContext& gpu, const ParamMap& values) const {
   }
   for (const Entry& e : entries_) {
     const auto& data = values.at(e.name);
-    gpu.queue.WriteBuffer(e.buffer, 0, data.data(), data.size() * 4);
+    gpu.queue.WriteBuffer(e.place.buffer, e.place.offset, data.data(), data.size() * 4);
   }
 }
 
@@ -83,7 +102,7 @@ void ParamStore::initialize(GpuContext& gpu, const CompiledIR& ir) const {
 
 ParamMap ParamStore::download(GpuContext& gpu) const {
   uint64_t total = 0;
-  for (const Entry& e : entries_) total += e.buffer.GetSize();
+  for (const Entry& e : entries_) total += e.place.bytes;
   ParamMap out;
   if (total == 0) {
     for (const Entry& e : entries_) out[e.name] = {};
@@ -97,8 +116,8 @@ ParamMap ParamStore::download(GpuContext& gpu) const {
   wgpu::CommandEncoder encoder = gpu.device.CreateCommandEncoder();
   uint64_t offset = 0;
   for (const Entry& e : entries_) {
-    encoder.CopyBufferToBuffer(e.buffer, 0, staging, offset, e.buffer.GetSize());
-    offset += e.buffer.GetSize();
+    encoder.CopyBufferToBuffer(e.place.buffer, e.place.offset, staging, offset, e.place.bytes);
+    offset += e.place.bytes;
   }
   wgpu::CommandBuffer commands = encoder.Finish();
   gpu.queue.Submit(1, &commands);
@@ -113,9 +132,9 @@ ParamMap ParamStore::download(GpuContext& gpu) const {
   offset = 0;
   for (const Entry& e : entries_) {
     std::vector<float>& v = out[e.name];
-    v.resize(e.buffer.GetSize() / 4);
-    std::memcpy(v.data(), bytes + offset, e.buffer.GetSize());
-    offset += e.buffer.GetSize();
+    v.resize(e.place.bytes / 4);
+    std::memcpy(v.data(), bytes + offset, e.place.bytes);
+    offset += e.place.bytes;
   }
   staging.Unmap();
   return out;

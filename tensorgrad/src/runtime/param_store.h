@@ -8,11 +8,18 @@ namespace tg::detail {
 
 class ParamStore {
  public:
-  // One storage buffer per parameter, in declaration order. Throws CompileError naming a
-  // parameter the device cannot bind.
-  ParamStore(GpuContext& gpu, const std::vector<std::shared_ptr<const ParamDecl>>& params);
+  // Where a parameter lives: its own buffer, or a range of an arena.
+  struct Place {
+    wgpu::Buffer buffer;
+    uint64_t offset = 0, bytes = 0;
+  };
+  // One storage buffer per parameter, in declaration order; `packed` (the fast set, whose fused
+  // optimizer updates them all in one dispatch): arenas laid out by layoutArenas
+  // (fold_optimizer.h). Throws CompileError naming a parameter the device cannot bind.
+  ParamStore(GpuContext& gpu, const std::vector<std::shared_ptr<const ParamDecl>>& params,
+             bool packed = false);
 
-  const wgpu::Buffer* find(const std::string& name) const;
+  const Place* find(const std::string& name) const;
   // Strict: every parameter, no unknown names, exact element counts. Checked before anything
   // is written; throws std::invalid_argument naming the offender.
   void upload(GpuContext& gpu, const ParamMap& values) const;
@@ -24,7 +31,7 @@ class ParamStore {
   struct Entry {
     std::string name;
     Shape shape;
-    wgpu::Buffer buffer;
+    Place place;
   };
   std::vector<Entry> entries_;
 };

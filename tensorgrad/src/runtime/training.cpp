@@ -33,7 +33,7 @@ struct Built {
 Built build(GpuContext& gpu, const std::shared_ptr<const CompiledIR>& ir,
             const RuntimeOptions& options) {
   Built b;
-  b.params = std::make_unique<ParamStore>(gpu, ir->params);
+  b.params = std::make_unique<ParamStore>(gpu, ir->params, options.emit.kernels == KernelSet::Fast);
   b.executor = std::make_unique<GraphExecutor>(gpu, ir, *b.params, options.traceKernels);
   b.params->initialize(gpu, *ir);
   return b;
