@@ -45,7 +45,8 @@ struct KernelSpec {
 // trees), upstream's elsewhere; element-wise chains fused (broadcasts and reshapes joining them
 // as indexing), reshapes planned into their input's buffer, a Permute swapping the last two axes
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
-// sum_to_shape after a matmul (the matmul writes the copy's buffer); still valid WebGPU WGSL,
+// sum_to_shape after a matmul (the matmul writes the copy's buffer), and the optimizer's
+// per-parameter updates run as one in-place dispatch over arenas (fold_optimizer.h); still valid WebGPU WGSL,
 // results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 
