@@ -213,10 +213,6 @@ void foldNorm(const Analysis& a, OptimizerFold& f) {
   for (int o : chainOps) f.folded[static_cast<size_t>(o)] = 1;
 }
 
-std::string u32(int64_t v) {
-  return u(v);
-}
-
 // Binary search over the slots' first workgroups: which parameter this workgroup updates (where
 // it starts, how long it is, which update rule applies).
 std::string slotSearch(const std::vector<const OptimizerFold::Slot*>& slots,
@@ -224,12 +220,12 @@ std::string slotSearch(const std::vector<const OptimizerFold::Slot*>& slots,
                        const std::string& indent) {
   if (hi - lo == 1) {
     const OptimizerFold::Slot& s = *slots[lo];
-    return indent + "startWg = " + u32(firstGroup[lo]) + "; offset = " + u32(s.at.offset / 4) +
-           "; count = " + u32(s.elements) + "; rule = " + u32(static_cast<int64_t>(s.body)) +
+    return indent + "startWg = " + u(firstGroup[lo]) + "; offset = " + u(s.at.offset / 4) +
+           "; count = " + u(s.elements) + "; rule = " + u(static_cast<int64_t>(s.body)) +
            "; // " + s.name + "\n";
   }
   const size_t mid = (lo + hi) / 2;
-  return indent + "if (wg < " + u32(firstGroup[mid]) + ") {\n" +
+  return indent + "if (wg < " + u(firstGroup[mid]) + ") {\n" +
          slotSearch(slots, firstGroup, lo, mid, indent + "  ") + indent + "} else {\n" +
          slotSearch(slots, firstGroup, mid, hi, indent + "  ") + indent + "}\n";
 }
@@ -242,8 +238,8 @@ std::string storage(int binding, const std::string& name, bool write) {
 std::string groupIndex(int64_t groups) {
   return "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
          ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid "
-         ": u32) {\n  let wg = wid.x + wid.y * " + u32(kMaxWorkgroupsPerDim) + ";\n  if (wg >= " +
-         u32(groups) + ") { return; }\n";
+         ": u32) {\n  let wg = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n  if (wg >= " +
+         u(groups) + ") { return; }\n";
 }
 
 KernelSpec updateKernel(const OptimizerFold& f, const BufferPlan& plan, int arena) {
@@ -283,12 +279,12 @@ KernelSpec updateKernel(const OptimizerFold& f, const BufferPlan& plan, int aren
   w += groupIndex(groups);
   w += "  var startWg = 0u;\n  var offset = 0u;\n  var count = 0u;\n  var rule = 0u;\n";
   w += slotSearch(slots, firstGroup, 0, slots.size(), "  ");
-  w += "  for (var r = 0u; r < " + u32(kElementsPerThread) + "; r = r + 1u) {\n    let e = (wg - startWg) * " +
-       u32(kUpdateChunk) + " + r * " + u32(kWorkgroupSize) + " + lid;\n    if (e < count) {\n      let j = offset + e;\n";
+  w += "  for (var r = 0u; r < " + u(kElementsPerThread) + "; r = r + 1u) {\n    let e = (wg - startWg) * " +
+       u(kUpdateChunk) + " + r * " + u(kWorkgroupSize) + " + lid;\n    if (e < count) {\n      let j = offset + e;\n";
   bool firstBody = true;
   for (size_t body : bodies) {
     const bool branch = bodies.size() > 1;
-    if (branch) w += std::string(firstBody ? "      if" : "      else if") + " (rule == " + u32(static_cast<int64_t>(body)) + ") {\n";
+    if (branch) w += std::string(firstBody ? "      if" : "      else if") + " (rule == " + u(static_cast<int64_t>(body)) + ") {\n";
     w += f.bodies[body];
     if (branch) w += "      }\n";
     firstBody = false;
@@ -316,9 +312,9 @@ KernelSpec normStage1(const OptimizerFold& f, const BufferPlan& plan) {
   k.wgsl = "// clip norm, stage 1: Σ g² over the gradient arena, one partial sum per workgroup\n"
            "var<workgroup> partial : array<f32, " + std::to_string(kWorkgroupSize) + ">;\n" +
            storage(0, "G", false) + storage(1, "partials", true) + groupIndex(groups) +
-           "  var s = 0.0;\n  for (var r = 0u; r < " + u32(kNormChunk / kWorkgroupSize) +
-           "; r = r + 1u) {\n    let j = wg * " + u32(kNormChunk) + " + r * " + u32(kWorkgroupSize) +
-           " + lid;\n    if (j < " + u32(n) + ") {\n      let x = G[j];\n      s = s + x * x;\n    }\n  }\n" +
+           "  var s = 0.0;\n  for (var r = 0u; r < " + u(kNormChunk / kWorkgroupSize) +
+           "; r = r + 1u) {\n    let j = wg * " + u(kNormChunk) + " + r * " + u(kWorkgroupSize) +
+           " + lid;\n    if (j < " + u(n) + ") {\n      let x = G[j];\n      s = s + x * x;\n    }\n  }\n" +
            workgroupReduce("partial", "s") + "  if (lid == 0u) { partials[wg] = partial[0]; }\n}\n";
   k.threads = groups * kWorkgroupSize;
   k.loopLength = kNormChunk / kWorkgroupSize;
@@ -335,8 +331,8 @@ KernelSpec normStage2(const OptimizerFold& f, const BufferPlan& plan) {
   k.wgsl = "// clip norm, stage 2: the partial sums added up\n"
            "var<workgroup> partial : array<f32, " + std::to_string(kWorkgroupSize) + ">;\n" +
            storage(0, "partials", false) + storage(1, "out", true) + groupIndex(1) +
-           "  var s = 0.0;\n  for (var j = lid; j < " + u32(partials) + "; j = j + " +
-           u32(kWorkgroupSize) + ") { s = s + partials[j]; }\n" + workgroupReduce("partial", "s") +
+           "  var s = 0.0;\n  for (var j = lid; j < " + u(partials) + "; j = j + " +
+           u(kWorkgroupSize) + ") { s = s + partials[j]; }\n" + workgroupReduce("partial", "s") +
            "  if (lid == 0u) { out[0] = partial[0]; }\n}\n";
   k.threads = kWorkgroupSize;
   k.loopLength = (partials + kWorkgroupSize - 1) / kWorkgroupSize;
