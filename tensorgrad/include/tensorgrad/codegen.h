@@ -38,8 +38,9 @@ struct KernelSpec {
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
 // both matmul kinds, as register-blocked workgroup tiles for large products and in-workgroup
 // split-K for small or long-K ones; the reductions and softmaxes along an axis, as workgroup
-// trees), upstream's elsewhere; element-wise chains fused (broadcasts and reshapes joining them
-// as indexing), reshapes planned into their input's buffer, a Permute swapping the last two axes
+// trees), upstream's elsewhere; element-wise chains fused (broadcasts, reshapes and permutes
+// joining them as indexing, so a permute read only by element-wise ops or another permute runs
+// no kernel), reshapes planned into their input's buffer, a Permute swapping the last two axes
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
 // sum_to_shape after a matmul (the matmul writes the copy's buffer); still valid WebGPU WGSL,
 // results equal within fp32 rounding (sums run in another order).
@@ -47,7 +48,8 @@ enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {
   // Chain same-shape element-wise ops into one kernel when the values between them have no
-  // other reader and live in no buffer anything else needs (upstream emits one kernel per op;
+  // other reader and live in no buffer anything else needs; broadcasts, reshapes and permutes
+  // join as indexing (upstream emits one kernel per op;
   // off by default so kernel lists compare with upstream's; always on under KernelSet::Fast).
   bool fuseElementwise = false;
   KernelSet kernels = KernelSet::Upstream;
