@@ -334,6 +334,11 @@ TEST(NativeParity, MlpTrainingStepFastKernels) {
 TEST(NativeParity, TransformerTrainingStepFastKernels) {
   runNative(transformerCase(), 2e-4, 2e-5, kFastKernels);
 }
+TEST(NativeParity, TransformerTrainingStepFastKernelsUnpooled) {
+  const Case c = transformerCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, c.grads, c.writebacks, c.env, 2e-4,
+                               2e-5, kFastKernels, {}, false);
+}
 
 TEST(DawnParity, TheCasesCoverEveryOpKind) {
   std::set<tg::OpKind> covered;

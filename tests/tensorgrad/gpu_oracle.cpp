@@ -168,10 +168,11 @@ size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::Pa
                            const std::vector<tg::WritebackDecl>& writebacks,
                            const tg::EvalInputs& env, double rtol, double atol,
                            tg::EmitOptions options,
-                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite) {
+                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite,
+                           bool pool) {
   const char* who = backend == Backend::Dawn ? "dawn" : "shim";
   const tg::BufferPlan plan =
-      tg::planBuffers(graph, grads, writebacks, true, options.kernels == tg::KernelSet::Fast);
+      tg::planBuffers(graph, grads, writebacks, pool, options.kernels == tg::KernelSet::Fast);
   auto kernels = tg::emitKernels(graph, plan, options);
   if (rewrite) rewrite(kernels);
   // The tensor each buffer holds at the end, and whether the GPU ever materialised it.

@@ -42,7 +42,9 @@ struct KernelSpec {
 // joining them as indexing, so a permute read only by element-wise ops or another permute runs
 // no kernel), reshapes planned into their input's buffer, a Permute swapping the last two axes
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
-// sum_to_shape after a matmul (the matmul writes the copy's buffer); still valid WebGPU WGSL,
+// sum_to_shape after a matmul (the matmul writes the copy's buffer), and so is the fused
+// element-wise group that alone reads a matmul's product (a matmul epilogue: bias, activation,
+// residual, a head split's reshape and permute as a permuted store); still valid WebGPU WGSL,
 // results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 

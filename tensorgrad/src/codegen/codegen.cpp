@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
-#include "../ops/matmul_fast.h"
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
+#include "fold_epilogue.h"
 #include "fold_identity_sum.h"
 #include "fold_transpose.h"
+#include "folded_matmul.h"
 #include "fuse_elementwise.h"
 
 namespace tg {
@@ -37,40 +38,6 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   return most;
 }
 
-// A fast matmul with folded neighbours: operands read through folded permutes
-// (fold_transpose.h) bind the permutes' inputs, read transposed; with a folded identity
-// sum_to_shape `sumOp` (fold_identity_sum.h) the kernel stands at the copy's place and writes
-// the copy's buffer. fusedOps lists every op it computes, so tools show them as one kernel.
-KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int opIndex,
-                              const std::array<int, 2>& permutes, int sumOp) {
-  const Op& op = graph.ops[static_cast<size_t>(opIndex)];
-  const detail::OpDef& def = detail::opDef(op.kind);
-  const detail::KernelArgs args{op, graph, def};
-  detail::MatmulProblem p = detail::matmulProblem(args, op.kind == OpKind::MatmulBatched);
-  p.transA = permutes[0] >= 0;
-  p.transB = permutes[1] >= 0;
-  const detail::KernelSource src = detail::fastMatmulKernel(p);
-  KernelSpec k;
-  k.opIndex = sumOp >= 0 ? sumOp : opIndex;
-  k.kind = op.kind;
-  k.wgsl = src.wgsl;
-  k.threads = src.threads;
-  k.workgroupSize = src.workgroupSize;
-  k.loopLength = loopLength(graph, op, k.threads);
-  for (size_t i = 0; i < 2; ++i) {
-    const int perm = permutes[i];
-    k.bindings.push_back(
-        bufferOf(plan, perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : op.inputs[i]));
-    if (perm >= 0) k.fusedOps.push_back(perm);
-  }
-  std::sort(k.fusedOps.begin(), k.fusedOps.end());
-  k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
-  k.fusedOps.push_back(opIndex);
-  if (sumOp >= 0) k.fusedOps.push_back(sumOp);
-  k.bindings.push_back(bufferOf(plan, sumOp >= 0 ? graph.ops[static_cast<size_t>(sumOp)].out : op.out));
-  return k;
-}
-
 }  // namespace
 
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
@@ -89,9 +56,29 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   }
   // Permutes folded into matmuls stay out of fused groups.
   if (fuse) groups = detail::fuseGroups(graph, use, folds.folded);
+  std::vector<int> epilogueOf, epilogueFrom;  // matmul → last op of the group in its store, and back
+  if (options.kernels == KernelSet::Fast) {
+    epilogueOf = detail::foldEpilogues(graph, use, groups, folds.permuteOf, sumOf);
+    epilogueFrom.assign(graph.ops.size(), -1);
+    for (size_t m = 0; m < epilogueOf.size(); ++m)
+      if (epilogueOf[m] >= 0) epilogueFrom[static_cast<size_t>(epilogueOf[m])] = static_cast<int>(m);
+  }
+  const auto permutesOf = [&](size_t m) {
+    return folds.permuteOf.empty() ? std::array<int, 2>{-1, -1} : folds.permuteOf[m];
+  };
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
+    if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store
+      const int m = epilogueFrom[i];
+      kernels.push_back(detail::foldedMatmulKernel(
+          graph, plan, m, {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i]}));
+      continue;
+    }
+    if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
     if (fuse && groups[i].size() > 1) {
       kernels.push_back(detail::fusedKernel(graph, plan, groups[i]));
       continue;
@@ -102,13 +89,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     }
     if (!sumFrom.empty() && sumFrom[i] >= 0) {
       const int m = sumFrom[i];
-      kernels.push_back(foldedMatmulKernel(graph, plan, m, folds.permuteOf[static_cast<size_t>(m)],
-                                           static_cast<int>(i)));
+      kernels.push_back(detail::foldedMatmulKernel(
+          graph, plan, m,
+          {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)}));
       continue;
     }
     if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
       kernels.push_back(
-          foldedMatmulKernel(graph, plan, static_cast<int>(i), folds.permuteOf[i], -1));
+          detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)}));
       continue;
     }
     const detail::OpDef& def = detail::opDef(op.kind);

@@ -6,16 +6,11 @@
 #include "../ops/op_registry.h"
 
 namespace tg::detail {
-namespace {
-
-// Axis d of flat index `at` into `shape`, as a WGSL expression.
-std::string coordinate(const std::string& at, const Shape& shape, size_t d) {
+std::string axisOf(const std::string& at, const Shape& shape, size_t d) {
   const int64_t stride = stridesOf(shape)[d];
   const std::string q = stride == 1 ? at : "(" + at + " / " + u(stride) + ")";
   return d == 0 ? q : "(" + q + " % " + u(shape[d]) + ")";
 }
-
-}  // namespace
 
 FusedChain::FusedChain(const Graph& graph, std::vector<int> members, size_t firstBinding)
     : graph_(graph), members_(std::move(members)), firstBinding_(firstBinding) {}
@@ -45,7 +40,7 @@ std::string FusedChain::inputIndex(const Op& op, size_t input, const std::string
     std::string e;
     for (size_t d = 0; d < out.size(); ++d) {
       if (out[d] == 1) continue;
-      e += (e.empty() ? "" : " + ") + coordinate(at, out, d) + " * " +
+      e += (e.empty() ? "" : " + ") + axisOf(at, out, d) + " * " +
            u(strides[static_cast<size_t>(op.attrs.perm[d])]);
     }
     return e.empty() ? "0u" : let(e);
@@ -58,7 +53,7 @@ std::string FusedChain::inputIndex(const Op& op, size_t input, const std::string
   std::string e;
   for (size_t k = 0; k < in.size(); ++k) {
     if (in[k] == 1) continue;
-    e += (e.empty() ? "" : " + ") + coordinate(at, out, k + offset) + " * " + u(strides[k]);
+    e += (e.empty() ? "" : " + ") + axisOf(at, out, k + offset) + " * " + u(strides[k]);
   }
   return e.empty() ? "0u" : let(e);
 }

@@ -14,6 +14,9 @@
 
 namespace tg::detail {
 
+// Axis d of flat index `at` (a WGSL u32 expression) into `shape`, as a WGSL expression.
+std::string axisOf(const std::string& at, const Shape& shape, size_t d);
+
 class FusedChain {
  public:
   // `members`: the ops the kernel computes, in op order; buffers read bind from `firstBinding`.
