@@ -321,6 +321,41 @@ TEST(DawnParityFused, PermuteFoldsIntoItsConsumer) {
   runNative(withGrad, 1e-4, 1e-5, kFastKernels);
 }
 
+// Under the fast set an element-wise kernel (a fused chain, or one op) whose every read is at the
+// output's own index and whose f32 size is a multiple of 4 handles a vec4 an invocation; a
+// broadcast read, a permute or an odd size keeps one element an invocation.
+TEST(DawnParityFused, SameShapeElementwiseKernelsUseVec4) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor a = tg::paramInput("a", {6, 10});
+    const tg::Tensor b = tg::paramInput("b", {6, 10});
+    const tg::Tensor odd = tg::paramInput("odd", {5, 7});
+    const tg::Tensor row = tg::paramInput("row", {10});
+    return std::vector<tg::Tensor>{
+        tg::capture("chain", tg::where(tg::greater(a, b), tg::exp(a), tg::mul(b, 3.0))),  // vec4
+        tg::capture("one", tg::add(a, b)),                                                 // vec4
+        tg::capture("odd", tg::sqrt(tg::abs(odd))),        // 35 elements: scalar
+        tg::capture("bcast", tg::mul(a, row)),             // broadcast read: scalar
+        tg::capture("perm", tg::relu(tg::permute(a, {1, 0})))};  // permuted read: scalar
+  });
+  tg::EvalInputs env;
+  env.params["a"] = tg::HostTensor::f32({6, 10}, randomValues(60, 12));
+  env.params["b"] = tg::HostTensor::f32({6, 10}, randomValues(60, 13));
+  env.params["odd"] = tg::HostTensor::f32({5, 7}, randomValues(35, 14));
+  env.params["row"] = tg::HostTensor::f32({10}, randomValues(10, 15));
+  const Case c{std::move(g), {}, {}, std::move(env)};
+  size_t vec4 = 0, scalar = 0;
+  for (const tg::KernelSpec& k :
+       tg::emitKernels(c.graph, tg::planBuffers(c.graph, {}, {}, true, true), kFastKernels)) {
+    if (k.wgsl.empty()) continue;
+    (k.wgsl.find("4 elements an invocation") != std::string::npos ? vec4 : scalar)++;
+  }
+  EXPECT_EQ(vec4, 2u);
+  EXPECT_EQ(scalar, 3u);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, 1e-4, 1e-5,
+                               kFastKernels);
+  runNative(c, 1e-4, 1e-5, kFastKernels);
+}
+
 // The fast kernel set (tiled matmuls) on whole training steps: the backward pass's products of
 // transposed operands included. Sums run in another order, so within rounding, not bit for bit.
 TEST(DawnParityFastKernels, TransformerTrainingStep) {

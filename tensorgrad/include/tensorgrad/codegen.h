@@ -44,7 +44,9 @@ struct KernelSpec {
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
 // sum_to_shape after a matmul (the matmul writes the copy's buffer), and so is the fused
 // element-wise group that alone reads a matmul's product (a matmul epilogue: bias, activation,
-// residual, a head split's reshape and permute as a permuted store); still valid WebGPU WGSL,
+// residual, a head split's reshape and permute as a permuted store); element-wise kernels
+// reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
+// an invocation; still valid WebGPU WGSL,
 // results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 

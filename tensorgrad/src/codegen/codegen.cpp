@@ -79,6 +79,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
       continue;
     }
+    const bool folded = !folds.folded.empty() && folds.folded[i];
+    if (options.kernels == KernelSet::Fast && !groups[i].empty() && !folded &&
+        !use.aliasedReshape(op)) {
+      if (auto k = detail::vec4Kernel(graph, plan, groups[i])) {  // a group of one op too
+        kernels.push_back(std::move(*k));
+        continue;
+      }
+    }
     if (fuse && groups[i].size() > 1) {
       kernels.push_back(detail::fusedKernel(graph, plan, groups[i]));
       continue;
@@ -103,7 +111,6 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     KernelSpec k;
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
-    const bool folded = !folds.folded.empty() && folds.folded[i];
     if (def.kernel && !folded && !use.aliasedReshape(op) && !(fuse && groups[i].empty())) {
       const detail::KernelArgs args{op, graph, def};
       detail::KernelSource src;

@@ -78,29 +78,69 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& us
   return members;
 }
 
-KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops) {
+namespace {
+
+KernelSpec kernelOf(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops,
+                    const FusedChain& chain, const std::string& outType, int64_t threads,
+                    const std::string& body) {
   const Op& last = graph.ops[static_cast<size_t>(ops.back())];
-  const TensorInfo& out = graph.tensor(last.out);
-  FusedChain chain(graph, ops, 0);
-  const std::string result = chain.value(last.out, "i");
   KernelSpec k;
   k.opIndex = ops.back();
   // Named for what it computes: a reshape at the end only relabels the result.
   k.kind = last.kind;
   for (auto m = ops.rbegin(); m != ops.rend() && k.kind == OpKind::Reshape; ++m)
     k.kind = graph.ops[static_cast<size_t>(*m)].kind;
-  k.fusedOps = ops;
-  k.threads = shapeSize(out.shape);
-  k.wgsl = chain.preamble() + "// fused: " + std::to_string(ops.size()) + " element-wise ops\n" +
-           chain.bindings() + "@group(0) @binding(" + std::to_string(chain.external().size()) +
-           ") var<storage, read_write> out : array<" + wgslType(out.dtype) + ">;\n" +
+  k.fusedOps = ops.size() > 1 ? ops : std::vector<int>{};
+  k.threads = threads;
+  const bool vec4 = outType.starts_with("vec4");
+  k.wgsl = chain.preamble() + "// fused: " + std::to_string(ops.size()) + " element-wise ops" +
+           (vec4 ? ", 4 elements an invocation" : "") + "\n" + chain.bindings(vec4) +
+           "@group(0) @binding(" + std::to_string(chain.external().size()) +
+           ") var<storage, read_write> out : array<" + outType + ">;\n" +
            "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
            ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
-           u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + u(k.threads) +
-           ") { return; }\n" + chain.body() + "  out[i] = " + result + ";\n}\n";
+           u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + u(threads) +
+           ") { return; }\n" + body + "}\n";
   for (int t : chain.external()) k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(t)));
   k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(last.out)));
   return k;
+}
+
+}  // namespace
+
+std::optional<KernelSpec> vec4Kernel(const Graph& graph, const BufferPlan& plan,
+                                     const std::vector<int>& ops) {
+  if (ops.empty()) return std::nullopt;
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  const TensorInfo& out = graph.tensor(last.out);
+  const int64_t size = shapeSize(out.shape);
+  if (out.dtype != Dtype::F32 || size == 0 || size % 4 != 0) return std::nullopt;
+  for (int m : ops) {
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    if (!opDef(op.kind).expr) return std::nullopt;
+    for (int t : op.inputs)
+      if (!valueTyped(graph.tensor(t).dtype)) return std::nullopt;
+  }
+  FusedChain probe(graph, ops, 0);
+  probe.value(last.out, "i");
+  if (!probe.readsOnlyAt("i")) return std::nullopt;
+  for (int t : probe.external())
+    if (graph.tensor(t).dtype != Dtype::F32) return std::nullopt;
+  FusedChain chain(graph, ops, 0);
+  std::string lanes;
+  for (const char* lane : {"x", "y", "z", "w"})
+    lanes += (lanes.empty() ? "" : ", ") + chain.value(last.out, "i", lane);
+  return kernelOf(graph, plan, ops, chain, "vec4<f32>", size / 4,
+                  chain.vec4Loads("i") + chain.body() + "  out[i] = vec4<f32>(" + lanes + ");\n");
+}
+
+KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops) {
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  const TensorInfo& out = graph.tensor(last.out);
+  FusedChain chain(graph, ops, 0);
+  const std::string result = chain.value(last.out, "i");
+  return kernelOf(graph, plan, ops, chain, wgslType(out.dtype), shapeSize(out.shape),
+                  chain.body() + "  out[i] = " + result + ";\n");
 }
 
 }  // namespace tg::detail
