@@ -86,10 +86,7 @@ KernelSpec kernelOf(const Graph& graph, const BufferPlan& plan, const std::vecto
   const Op& last = graph.ops[static_cast<size_t>(ops.back())];
   KernelSpec k;
   k.opIndex = ops.back();
-  // Named for what it computes: a reshape at the end only relabels the result.
-  k.kind = last.kind;
-  for (auto m = ops.rbegin(); m != ops.rend() && k.kind == OpKind::Reshape; ++m)
-    k.kind = graph.ops[static_cast<size_t>(*m)].kind;
+  k.kind = last.kind;  // the op whose place and output it takes (tools align kernels by it)
   k.fusedOps = ops.size() > 1 ? ops : std::vector<int>{};
   k.threads = threads;
   const bool vec4 = outType.starts_with("vec4");
