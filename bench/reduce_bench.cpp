@@ -1,13 +1,14 @@
 // Memory-bound kernels through the project's own path (tensorgrad's kernel → wgsl_subset →
-// webgpu_shim) on the default device, against the device's own buffer copy:
+// webgpu_shim) on the default device, against a copy kernel and the device's own buffer copy:
 //   - column sums (sum_to_shape [rows, n] → [n], a bias gradient), row sums (sum_last) and row
 //     means (mean_last) under both kernel sets (arg `fast`: 0 upstream, 1 fast), reporting
 //     effective GB/s (bytes read + written by one dispatch / its time) and the largest error of
 //     any output against a double reference, relative to Σ|x| over that output; log_softmax_last
 //     of the same row shapes (GB/s only);
 //   - an element-wise add of two 16M-element f32 tensors and a relu over 64 MiB, reporting GB/s
-//     and that as % of the copy bandwidth measured in the same process;
-//   - CopyBufferToBuffer of 64 MiB (2 · 64 MiB moved per copy).
+//     and that as % of a vec4 copy kernel's bandwidth (the same path, timed the same way, in the
+//     same process);
+//   - that copy kernel over 64 MiB, and CopyBufferToBuffer of 64 MiB (2 · 64 MiB moved each).
 // Each iteration records `kDispatches` back-to-back dispatches (or copies) in one submit and waits.
 //
 //   reduce_bench [--benchmark_filter=...]
@@ -41,6 +42,29 @@ struct Kernel {
   std::string header;  // the WGSL's first line
 };
 
+// `wgsl` ready to dispatch over `bound` (binding order, the output last) with `workgroups`.
+void bind(Kernel& k, const std::string& wgsl, const std::vector<wgpu::Buffer>& bound,
+          std::array<uint32_t, 2> workgroups) {
+  const wgpu::Device& device = k.gpu.device;
+  wgpu::ShaderSourceWGSL source;
+  source.code = wgsl;
+  wgpu::ShaderModuleDescriptor md;
+  md.nextInChain = &source;
+  wgpu::ComputePipelineDescriptor pd;
+  pd.compute.module = device.CreateShaderModule(&md);
+  k.pipeline = device.CreateComputePipeline(&pd);
+  std::vector<wgpu::BindGroupEntry> entries;
+  for (size_t i = 0; i < bound.size(); ++i)
+    entries.push_back({.binding = static_cast<uint32_t>(i), .buffer = bound[i]});
+  const wgpu::BindGroupDescriptor bg{.layout = k.pipeline.GetBindGroupLayout(0),
+                                     .entryCount = entries.size(),
+                                     .entries = entries.data()};
+  k.bindGroup = device.CreateBindGroup(&bg);
+  k.workgroups = workgroups;
+  k.out = bound.back();
+  k.header = wgsl.substr(0, wgsl.find('\n'));
+}
+
 void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
            tg::KernelSet kernels) {
   const tg::Graph graph = tg::traceFn([&] { return std::vector<tg::Tensor>{model()}; });
@@ -53,7 +77,6 @@ void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
     k.errors.push_back("no kernel of the benchmarked kind");
     return;
   }
-  k.header = spec->wgsl.substr(0, spec->wgsl.find('\n'));
   k.gpu = test_support::openDefaultDevice(k.errors);
   if (!k.gpu.device) return;
   const wgpu::Device& device = k.gpu.device;
@@ -69,23 +92,32 @@ void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
       device.GetQueue().WriteBuffer(buffers.back(), 0, v.data(), v.size() * 4);
     }
   }
-  wgpu::ShaderSourceWGSL source;
-  source.code = spec->wgsl;
-  wgpu::ShaderModuleDescriptor md;
-  md.nextInChain = &source;
-  wgpu::ComputePipelineDescriptor pd;
-  pd.compute.module = device.CreateShaderModule(&md);
-  k.pipeline = device.CreateComputePipeline(&pd);
-  std::vector<wgpu::BindGroupEntry> entries;
-  for (size_t i = 0; i < spec->bindings.size(); ++i)
-    entries.push_back({.binding = static_cast<uint32_t>(i),
-                       .buffer = buffers[static_cast<size_t>(spec->bindings[i])]});
-  const wgpu::BindGroupDescriptor bg{.layout = k.pipeline.GetBindGroupLayout(0),
-                                     .entryCount = entries.size(),
-                                     .entries = entries.data()};
-  k.bindGroup = device.CreateBindGroup(&bg);
-  k.workgroups = spec->dispatch();
-  k.out = buffers[static_cast<size_t>(spec->bindings.back())];
+  std::vector<wgpu::Buffer> bound;
+  for (int b : spec->bindings) bound.push_back(buffers[static_cast<size_t>(b)]);
+  bind(k, spec->wgsl, bound, spec->dispatch());
+}
+
+// out = in over `elements` f32 (a multiple of 4), one vec4 an invocation, through the same path:
+// the bandwidth an element-wise kernel can hope for.
+void setUpCopy(Kernel& k, int64_t elements) {
+  k.gpu = test_support::openDefaultDevice(k.errors);
+  if (!k.gpu.device) return;
+  const int64_t vec4s = elements / 4;
+  const auto workgroups = static_cast<uint32_t>((vec4s + 255) / 256);
+  const std::string wgsl =
+      "// copy kernel (vec4)\n"
+      "@group(0) @binding(0) var<storage, read> src : array<vec4<f32>>;\n"
+      "@group(0) @binding(1) var<storage, read_write> dst : array<vec4<f32>>;\n"
+      "@compute @workgroup_size(256)\n"
+      "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+      "  if (gid.x >= " + std::to_string(vec4s) + "u) { return; }\n"
+      "  dst[gid.x] = src[gid.x];\n"
+      "}\n";
+  wgpu::BufferDescriptor bd;
+  bd.size = static_cast<uint64_t>(elements) * 4;
+  bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+  const wgpu::Buffer src = k.gpu.device.CreateBuffer(&bd), dst = k.gpu.device.CreateBuffer(&bd);
+  bind(k, wgsl, {src, dst}, {workgroups, 1});
 }
 
 void runAndWait(const Kernel& k, int dispatches) {
@@ -231,14 +263,17 @@ class CopyBatch {
   wgpu::Buffer src_, dst_;
 };
 
-// Seconds per CopyBufferToBuffer of `bytes`, the median of 5 batches of kDispatches copies.
-double copySeconds(const test_support::DefaultDevice& gpu, uint64_t bytes) {
-  const CopyBatch batch(gpu, bytes);
-  batch.run();
+// Seconds per dispatch of the vec4 copy kernel over `elements` f32, the median of 5 batches of
+// kDispatches, timed like the kernels it is the reference for.
+double copyKernelSeconds(int64_t elements) {
+  Kernel copy;
+  setUpCopy(copy, elements);
+  if (!copy.gpu.device) return INFINITY;
+  runAndWait(copy, 1);
   std::vector<double> times;
   for (int r = 0; r < 5; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    batch.run();
+    runAndWait(copy, kDispatches);
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
                     kDispatches);
   }
@@ -255,12 +290,12 @@ void elementwise(benchmark::State& state, bool add) {
         const tg::Tensor a = tg::paramInput("in_a", {kElementwise});
         return add ? tg::add(a, tg::paramInput("in_b", {kElementwise})) : tg::relu(a);
       },
-      add ? tg::OpKind::Add : tg::OpKind::Relu, tg::KernelSet::Upstream);
+      add ? tg::OpKind::Add : tg::OpKind::Relu, kernelSet(state, 0));
   const double bytes = 4.0 * static_cast<double>(kElementwise) * (add ? 3 : 2);
   const double seconds = timeKernel(state, k, bytes);
   if (seconds == 0) return;
-  const double copyGBs = 2.0 * 4.0 * static_cast<double>(kElementwise) /
-                         copySeconds(k.gpu, 4 * static_cast<uint64_t>(kElementwise)) / 1e9;
+  const double copyGBs =
+      2.0 * 4.0 * static_cast<double>(kElementwise) / copyKernelSeconds(kElementwise) / 1e9;
   state.counters["copy_GB/s"] = copyGBs;
   state.counters["pct_of_copy"] = 100.0 * bytes / seconds / 1e9 / copyGBs;
 }
@@ -288,6 +323,13 @@ void BM_Copy(benchmark::State& state) {
                                               benchmark::Counter::kIsRate);
 }
 
+// The vec4 copy kernel over `elements` f32: GB/s counts the read and the write.
+void BM_CopyKernel(benchmark::State& state) {
+  Kernel k;
+  setUpCopy(k, state.range(0));
+  timeKernel(state, k, 8.0 * static_cast<double>(state.range(0)));
+}
+
 void columnArgs(benchmark::internal::Benchmark* b) {
   b->ArgNames({"rows", "n", "fast"});
   for (const auto& s :
@@ -304,12 +346,17 @@ BENCHMARK(BM_ColumnSum)->Apply(columnArgs)->Unit(benchmark::kMicrosecond)->UseRe
 BENCHMARK(BM_RowSum)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_RowMean)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_LogSoftmax)->Apply(rowArgs)->Unit(benchmark::kMicrosecond)->UseRealTime();
-// No fast element-wise kernels exist: both sets emit the same add and relu.
-BENCHMARK(BM_Add)->Unit(benchmark::kMicrosecond)->UseRealTime();
-BENCHMARK(BM_Relu)->Unit(benchmark::kMicrosecond)->UseRealTime();
+// fast:1 is the fast set's vec4 form (4 elements an invocation).
+BENCHMARK(BM_Add)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Relu)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_Copy)
     ->ArgName("bytes")
     ->Arg(4 * kElementwise)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_CopyKernel)
+    ->ArgName("elements")
+    ->Arg(kElementwise)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

@@ -15,9 +15,14 @@ the last three positions; AdamW with a linear LR schedule, weight decay 0.01 on 
 gradient clipping at 1.0). Attention is written out (matmul, causal softmax, matmul) as the
 tensorgrad model computes it.
 
-  python3 bench/torch_steps.py [--steps N] [--repetitions R] [--only mlp|transformer]
+It also times PyTorch's copy, add and relu over 16M f32 (reduce_bench's element-wise sizes), 10
+back-to-back launches a run, as GB/s counting every byte read and written: the bandwidth reference
+for the element-wise target.
 
-Prints one row per model with the median milliseconds per step of R timed runs of N steps.
+  python3 bench/torch_steps.py [--steps N] [--repetitions R] [--only mlp|transformer|bandwidth]
+
+Prints one row per model with the median milliseconds per step of R timed runs of N steps, then
+one row per element-wise op with the median GB/s of R runs.
 """
 import argparse
 import math
@@ -198,11 +203,36 @@ def bench(case, steps, repetitions, device):
     return eager_ms, graph_ms, graph_nosync_ms
 
 
+def bandwidth(repetitions, device, elements=16 << 20, launches=10):
+    a = torch.rand(elements, device=device)
+    b = torch.rand(elements, device=device)
+    out = torch.empty_like(a)
+    ops = {"copy": (lambda: out.copy_(a), 2), "add": (lambda: torch.add(a, b, out=out), 3),
+           "relu": (lambda: torch.clamp(a, min=0, out=out), 2)}
+    rows = []
+    for name, (op, tensors) in ops.items():
+        op()
+        torch.cuda.synchronize()
+        rates = []
+        for _ in range(repetitions):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(launches):
+                op()
+            end.record()
+            end.synchronize()
+            seconds = start.elapsed_time(end) / 1e3 / launches
+            rates.append(4 * elements * tensors / seconds / 1e9)
+        rows.append((name, statistics.median(rates)))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=100, help="steps per timed run (default 100)")
     parser.add_argument("--repetitions", type=int, default=5, help="timed runs (default 5)")
-    parser.add_argument("--only", choices=["mlp", "transformer"], help="one model family")
+    parser.add_argument("--only", choices=["mlp", "transformer", "bandwidth"],
+                        help="one model family, or the element-wise bandwidths")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         raise SystemExit("torch_steps: no CUDA device")
@@ -227,6 +257,10 @@ def main():
         steps = args.steps if "D512" not in name else max(args.steps // 4, 10)
         eager_ms, graph_ms, nosync_ms = bench(make(), steps, args.repetitions, device)
         print(f"{name:32} {eager_ms:9.3f} {graph_ms:9.3f} {nosync_ms:15.3f}", flush=True)
+    if args.only in (None, "bandwidth"):
+        print(f"{'element-wise, 16M f32':32} {'GB/s':>9}")
+        for name, rate in bandwidth(args.repetitions, device):
+            print(f"{name:32} {rate:9.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -269,6 +269,93 @@ TEST(DawnParityFused, ReshapeReadsItsInputInFlatOrder) {
   runNative(c, 1e-4, 1e-5, kFastKernels);
 }
 
+// A permute read only by element-wise ops (or by another permute) becomes their indexing: the
+// consumer reads the permute's source at the permuted index, and no permute kernel remains. Odd
+// extents, so a wrong stride or axis shows; the backward adds the inverse permutes of dy.
+TEST(DawnParityFused, PermuteFoldsIntoItsConsumer) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {3, 5, 7});
+    const tg::Tensor z = tg::paramInput("z", {7, 3, 5});
+    const tg::Tensor b = tg::paramInput("b", {5});
+    const tg::Tensor y1 = tg::add(tg::mul(tg::permute(x, {2, 0, 1}), z), b);  // [7, 3, 5]
+    // A permute of a permute of a fused producer, as the kernel's output: [3, 7, 5].
+    const tg::Tensor y2 = tg::permute(tg::permute(tg::exp(z), {1, 2, 0}), {0, 2, 1});
+    // Two readers: this permute keeps its kernel.
+    const tg::Tensor p = tg::permute(x, {1, 0, 2});
+    const tg::Tensor y3 = tg::add(tg::relu(p), tg::mul(p, 0.5));
+    // A square permute: same shape, other order.
+    const tg::Tensor s = tg::paramInput("s", {5, 5});
+    const tg::Tensor y4 = tg::sub(tg::permute(s, {1, 0}), s);
+    return std::vector<tg::Tensor>{tg::capture("y1", y1), tg::capture("y2", y2),
+                                   tg::capture("y3", y3), tg::capture("y4", y4)};
+  });
+  tg::EvalInputs env;
+  env.params["x"] = tg::HostTensor::f32({3, 5, 7}, randomValues(105, 8));
+  env.params["z"] = tg::HostTensor::f32({7, 3, 5}, randomValues(105, 9));
+  env.params["b"] = tg::HostTensor::f32({5}, randomValues(5, 10));
+  env.params["s"] = tg::HostTensor::f32({5, 5}, randomValues(25, 11));
+  const Case c{std::move(g), {}, {}, std::move(env)};
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {});
+  const auto permuteKernels = [&](tg::EmitOptions options) {
+    const auto kernels = tg::emitKernels(c.graph, plan, options);
+    return std::count_if(kernels.begin(), kernels.end(), [](const tg::KernelSpec& k) {
+      return !k.wgsl.empty() && k.kind == tg::OpKind::Permute && k.fusedOps.size() <= 1;
+    });
+  };
+  EXPECT_EQ(permuteKernels({}), 5);
+  EXPECT_EQ(permuteKernels({.fuseElementwise = true}), 1);
+  EXPECT_EQ(permuteKernels(kFastKernels), 1);
+  EXPECT_EQ(runFused(c).first, 5u);  // y1, y2, the shared permute, y3, y4
+  runNative(c, 1e-4, 1e-5, kFastKernels);
+
+  // With autograd: x's gradient is dy's inverse permute, read by the sum of contributions.
+  tg::Graph lg = tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {3, 5, 7});
+    const tg::Tensor z = tg::paramInput("z", {7, 3, 5});
+    const tg::Tensor y = tg::mul(tg::exp(tg::permute(x, {2, 0, 1})), z);
+    return std::vector<tg::Tensor>{tg::sum(tg::add(tg::mul(y, y), tg::permute(x, {2, 0, 1})))};
+  });
+  const tg::GradResult grads = tg::appendGrad(lg);
+  const Case withGrad{std::move(lg), grads.paramGrads, {}, c.env};
+  runFused(withGrad);
+  runNative(withGrad, 1e-4, 1e-5, kFastKernels);
+}
+
+// Under the fast set an element-wise kernel (a fused chain, or one op) whose every read is at the
+// output's own index and whose f32 size is a multiple of 4 handles a vec4 an invocation; a
+// broadcast read, a permute or an odd size keeps one element an invocation.
+TEST(DawnParityFused, SameShapeElementwiseKernelsUseVec4) {
+  tg::Graph g = tg::traceFn([] {
+    const tg::Tensor a = tg::paramInput("a", {6, 10});
+    const tg::Tensor b = tg::paramInput("b", {6, 10});
+    const tg::Tensor odd = tg::paramInput("odd", {5, 7});
+    const tg::Tensor row = tg::paramInput("row", {10});
+    return std::vector<tg::Tensor>{
+        tg::capture("chain", tg::where(tg::greater(a, b), tg::exp(a), tg::mul(b, 3.0))),  // vec4
+        tg::capture("one", tg::add(a, b)),                                                 // vec4
+        tg::capture("odd", tg::sqrt(tg::abs(odd))),        // 35 elements: scalar
+        tg::capture("bcast", tg::mul(a, row)),             // broadcast read: scalar
+        tg::capture("perm", tg::relu(tg::permute(a, {1, 0})))};  // permuted read: scalar
+  });
+  tg::EvalInputs env;
+  env.params["a"] = tg::HostTensor::f32({6, 10}, randomValues(60, 12));
+  env.params["b"] = tg::HostTensor::f32({6, 10}, randomValues(60, 13));
+  env.params["odd"] = tg::HostTensor::f32({5, 7}, randomValues(35, 14));
+  env.params["row"] = tg::HostTensor::f32({10}, randomValues(10, 15));
+  const Case c{std::move(g), {}, {}, std::move(env)};
+  size_t vec4 = 0, scalar = 0;
+  for (const tg::KernelSpec& k :
+       tg::emitKernels(c.graph, tg::planBuffers(c.graph, {}, {}, true, true), kFastKernels)) {
+    if (k.wgsl.empty()) continue;
+    (k.wgsl.find("4 elements an invocation") != std::string::npos ? vec4 : scalar)++;
+  }
+  EXPECT_EQ(vec4, 2u);
+  EXPECT_EQ(scalar, 3u);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, 1e-4, 1e-5,
+                               kFastKernels);
+  runNative(c, 1e-4, 1e-5, kFastKernels);
+}
+
 // The fast kernel set (tiled matmuls) on whole training steps: the backward pass's products of
 // transposed operands included. Sums run in another order, so within rounding, not bit for bit.
 // Whether the fast set folds the case's optimizer (fold_optimizer.h): every writeback in place.
@@ -303,6 +390,11 @@ TEST(NativeParity, MlpTrainingStepFastKernels) {
 }
 TEST(NativeParity, TransformerTrainingStepFastKernels) {
   runNative(transformerCase(), 2e-4, 2e-5, kFastKernels);
+}
+TEST(NativeParity, TransformerTrainingStepFastKernelsUnpooled) {
+  const Case c = transformerCase();
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, c.grads, c.writebacks, c.env, 2e-4,
+                               2e-5, kFastKernels, {}, false);
 }
 
 TEST(DawnParity, TheCasesCoverEveryOpKind) {

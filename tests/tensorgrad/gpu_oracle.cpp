@@ -217,10 +217,11 @@ size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::Pa
                            const std::vector<tg::WritebackDecl>& writebacks,
                            const tg::EvalInputs& env, double rtol, double atol,
                            tg::EmitOptions options,
-                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite) {
+                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite,
+                           bool pool) {
   const char* who = backend == Backend::Dawn ? "dawn" : "shim";
   const tg::BufferPlan plan =
-      tg::planBuffers(graph, grads, writebacks, true, options.kernels == tg::KernelSet::Fast);
+      tg::planBuffers(graph, grads, writebacks, pool, options.kernels == tg::KernelSet::Fast);
   auto kernels = tg::emitKernels(graph, plan, options);
   if (rewrite) rewrite(kernels);
   // The tensor each buffer holds at the end, and whether the GPU ever materialised it.
@@ -235,10 +236,13 @@ size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::Pa
     const bool alias = op.kind == tg::OpKind::Reshape &&
                        plan.tensorToBuffer[static_cast<size_t>(op.out)] ==
                            plan.tensorToBuffer[static_cast<size_t>(op.inputs[0])];
-    // An aliased reshape's bytes are its input's; the fused optimizer's kernels write arenas.
+    // The fused optimizer's kernels write arenas, not their op's buffer; an aliased reshape's
+    // bytes are its input's (unless its input, fused away, has none).
     const bool writes = !k.wgsl.empty() &&
                         k.bindings.back() == plan.tensorToBuffer[static_cast<size_t>(op.out)];
-    if (leaf || alias || writes) materialised[static_cast<size_t>(op.out)] = true;
+    if (leaf || writes ||
+        (alias && k.fusedOps.empty() && materialised[static_cast<size_t>(op.inputs[0])]))
+      materialised[static_cast<size_t>(op.out)] = true;
   }
   const GpuRun gpu =
       backend == Backend::Dawn ? runOnDawn(plan, kernels, env) : runOnShim(plan, kernels, env);

@@ -26,10 +26,13 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 // (|gpu − cpu| ≤ atol + rtol·|cpu|; integers exactly). With fusion, buffers whose last occupant
 // lives only in a fused kernel's registers are skipped. Returns the number of kernels run.
 // `rewrite`, when set, may replace emitted kernels (a test forcing a kernel variant) before the run.
+// `pool`: upstream's pooled plan (the default), else every intermediate in its own buffer (the
+// runtime's default on a GPU, where more folds are safe).
 size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,
                            const std::vector<tg::WritebackDecl>& writebacks,
                            const tg::EvalInputs& env, double rtol = 1e-4, double atol = 1e-5,
                            tg::EmitOptions options = {},
-                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite = {});
+                           const std::function<void(std::vector<tg::KernelSpec>&)>& rewrite = {},
+                           bool pool = true);
 
 }  // namespace tg_test

@@ -106,9 +106,9 @@ TEST(BufferPlan, AliasedReshapesShareTheirInputsBufferAndKeepValues) {
   }
   EXPECT_EQ(aliased, static_cast<size_t>(countKind(ir.graph, tg::OpKind::Reshape)));
   EXPECT_GT(aliased, 0u);
-  // No kernel copies an aliased reshape.
+  // No kernel copies an aliased reshape: one runs only as the last member of a fused group.
   for (const tg::KernelSpec& k : tg::emitKernels(ir.graph, plan, {.kernels = tg::KernelSet::Fast}))
-    EXPECT_FALSE(k.kind == tg::OpKind::Reshape && !k.wgsl.empty());
+    EXPECT_FALSE(k.kind == tg::OpKind::Reshape && !k.wgsl.empty() && k.fusedOps.size() < 2) << k.wgsl;
 
   const auto reference = tg::evaluate(ir.graph, env);
   const auto a = tg::evaluatePlanned(ir.graph, plan, env);

@@ -42,17 +42,23 @@ struct KernelSpec {
 // for bit (the parity tests hold it to that). Fast: our own kernels where an op has one (today:
 // both matmul kinds, as register-blocked workgroup tiles for large products and in-workgroup
 // split-K for small or long-K ones; the reductions and softmaxes along an axis, as workgroup
-// trees), upstream's elsewhere; element-wise chains fused (broadcasts and reshapes joining them
-// as indexing), reshapes planned into their input's buffer, a Permute swapping the last two axes
+// trees), upstream's elsewhere; element-wise chains fused (broadcasts, reshapes and permutes
+// joining them as indexing, so a permute read only by element-wise ops or another permute runs
+// no kernel), reshapes planned into their input's buffer, a Permute swapping the last two axes
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
-// sum_to_shape after a matmul (the matmul writes the copy's buffer), and the optimizer's
-// per-parameter updates run as one in-place dispatch over arenas (fold_optimizer.h); still valid WebGPU WGSL,
+// sum_to_shape after a matmul (the matmul writes the copy's buffer), and so is the fused
+// element-wise group that alone reads a matmul's product (a matmul epilogue: bias, activation,
+// residual, a head split's reshape and permute as a permuted store); element-wise kernels
+// reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
+// an invocation; the optimizer's per-parameter updates run as one in-place dispatch over
+// arenas (fold_optimizer.h); still valid WebGPU WGSL,
 // results equal within fp32 rounding (sums run in another order).
 enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {
   // Chain same-shape element-wise ops into one kernel when the values between them have no
-  // other reader and live in no buffer anything else needs (upstream emits one kernel per op;
+  // other reader and live in no buffer anything else needs; broadcasts, reshapes and permutes
+  // join as indexing (upstream emits one kernel per op;
   // off by default so kernel lists compare with upstream's; always on under KernelSet::Fast).
   bool fuseElementwise = false;
   KernelSet kernels = KernelSet::Upstream;

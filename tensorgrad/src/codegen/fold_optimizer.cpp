@@ -98,7 +98,8 @@ bool traceSlot(const Analysis& a, OptimizerFold::Slot& slot, const std::vector<W
       continue;
     }
     if (op.kind == OpKind::ParamInput || op.kind == OpKind::TensorInput) return false;
-    if (!opDef(op.kind).expr || info.shape != shape) return false;
+    // Every op reads its inputs at its own index, which a permute (even of a square) does not.
+    if (!opDef(op.kind).expr || op.kind == OpKind::Permute || info.shape != shape) return false;
     if (ops.insert(a.producerIndex(t)).second)
       pending.insert(pending.end(), op.inputs.begin(), op.inputs.end());
   }

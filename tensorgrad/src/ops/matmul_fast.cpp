@@ -1,5 +1,6 @@
 #include "matmul_fast.h"
 
+#include <array>
 #include <bit>
 #include <functional>
 #include <stdexcept>
@@ -41,6 +42,24 @@ int64_t blocks(const MatmulProblem& p, int64_t bm, int64_t bn) {
   return p.batches * ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
 }
 
+// Stores product element `idx` (a flat index expression) with value `v`, through the epilogue.
+std::string store(const MatmulProblem& p, const std::string& idx, const std::string& v) {
+  if (!p.epilogue) return "out[" + idx + "] = " + v + ";";
+  const std::string at = p.epilogue->permuted ? "outIndex(" + idx + ")" : idx;
+  return "out[" + at + "] = epilogue(" + idx + ", " + v + ");";
+}
+
+// Stores elements idx .. idx + 3 (idx a multiple of 4) as one vec4 through an unpermuted epilogue.
+std::string store4(const MatmulProblem& p, const std::string& idx,
+                   const std::array<std::string, 4>& v) {
+  std::string s = "out[(" + idx + ") / 4u] = vec4<f32>(";
+  for (size_t j = 0; j < 4; ++j) {
+    const std::string at = j ? "(" + idx + ") + " + u(static_cast<int64_t>(j)) : idx;
+    s += (j ? ", " : "") + (p.epilogue ? "epilogue(" + at + ", " + v[j] + ")" : v[j]);
+  }
+  return s + ");";
+}
+
 // The shared head of both forms: bindings, entry point, the workgroup's batch and block.
 std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool vecB, bool vecOut,
                  const std::string& workgroupVars) {
@@ -52,7 +71,9 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
   w += workgroupVars;
   w += "@group(0) @binding(0) var<storage, read> " + p.lhs + " : " + arr(vecA) + ";\n";
   w += "@group(0) @binding(1) var<storage, read> " + p.rhs + " : " + arr(vecB) + ";\n";
-  w += "@group(0) @binding(2) var<storage, read_write> out : " + std::string(arr(vecOut)) + ";\n";
+  if (p.epilogue) w += p.epilogue->wgsl;
+  w += "@group(0) @binding(" + n(2 + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0)) +
+       ") var<storage, read_write> out : " + std::string(arr(vecOut)) + ";\n";
   w += "@compute @workgroup_size(" + n(g.invocations()) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
        "u32) {\n";
@@ -153,7 +174,7 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .xContig = !p.transB,
                  .vec = !p.transB && p.n % 4 == 0,
                  .x0 = "col0"};
-  const bool vecOut = p.n % 4 == 0;
+  const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
            "var<workgroup> aS : array<vec4<f32>, " + n(g.bk * a.rowVec4()) + ">;\n" +
@@ -204,17 +225,18 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
       if (vecOut) {
         const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
-        w += "    " +
-             guarded(both(rOk, cOk),
-                     "out[(oBase + r * " + u(p.n) + " + " + col + ") / 4u] = " + c + ";") +
-             "\n";
+        const std::string idx = "oBase + r * " + u(p.n) + " + " + col;
+        const std::string st =
+            p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
+                       : "out[(" + idx + ") / 4u] = " + c + ";";
+        w += "    " + guarded(both(rOk, cOk), st) + "\n";
       } else {
         for (int64_t j = 0; j < 4; ++j) {
           const std::string cj = col + " + " + u(j);
           const std::string cOk = p.n % g.bn ? cj + " < " + u(p.n) : "";
           w += "    " +
-               guarded(both(rOk, cOk), "out[oBase + r * " + u(p.n) + " + " + cj + "] = " + c + "." +
-                                           lane(j) + ";") +
+               guarded(both(rOk, cOk),
+                       store(p, "oBase + r * " + u(p.n) + " + " + cj, c + "." + lane(j))) +
                "\n";
         }
       }
@@ -240,7 +262,8 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   // invocation owns 4 aligned consecutive x.
   const bool vecA = p.transA ? g.tm == 4 && p.m % 4 == 0 : kc == 4;
   const bool vecB = p.transB ? kc == 4 : g.tn == 4 && p.n % 4 == 0;
-  const bool vecOut = S == 1 && g.tn == 4 && p.n % 4 == 0;
+  const bool vecOut =
+      S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
                        S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
@@ -332,18 +355,17 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       if (vecOut) {
         const std::string c = "col0 + tx * 4u";
         const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
-        w +=
-            "  " +
-            guarded(both(rOk, cOk), "out[(" + outIndex(r, c) + ") / 4u] = vec4<f32>(c" + n(i) +
-                                        "_0, c" + n(i) + "_1, c" + n(i) + "_2, c" + n(i) + "_3);") +
-            "\n";
+        const std::string ci = "c" + n(i) + "_";
+        w += "  " +
+             guarded(both(rOk, cOk),
+                     store4(p, outIndex(r, c), {ci + "0", ci + "1", ci + "2", ci + "3"})) +
+             "\n";
         continue;
       }
       for (int64_t j = 0; j < g.tn; ++j) {
         const std::string c = "col0 + tx * " + u(g.tn) + " + " + u(j);
         const std::string cOk = edgeN ? c + " < " + u(p.n) : "";
-        w += "  " +
-             guarded(both(rOk, cOk), "out[" + outIndex(r, c) + "] = c" + n(i) + "_" + n(j) + ";") +
+        w += "  " + guarded(both(rOk, cOk), store(p, outIndex(r, c), "c" + n(i) + "_" + n(j))) +
              "\n";
       }
     }
@@ -370,7 +392,7 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       w += "      var t = 0.0;\n      for (var q = 0u; q < " + u(S) + "; q++) {\n";
       w += "        t = t + red[" + o + " * " + u(S) + " + ((q + " + o + ") & " + u(S - 1) +
            ")];\n      }\n";
-      w += "      out[" + outIndex("r", "c") + "] = t;\n    }\n  }\n";
+      w += "      " + store(p, outIndex("r", "c"), "t") + "\n    }\n  }\n";
     }
   }
   w += "}\n";

@@ -20,6 +20,18 @@
 
 namespace tg::detail {
 
+// Element-wise work the kernel does on each product element before storing it (a fused matmul
+// epilogue, codegen/fold_epilogue.h): module-scope WGSL defining
+// `fn epilogue(o : u32, mm : f32) -> f32`, the value to store for element o of the product (flat
+// in its [batches, m, n] layout) whose sum is mm, and with `permuted`,
+// `fn outIndex(o : u32) -> u32`, where that value goes (else at o). It may read `bindings` more
+// buffers, declared in `wgsl` at bindings 2, 3, ...; `out` binds after them.
+struct MatmulEpilogue {
+  std::string wgsl;
+  size_t bindings = 0;
+  bool permuted = false;
+};
+
 // out[b] = A[b] · B[b or shared] for b < batches, A [m, k], B [k, n], out row-major [m, n].
 // A transposed operand is stored the other way round (A as [k, m], B as [n, k]): what a Permute
 // swapping the last two axes read, when the fast set folds that permute into the product.
@@ -28,6 +40,7 @@ struct MatmulProblem {
   bool batchedRhs = false;  // B advances per batch; else one B shared by every batch
   bool transA = false, transB = false;
   std::string lhs = "a", rhs = "b";  // binding names
+  std::optional<MatmulEpilogue> epilogue{};
 };
 
 struct GemmTiling {
@@ -49,7 +62,8 @@ struct GemmTiling {
 GemmTiling chooseTiling(const MatmulProblem& p);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
-// chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, 2 `out`.
+// chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the epilogue's, then
+// `out`.
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 

@@ -244,6 +244,9 @@ void registerShapeOps(OpTable& t) {
   // Fused, a broadcast is only its consumer's indexing: the fused kernel reads the source at
   // the broadcast index of each output element.
   setExpr(t, OpKind::BroadcastTo, [](const Op&, const std::vector<std::string>& in) { return in[0]; });
+  // Likewise a permute: its consumer reads the source at the permuted index (a permute's
+  // kernel is a full read and write for a relabelling of axes).
+  setExpr(t, OpKind::Permute, [](const Op&, const std::vector<std::string>& in) { return in[0]; });
   fastKernelOf(t, OpKind::SumToShape) = fastSumToShapeKernel;
 }
 

@@ -1,0 +1,142 @@
+#include "fold_epilogue.h"
+
+#include <algorithm>
+#include <set>
+
+#include "../ops/op_registry.h"
+#include "fused_chain.h"
+
+namespace tg::detail {
+namespace {
+
+bool isMatmul(const Op& op) {
+  return op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBatched;
+}
+
+bool member(const std::vector<int>& group, int op) {
+  return std::find(group.begin(), group.end(), op) != group.end();
+}
+
+// The group's ops that carry the product's value to the group's result, in order; empty when the
+// value does not reach the result one element to one element (it is broadcast, read by two ops
+// of the group, or read at another shape by an op that is no reshape or permute).
+std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& group) {
+  std::vector<int> path;
+  int t = graph.ops[static_cast<size_t>(matmul)].out;
+  while (path.empty() || path.back() != group.back()) {
+    int reader = -1;
+    for (int m : group) {
+      const Op& op = graph.ops[static_cast<size_t>(m)];
+      if (std::find(op.inputs.begin(), op.inputs.end(), t) == op.inputs.end()) continue;
+      if (reader >= 0) return {};
+      reader = m;
+    }
+    if (reader < 0) return {};
+    const Op& op = graph.ops[static_cast<size_t>(reader)];
+    const bool bijective = op.kind == OpKind::Reshape || op.kind == OpKind::Permute;
+    if (!bijective && graph.tensor(t).shape != graph.tensor(op.out).shape) return {};
+    path.push_back(reader);
+    t = op.out;
+  }
+  return path;
+}
+
+}  // namespace
+
+std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
+                               const std::vector<std::vector<int>>& groups,
+                               const std::vector<std::array<int, 2>>& permuteOf,
+                               const std::vector<int>& sumOf) {
+  const size_t n = graph.ops.size();
+  std::vector<int> groupOf(n, -1);  // op → the last op of the group computing it
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int m : groups[g]) groupOf[static_cast<size_t>(m)] = static_cast<int>(g);
+  std::vector<int> epilogueOf(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    const Op& op = graph.ops[i];
+    if (!isMatmul(op) || (!sumOf.empty() && sumOf[i] >= 0)) continue;
+    if (shapeSize(graph.tensor(op.out).shape) == 0 || graph.tensor(op.inputs[0]).shape.back() == 0)
+      continue;
+    const std::set<int>& readers = use.readers(op.out);
+    if (readers.size() != 1 || !use.transient(op.out, *readers.begin())) continue;
+    const int last = groupOf[static_cast<size_t>(*readers.begin())];
+    // One product a group (the first; a sum of products reads the others from their buffers).
+    if (last < 0 || std::find(epilogueOf.begin(), epilogueOf.end(), last) != epilogueOf.end())
+      continue;
+    const std::vector<int>& group = groups[static_cast<size_t>(last)];
+    const Op& end = graph.ops[static_cast<size_t>(last)];
+    // A lone aliased reshape costs nothing already; the store writes f32 only.
+    if (group.size() == 1 && use.aliasedReshape(end)) continue;
+    if (graph.tensor(end.out).dtype != Dtype::F32) continue;
+    // Every op a group of one too (fuseGroups lists every op in some group) must be element-wise.
+    const auto valueTyped = [&](int t) {
+      return graph.tensor(t).dtype == Dtype::F32 || graph.tensor(t).dtype == Dtype::Bool;
+    };
+    if (!std::all_of(group.begin(), group.end(), [&](int m) {
+          const Op& g = graph.ops[static_cast<size_t>(m)];
+          return opDef(g.kind).expr && valueTyped(g.out) &&
+                 std::all_of(g.inputs.begin(), g.inputs.end(), valueTyped);
+        }))
+      continue;
+    if (pathOf(graph, static_cast<int>(i), group).empty()) continue;
+    // The matmul now reads its operands at the group's end.
+    const int at = static_cast<int>(i);
+    bool safe = true;
+    for (size_t operand = 0; operand < 2; ++operand) {
+      const int p = permuteOf.empty() ? -1 : permuteOf[i][operand];
+      const int read = p >= 0 ? graph.ops[static_cast<size_t>(p)].inputs[0] : op.inputs[operand];
+      if (!use.untouched(read, at, last)) safe = false;
+    }
+    if (!safe) continue;
+    std::set<int> external;
+    for (int m : group)
+      for (int t : graph.ops[static_cast<size_t>(m)].inputs)
+        if (t != op.out && !member(group, *graph.tensor(t).source)) external.insert(t);
+    if (2 + external.size() + 1 > kMaxStorageBuffersPerKernel) continue;
+    epilogueOf[i] = last;
+  }
+  return epilogueOf;
+}
+
+MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
+                              std::vector<int>& external) {
+  const std::vector<int> path = pathOf(graph, matmul, group);
+  FusedChain chain(graph, group, 2);
+  int t = graph.ops[static_cast<size_t>(matmul)].out;
+  chain.provide(t, "mm");
+  // Where the product's element o travels along the path: through a permute, from the input's
+  // index to the output's (the permute's inverse map); the rest keep the flat index.
+  std::string index, at = "o";
+  int vars = 0;
+  bool permuted = false;
+  for (int m : path) {
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    if (op.kind == OpKind::Permute) {
+      const Shape& in = graph.tensor(t).shape;
+      const Shape& out = graph.tensor(op.out).shape;
+      const auto outStrides = stridesOf(out);
+      std::string e;
+      for (size_t d = 0; d < out.size(); ++d) {
+        if (out[d] == 1) continue;
+        e += (e.empty() ? "" : " + ") + axisOf(at, in, static_cast<size_t>(op.attrs.perm[d])) +
+             " * " + u(outStrides[d]);
+      }
+      at = "po" + std::to_string(vars++);
+      index += "  let " + at + " = " + (e.empty() ? "0u" : e) + ";\n";
+      permuted = true;
+    }
+    t = op.out;
+    chain.pin(t, at);
+  }
+  const std::string result = chain.value(t, at);
+  external = chain.external();
+  MatmulEpilogue e;
+  e.bindings = external.size();
+  e.permuted = permuted;
+  e.wgsl = chain.preamble() + chain.bindings() + "fn epilogue(o : u32, mm : f32) -> f32 {\n" +
+           index + chain.body() + "  return " + result + ";\n}\n";
+  if (permuted) e.wgsl += "fn outIndex(o : u32) -> u32 {\n" + index + "  return " + at + ";\n}\n";
+  return e;
+}
+
+}  // namespace tg::detail

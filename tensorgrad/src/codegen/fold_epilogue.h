@@ -1,0 +1,37 @@
+// Matmul epilogue folding (KernelSet::Fast only). A product read by nothing but an element-wise
+// chain (a bias added through a broadcast, an activation, a residual add; the reshape and
+// permute that split attention heads) is written once by the matmul and read back once by the
+// chain's kernel, for work the matmul's invocations could do on values already in registers. So
+// the fused group that alone reads a fast matmul's value is computed in the matmul's store: each
+// invocation passes its finished sums through the chain (reading the chain's other inputs) and
+// stores the chain's result where the chain would have, at the permuted index where the chain
+// permutes. The matmul then stands at the group's place and writes the group's buffer.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "../ops/matmul_fast.h"
+#include "buffer_use.h"
+
+namespace tg::detail {
+
+// By op index: for a fast matmul, the last op of the fused group (fuse_elementwise.h) it computes
+// as its epilogue, else -1. Folds when the product is not empty and not already folded into an
+// identity sum_to_shape (sumOf), no earlier product took the group, its value is transient and
+// read by one op of the group only, along a path
+// of same-shape reads, reshapes and permutes (so each product element gives exactly one element
+// of the group's output), the group's result is f32, no op between the matmul and the group's end
+// rewrites a buffer the matmul reads (its operands, or the sources of its folded permutes
+// `permuteOf`), and the kernel stays within 8 storage buffers.
+std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
+                               const std::vector<std::vector<int>>& groups,
+                               const std::vector<std::array<int, 2>>& permuteOf,
+                               const std::vector<int>& sumOf);
+
+// The epilogue computing `group` (op indices, in order) on the value of matmul op `matmul`; its
+// external inputs, in binding order, go to `external`.
+MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
+                              std::vector<int>& external);
+
+}  // namespace tg::detail

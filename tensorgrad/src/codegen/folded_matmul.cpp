@@ -1,0 +1,68 @@
+#include "folded_matmul.h"
+
+#include <algorithm>
+
+#include "../ops/op_registry.h"
+#include "fold_epilogue.h"
+
+namespace tg::detail {
+
+KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
+                              const MatmulFolds& folds, std::optional<GemmTiling> tiling) {
+  const auto bufferOf = [&](int t) { return plan.tensorToBuffer.at(static_cast<size_t>(t)); };
+  const Op& op = graph.ops[static_cast<size_t>(matmul)];
+  const OpDef& def = opDef(op.kind);
+  const KernelArgs args{op, graph, def};
+  MatmulProblem p = matmulProblem(args, op.kind == OpKind::MatmulBatched);
+  p.transA = folds.permutes[0] >= 0;
+  p.transB = folds.permutes[1] >= 0;
+  std::vector<int> external;
+  if (!folds.epilogue.empty()) p.epilogue = matmulEpilogue(graph, matmul, folds.epilogue, external);
+  const KernelSource src = fastMatmulKernel(p, tiling);
+  KernelSpec k;
+  const int place = !folds.epilogue.empty() ? folds.epilogue.back() : folds.sumOp;
+  k.opIndex = place >= 0 ? place : matmul;
+  k.kind = op.kind;
+  k.wgsl = src.wgsl;
+  k.threads = src.threads;
+  k.workgroupSize = src.workgroupSize;
+  // As codegen's loopLength for a matmul: K per output, times the outputs an invocation owns.
+  k.loopLength = graph.tensor(op.inputs[0]).shape.back() * shapeSize(graph.tensor(op.out).shape) /
+                 std::max<int64_t>(k.threads, 1);
+  for (size_t i = 0; i < 2; ++i) {
+    const int perm = folds.permutes[i];
+    k.bindings.push_back(
+        bufferOf(perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : op.inputs[i]));
+    if (perm >= 0) k.fusedOps.push_back(perm);
+  }
+  for (int t : external) k.bindings.push_back(bufferOf(t));
+  std::sort(k.fusedOps.begin(), k.fusedOps.end());
+  k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
+  k.fusedOps.push_back(matmul);
+  if (folds.sumOp >= 0) k.fusedOps.push_back(folds.sumOp);
+  k.fusedOps.insert(k.fusedOps.end(), folds.epilogue.begin(), folds.epilogue.end());
+  k.bindings.push_back(bufferOf(place >= 0 ? graph.ops[static_cast<size_t>(place)].out : op.out));
+  return k;
+}
+
+std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel) {
+  MatmulFolds f;
+  const auto mm = std::find_if(kernel.fusedOps.begin(), kernel.fusedOps.end(), [&](int m) {
+    const OpKind kind = graph.ops[static_cast<size_t>(m)].kind;
+    return kind == OpKind::Matmul || kind == OpKind::MatmulBatched;
+  });
+  if (mm == kernel.fusedOps.end()) return {kernel.opIndex, f};  // nothing folded
+  const Op& op = graph.ops[static_cast<size_t>(*mm)];
+  for (auto it = kernel.fusedOps.begin(); it != mm; ++it)
+    for (size_t i = 0; i < 2; ++i)
+      if (*graph.tensor(op.inputs[i]).source == *it) f.permutes[i] = *it;
+  for (auto it = mm + 1; it != kernel.fusedOps.end(); ++it) {
+    if (graph.ops[static_cast<size_t>(*it)].kind == OpKind::SumToShape)
+      f.sumOp = *it;
+    else
+      f.epilogue.push_back(*it);
+  }
+  return {*mm, f};
+}
+
+}  // namespace tg::detail

@@ -1,0 +1,32 @@
+// The fast set's matmul kernel with its folded neighbours: operands read through folded permutes
+// (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), and an
+// element-wise epilogue (fold_epilogue.h). fusedOps lists every op it computes, so tools show
+// them as one kernel.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "../ops/matmul_fast.h"
+#include "tensorgrad/codegen.h"
+
+namespace tg::detail {
+
+struct MatmulFolds {
+  std::array<int, 2> permutes{-1, -1};  // per operand, the folded permute op (-1: none)
+  int sumOp = -1;                       // the identity sum_to_shape computed in its place
+  std::vector<int> epilogue{};          // the fused group computed in its store, in op order
+};
+
+// The kernel of matmul op `matmul` with `folds`, under chooseTiling's tiling or `tiling`. With a
+// sum or an epilogue it stands at that op's place and writes that op's buffer.
+KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
+                              const MatmulFolds& folds,
+                              std::optional<GemmTiling> tiling = std::nullopt);
+
+// The matmul op of an emitted matmul kernel and its folds, read back from its fusedOps (for a
+// test that re-emits it under another tiling).
+std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel);
+
+}  // namespace tg::detail

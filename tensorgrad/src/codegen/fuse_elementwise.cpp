@@ -1,0 +1,143 @@
+#include "fuse_elementwise.h"
+
+#include <algorithm>
+#include <set>
+
+#include "../ops/op_registry.h"
+#include "fused_chain.h"
+
+namespace tg::detail {
+namespace {
+
+bool valueTyped(Dtype d) {
+  return d == Dtype::F32 || d == Dtype::Bool;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& use,
+                                         const std::vector<bool>& elsewhere) {
+  const size_t n = graph.ops.size();
+  const auto fusable = [&](int i) {
+    const Op& op = graph.ops[static_cast<size_t>(i)];
+    if (!elsewhere.empty() && elsewhere[static_cast<size_t>(i)]) return false;
+    if (!opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
+    return std::all_of(op.inputs.begin(), op.inputs.end(),
+                       [&](int t) { return valueTyped(graph.tensor(t).dtype); });
+  };
+  // Distinct values a kernel computing `ops` reads from buffers.
+  const auto externalInputs = [&](const std::vector<int>& ops) {
+    std::set<int> outside;
+    for (int m : ops) {
+      for (int t : graph.ops[static_cast<size_t>(m)].inputs) {
+        if (std::find(ops.begin(), ops.end(), *graph.tensor(t).source) == ops.end()) outside.insert(t);
+      }
+    }
+    return outside.size();
+  };
+
+  std::vector<std::vector<int>> members(n);
+  for (size_t i = 0; i < n; ++i) members[i] = {static_cast<int>(i)};
+  for (size_t i = 0; i < n; ++i) {
+    const int op = static_cast<int>(i);
+    if (!fusable(op)) continue;
+    const Op& consumer = graph.ops[i];
+    // A reshape or permute maps its output's elements one to one onto its input's, so a producer
+    // of any shape is computed once an element there; other ops take same-shape producers only
+    // (a broadcast producer would be recomputed for every element it is broadcast to).
+    const bool bijective = consumer.kind == OpKind::Reshape || consumer.kind == OpKind::Permute;
+    for (int t : std::set<int>(consumer.inputs.begin(), consumer.inputs.end())) {
+      const int p = *graph.tensor(t).source;
+      // The value may stay in registers: read once, by this op only, and kept nowhere else.
+      if (!fusable(p) || members[static_cast<size_t>(p)].empty() ||
+          (!bijective && graph.tensor(t).shape != graph.tensor(consumer.out).shape) ||
+          !use.transient(t, op))
+        continue;
+      // Every outside value the producer's kernel reads must survive until this op runs (no op
+      // in between, this one included, overwrites its buffer).
+      const std::vector<int>& group = members[static_cast<size_t>(p)];
+      bool safe = true;
+      for (int m : group) {
+        for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
+          const int src = *graph.tensor(in).source;
+          const bool inside = std::find(group.begin(), group.end(), src) != group.end();
+          if (!inside && !use.untouched(in, m, op)) safe = false;
+        }
+      }
+      if (!safe) continue;
+      std::vector<int> merged = members[i];
+      merged.insert(merged.end(), group.begin(), group.end());
+      std::sort(merged.begin(), merged.end());
+      // Stay within WebGPU's default maxStorageBuffersPerShaderStage (8, the output included),
+      // so fused kernels remain valid on every browser.
+      if (externalInputs(merged) + 1 > kMaxStorageBuffersPerKernel) continue;
+      members[i] = std::move(merged);
+      members[static_cast<size_t>(p)].clear();
+    }
+  }
+  return members;
+}
+
+namespace {
+
+KernelSpec kernelOf(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops,
+                    const FusedChain& chain, const std::string& outType, int64_t threads,
+                    const std::string& body) {
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  KernelSpec k;
+  k.opIndex = ops.back();
+  k.kind = last.kind;  // the op whose place and output it takes (tools align kernels by it)
+  k.fusedOps = ops.size() > 1 ? ops : std::vector<int>{};
+  k.threads = threads;
+  const bool vec4 = outType.starts_with("vec4");
+  k.wgsl = chain.preamble() + "// fused: " + std::to_string(ops.size()) + " element-wise ops" +
+           (vec4 ? ", 4 elements an invocation" : "") + "\n" + chain.bindings(vec4) +
+           "@group(0) @binding(" + std::to_string(chain.external().size()) +
+           ") var<storage, read_write> out : array<" + outType + ">;\n" +
+           "@compute @workgroup_size(" + std::to_string(kWorkgroupSize) +
+           ")\nfn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let i = gid.x + gid.y * " +
+           u(int64_t{kMaxWorkgroupsPerDim} * kWorkgroupSize) + ";\n  if (i >= " + u(threads) +
+           ") { return; }\n" + body + "}\n";
+  for (int t : chain.external()) k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(t)));
+  k.bindings.push_back(plan.tensorToBuffer.at(static_cast<size_t>(last.out)));
+  return k;
+}
+
+}  // namespace
+
+std::optional<KernelSpec> vec4Kernel(const Graph& graph, const BufferPlan& plan,
+                                     const std::vector<int>& ops) {
+  if (ops.empty()) return std::nullopt;
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  const TensorInfo& out = graph.tensor(last.out);
+  const int64_t size = shapeSize(out.shape);
+  if (out.dtype != Dtype::F32 || size == 0 || size % 4 != 0) return std::nullopt;
+  for (int m : ops) {
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    if (!opDef(op.kind).expr) return std::nullopt;
+    for (int t : op.inputs)
+      if (!valueTyped(graph.tensor(t).dtype)) return std::nullopt;
+  }
+  FusedChain probe(graph, ops, 0);
+  probe.value(last.out, "i");
+  if (!probe.readsOnlyAt("i")) return std::nullopt;
+  for (int t : probe.external())
+    if (graph.tensor(t).dtype != Dtype::F32) return std::nullopt;
+  FusedChain chain(graph, ops, 0);
+  std::string lanes;
+  for (const char* lane : {"x", "y", "z", "w"})
+    lanes += (lanes.empty() ? "" : ", ") + chain.value(last.out, "i", lane);
+  return kernelOf(graph, plan, ops, chain, "vec4<f32>", size / 4,
+                  chain.vec4Loads("i") + chain.body() + "  out[i] = vec4<f32>(" + lanes + ");\n");
+}
+
+KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops) {
+  const Op& last = graph.ops[static_cast<size_t>(ops.back())];
+  const TensorInfo& out = graph.tensor(last.out);
+  FusedChain chain(graph, ops, 0);
+  const std::string result = chain.value(last.out, "i");
+  return kernelOf(graph, plan, ops, chain, wgslType(out.dtype), shapeSize(out.shape),
+                  chain.body() + "  out[i] = " + result + ";\n");
+}
+
+}  // namespace tg::detail

@@ -1,0 +1,32 @@
+// Element-wise fusion (EmitOptions::fuseElementwise; always on under KernelSet::Fast): chains of
+// ops with an `expr` in the op registry become one kernel when the values between them have no
+// other reader and live in no buffer anything else needs. Broadcasts, reshapes and permutes join
+// as their consumers' indexing (fused_chain.h).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "buffer_use.h"
+#include "tensorgrad/codegen.h"
+
+namespace tg::detail {
+
+// Which ops join which kernel: members[i] lists the ops the kernel at op i computes, in op order
+// (empty when op i was folded into a later kernel). Ops with `elsewhere[i]` set (computed inside
+// another kernel, e.g. a permute folded into a matmul) join no group.
+std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& use,
+                                         const std::vector<bool>& elsewhere);
+
+// The kernel computing `ops` (a group of fuseGroups), one invocation per output element.
+KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops);
+
+// KernelSet::Fast's form of the same kernel (a group of one op too) where it applies: every
+// buffer read at the output's own index (no broadcast, permute or reshape of another shape
+// indexing), every buffer and the output f32, the size a multiple of 4. Then an invocation loads
+// a vec4 from each input, computes the 4 elements lane by lane and stores a vec4: a quarter of the
+// invocations and 16-byte accesses, toward copy bandwidth. Else nullopt.
+std::optional<KernelSpec> vec4Kernel(const Graph& graph, const BufferPlan& plan,
+                                     const std::vector<int>& ops);
+
+}  // namespace tg::detail

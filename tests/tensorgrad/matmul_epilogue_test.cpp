@@ -1,0 +1,165 @@
+// Fused matmul epilogues (KernelSet::Fast, codegen/fold_epilogue.h) against the CPU evaluator, on
+// lavapipe and in Dawn: a linear layer's bias and activation, a residual add, attention's head
+// split (reshape + permute: a permuted store) and merge, a folded transposed operand, under the
+// tiling chooseTiling picks and under every form forced, on extents that are no tile multiple
+// (odd M, N and K, N a multiple of 4 for the vec4 stores). And where the fold must not happen:
+// the product has another reader.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "../../tensorgrad/src/codegen/folded_matmul.h"
+#include "gpu_oracle.h"
+#include "random_values.h"
+
+namespace {
+
+constexpr double kRtol = 1e-4, kAtol = 1e-4;
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+struct Case {
+  tg::Graph graph;
+  tg::EvalInputs env;
+};
+
+// Leaves named by the traced graph's param inputs, filled with uniform values.
+Case withValues(tg::Graph g) {
+  Case c{std::move(g), {}};
+  uint32_t seed = 60;
+  for (const tg::Op& op : c.graph.ops) {
+    if (op.kind != tg::OpKind::ParamInput) continue;
+    const tg::Shape& s = c.graph.tensor(op.out).shape;
+    c.env.params[op.attrs.name] =
+        tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
+  }
+  return c;
+}
+
+// m rows, k inner, n columns; b, t, h, dh: the attention shapes.
+Case epilogueCase(int64_t m, int64_t k, int64_t n, bool captureProduct = false) {
+  return withValues(tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {m, k});
+    const tg::Tensor w = tg::paramInput("w", {k, n});
+    const tg::Tensor wt = tg::paramInput("wt", {n, k});
+    const tg::Tensor bias = tg::paramInput("bias", {n});
+    const tg::Tensor res = tg::paramInput("res", {m, n});
+    std::vector<tg::Tensor> outs;
+    const tg::Tensor p = tg::matmul(x, w);
+    if (captureProduct) outs.push_back(tg::capture("p", p));
+    outs.push_back(tg::capture("act", tg::relu(tg::add(p, bias))));          // bias, activation
+    outs.push_back(tg::capture("res", tg::add(res, tg::matmul(x, w))));     // residual
+    outs.push_back(tg::capture("tr", tg::tanh(tg::matmul(x, tg::swapAxes(wt, -1, -2)))));
+    // Two products summed: one folds the sum, which reads the other from its buffer.
+    outs.push_back(tg::capture("two", tg::add(tg::matmul(x, w), tg::mul(tg::matmul(x, w), 0.5))));
+    return outs;
+  }));
+}
+
+// Attention's head split after a projection, and merge after the per-head product.
+Case headsCase(int64_t b, int64_t t, int64_t h, int64_t dh) {
+  return withValues(tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {b, t, h * dh});
+    const tg::Tensor w = tg::paramInput("w", {h * dh, h * dh});
+    const tg::Tensor att = tg::paramInput("att", {b, h, t, t});
+    const tg::Tensor v = tg::paramInput("v", {b, h, t, dh});
+    const auto split = [&](const tg::Tensor& y) {
+      return tg::permute(tg::reshape(y, {b, t, h, dh}), {0, 2, 1, 3});
+    };
+    const tg::Tensor q = split(tg::matmul(x, w));
+    const tg::Tensor merged =
+        tg::reshape(tg::permute(tg::matmul(att, v), {0, 2, 1, 3}), {b, t, h * dh});
+    // kᵀ as attention takes it (a permute of the split), scaled.
+    const tg::Tensor kt = tg::mul(tg::swapAxes(split(tg::matmul(x, w)), -1, -2), 0.5);
+    return std::vector<tg::Tensor>{tg::capture("q", q), tg::capture("merged", merged),
+                                   tg::capture("kt", kt)};
+  }));
+}
+
+struct Count {
+  size_t matmuls = 0, epilogues = 0, others = 0;  // fast matmul kernels, those with an epilogue
+};
+
+Count count(const tg::Graph& graph) {
+  Count c;
+  // Own buffers (the runtime's default on a GPU); a pooled plan may forbid some folds.
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, false, true);
+  for (const tg::KernelSpec& k : tg::emitKernels(graph, plan, kFast)) {
+    if (k.wgsl.empty()) continue;
+    if (!k.wgsl.starts_with("// fast matmul")) {
+      ++c.others;
+      continue;
+    }
+    ++c.matmuls;
+    c.epilogues += k.wgsl.find("fn epilogue") != std::string::npos;
+  }
+  return c;
+}
+
+// Every f32 buffer against the CPU, on lavapipe and in Dawn, under the pooled plan and with own
+// buffers; with `tiling`, every fast matmul kernel re-emitted with its folds under it.
+void expectMatchesCpu(const Case& c, std::optional<tg::detail::GemmTiling> tiling = std::nullopt) {
+  for (const bool pool : {true, false}) {
+    const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, pool, true);
+    const auto rewrite = [&](std::vector<tg::KernelSpec>& kernels) {
+      for (tg::KernelSpec& k : kernels) {
+        if (!tiling || !k.wgsl.starts_with("// fast matmul")) continue;
+        const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
+        k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiling);
+      }
+    };
+    for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+      tg_test::expectGpuMatchesCpu(backend, c.graph, {}, {}, c.env, kRtol, kAtol, kFast, rewrite,
+                                   pool);
+  }
+}
+
+TEST(MatmulEpilogue, LinearLayersFoldTheirElementwiseReaders) {
+  const Case c = epilogueCase(37, 21, 44);
+  const Count n = count(c.graph);
+  EXPECT_EQ(n.matmuls, 5u);
+  EXPECT_EQ(n.epilogues, 4u);  // bias + relu, residual, tanh, the sum of two
+  EXPECT_EQ(n.others, 0u);
+  expectMatchesCpu(c);
+}
+
+TEST(MatmulEpilogue, HeadSplitAndMergeStorePermuted) {
+  const Case c = headsCase(3, 5, 2, 6);
+  const Count n = count(c.graph);
+  EXPECT_EQ(n.epilogues, 3u);
+  EXPECT_EQ(n.others, 0u);  // no permute, reshape or scale kernel
+  expectMatchesCpu(c);
+}
+
+TEST(MatmulEpilogue, AProductWithAnotherReaderIsNotFolded) {
+  const Case c = epilogueCase(37, 21, 44, true);  // the first product is captured
+  const Count n = count(c.graph);
+  EXPECT_EQ(n.epilogues, 3u);
+  EXPECT_EQ(n.others, 1u);  // bias + relu in a fused kernel of their own
+  expectMatchesCpu(c);
+}
+
+class ForcedEpilogueTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};
+
+TEST_P(ForcedEpilogueTiling, MatchesCpu) {
+  // Edges: M = 129 and N = 68 / 30 are no multiple of any tile; K = 21 odd.
+  for (const Case& c : {epilogueCase(129, 21, 68), epilogueCase(33, 20, 30), headsCase(2, 9, 4, 8)})
+    expectMatchesCpu(c, GetParam());
+}
+
+using F = tg::detail::GemmTiling::Form;
+INSTANTIATE_TEST_SUITE_P(
+    FastMatmul, ForcedEpilogueTiling,
+    testing::Values(
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 2, .tn = 2, .slices = 1},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
+    [](const testing::TestParamInfo<tg::detail::GemmTiling>& param) {
+      std::string name = param.param.describe();
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
+
+}  // namespace
