@@ -194,42 +194,6 @@ TEST_F(RoundTrip, BarriersOnlyWhereNeeded) {
     for (uint32_t v : Read<uint32_t>(o, 64)) ASSERT_EQ(v, 42u);
 }
 
-// Dispatches writing disjoint ranges of one buffer (views of an arena) need no barrier between
-// them; a read of a range written since the last barrier, or a write overlapping one, does.
-TEST_F(RoundTrip, BarriersTrackByteRangesWithinOneBuffer) {
-  constexpr uint64_t kView = 256;  // bytes: 64 uints, the storage offset alignment
-  auto pipeline = Pipeline(Kernel("uint", "b[i] = a[i] + 1u;"), "plus1");
-  auto input = Upload(std::vector<uint32_t>(64, 41u), BufferUsage::Storage, "in");
-  auto arena = MakeBuffer(4 * kView, BufferUsage::Storage | BufferUsage::CopySrc, "arena");
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  // b[arena at `to`] = a[`from` at `fromOffset`] + 1
-  const auto dispatch = [&](const wgpu::Buffer& from, uint64_t fromOffset, uint64_t to) {
-    wgpu::BindGroupDescriptor d;
-    d.layout = pipeline.GetBindGroupLayout(0);
-    const wgpu::BindGroupEntry entries[] = {
-        {.binding = 0, .buffer = from, .offset = fromOffset, .size = kView},
-        {.binding = 1, .buffer = arena, .offset = to, .size = kView}};
-    d.entryCount = std::size(entries);
-    d.entries = entries;
-    pass.SetBindGroup(0, device.CreateBindGroup(&d));
-    pass.DispatchWorkgroups(1);
-  };
-  dispatch(input, 0, 0);           // the pass's one barrier after earlier submissions
-  dispatch(input, 0, kView);       // a disjoint write: none
-  dispatch(arena, 0, 2 * kView);   // reads what the first wrote: a barrier
-  dispatch(arena, kView, 3 * kView);  // reads what the second wrote, before that barrier: none
-  dispatch(input, 0, 2 * kView);   // rewrites what the third wrote: a barrier
-  pass.End();
-  auto commands = encoder.Finish();
-  EXPECT_EQ(commands.GetBarrierCountForTesting(), 3u);
-  queue.Submit(1, &commands);
-  const uint32_t expected[] = {42u, 42u, 42u, 43u};
-  for (size_t v = 0; v < 4; ++v)
-    EXPECT_EQ(Read<uint32_t>(arena, 64, v * kView), std::vector<uint32_t>(64, expected[v])) << v;
-}
-
 // A chain of dispatches and copies across many submits: each step reads the previous result.
 TEST_F(RoundTrip, DependentChainOfDispatchesAndCopiesAcrossSubmits) {
   auto pipeline = Pipeline(Kernel("uint", "b[i] = a[i] * 3u + i;"), "step");

@@ -44,15 +44,10 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
   // ---- tracking (single-threaded per device) ----
   uint64_t lastUsageSerial = 0;  // the last submission that uses this buffer
   bool usedByPendingWrites = false;  // referenced by the queue's not-yet-submitted copies
-  // Byte ranges accessed since the encoder's last barrier (valid while trackEpoch matches the
-  // encoder's): commands touching disjoint ranges of one buffer (views of an arena) need no
-  // barrier between them.
-  struct PendingRange {
-    uint64_t begin, end;
-    bool write;
-  };
+  // Accesses since the encoder's last barrier (valid while trackEpoch matches the encoder's).
   uint64_t trackEpoch = 0;
-  std::vector<PendingRange> pending;
+  VkPipelineStageFlags pendingStages = 0;
+  bool pendingWrite = false;
   uint64_t encoderStamp = 0;  // the last encoder that listed this buffer as used
 
  private:

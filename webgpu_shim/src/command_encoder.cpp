@@ -1,6 +1,5 @@
 #include "command_encoder.h"
 
-#include <algorithm>
 #include <atomic>
 
 #include "buffer.h"
@@ -84,23 +83,6 @@ void CommandEncoderImpl::UseOwned(BufferImpl* buffer) {
   Use(buffer);
 }
 
-namespace {
-
-// Past this many ranges a buffer's pending accesses collapse into one covering range: more
-// barriers than needed, never fewer, and no quadratic cost on long passes.
-constexpr size_t kMaxPendingRanges = 16;
-
-BufferImpl::PendingRange RangeOf(const CommandEncoderImpl::Access& a) {
-  const uint64_t end = a.size == 0 ? a.buffer->Size() : a.offset + a.size;
-  return {a.offset, end, a.write};
-}
-
-bool Overlap(const BufferImpl::PendingRange& x, const BufferImpl::PendingRange& y) {
-  return x.begin < y.end && y.begin < x.end;
-}
-
-}  // namespace
-
 void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
   bool hazard = externalPending_;
   // Every barrier makes earlier writes visible to compute and transfer, so a later epoch needs no
@@ -113,12 +95,9 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
   for (const Access& a : accesses) {
     dstStages |= a.stage;
     dstAccess |= a.access;
-    if (a.buffer->trackEpoch != epoch_) continue;
-    // Read-after-write, write-after-read and write-after-write on overlapping bytes all need a
-    // barrier.
-    const BufferImpl::PendingRange r = RangeOf(a);
-    for (const BufferImpl::PendingRange& p : a.buffer->pending)
-      if ((p.write || r.write) && Overlap(p, r)) hazard = true;
+    BufferImpl* b = a.buffer;
+    // Read-after-write, write-after-read and write-after-write all need a barrier.
+    if (b->trackEpoch == epoch_ && (b->pendingWrite || a.write)) hazard = true;
   }
   if (hazard) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -140,20 +119,15 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
     BufferImpl* b = a.buffer;
     if (b->trackEpoch != epoch_) {
       b->trackEpoch = epoch_;
-      b->pending.clear();
+      b->pendingStages = 0;
+      b->pendingWrite = false;
     }
-    if (b->pending.size() == kMaxPendingRanges) {
-      BufferImpl::PendingRange all = b->pending.front();
-      for (const BufferImpl::PendingRange& p : b->pending) {
-        all.begin = std::min(all.begin, p.begin);
-        all.end = std::max(all.end, p.end);
-        all.write = all.write || p.write;
-      }
-      b->pending.assign(1, all);
-    }
-    b->pending.push_back(RangeOf(a));
+    b->pendingStages |= a.stage;
     pendingStages_ |= a.stage;
-    if (a.write) pendingWriteAccess_ |= a.access;
+    if (a.write) {
+      b->pendingWrite = true;
+      pendingWriteAccess_ |= a.access;
+    }
   }
 }
 
@@ -194,9 +168,8 @@ void CommandEncoderImpl::CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset,
   UseOwned(src);
   UseOwned(dst);
   if (src->IsDestroyed() || dst->IsDestroyed() || size == 0) return;  // the submit reports it
-  const Access accesses[] = {
-      {src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false, srcOffset, size},
-      {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, dstOffset, size}};
+  const Access accesses[] = {{src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false},
+                             {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
   PrepareAccesses(accesses);
   VkBufferCopy region{srcOffset, dstOffset, size};
   vkCmdCopyBuffer(cmd_, src->Vk(), dst->Vk(), 1, &region);
@@ -221,7 +194,7 @@ void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64
                 ") does not fit in " + buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
   UseOwned(buffer);
   if (buffer->IsDestroyed() || size == 0) return;
-  const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, offset, size}};
+  const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
   PrepareAccesses(access);
   vkCmdFillBuffer(cmd_, buffer->Vk(), offset, size, 0);
 }
@@ -377,8 +350,7 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
     VkAccessFlags access = b->type == BufferBindingType::Uniform ? VK_ACCESS_UNIFORM_READ_BIT
                                                                   : VK_ACCESS_SHADER_READ_BIT;
     if (write) access |= VK_ACCESS_SHADER_WRITE_BIT;
-    accesses_.push_back(
-        {b->buffer.get(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access, write, b->offset, b->size});
+    accesses_.push_back({b->buffer.get(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access, write});
     encoder_->Use(b->buffer.get());
   }
   bindingsChecked_ = true;

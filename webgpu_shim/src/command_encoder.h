@@ -59,8 +59,6 @@ class CommandEncoderImpl : public ObjectBase {
     VkPipelineStageFlags stage;
     VkAccessFlags access;
     bool write;
-    uint64_t offset = 0;  // the bytes touched; size 0 means to the end of the buffer
-    uint64_t size = 0;
   };
   void PrepareAccesses(std::span<const Access> accesses);
   // Lists a buffer as used by the commands. Use() is for buffers a kept-alive bind group owns;
