@@ -166,13 +166,15 @@ void BM_Gemm(benchmark::State& state) {
 
 // The bench's shapes: 4096³; the README MLP at H1024 B4096 (forward [4096, 1024] · [1024, 1024]);
 // the transformer at D256 with B·T = 1024 rows (QKV-sized [1024, 256] · [256, 1024], the weight
-// gradients of its QKV and MLP layers); the transformer sample at D64 (B·T = 1024 rows: the
+// gradients of its QKV and MLP layers, its attention projections' [256, 256] over K = 1024; at
+// D512, [512, 512] over K = 4096); the transformer sample at D64 (B·T = 1024 rows: the
 // attention projection, the MLP's two layers, their weight gradients); 256³.
 const std::vector<std::array<int64_t, 4>> kShapes = {
     // M, K, N, transA
     {256, 256, 256, 0},   {1024, 256, 1024, 0}, {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
     {256, 1024, 1024, 1}, {1024, 1024, 256, 1}, {1024, 64, 64, 0},     {1024, 64, 256, 0},
     {1024, 256, 64, 0},   {64, 1024, 64, 1},    {64, 1024, 256, 1},    {256, 1024, 64, 1},
+    {256, 1024, 256, 1},  {512, 4096, 512, 1},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {

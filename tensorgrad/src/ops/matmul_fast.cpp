@@ -267,7 +267,14 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
                        S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
-  w += "  let s = lid % " + u(S) + ";\n  let pos = lid / " + u(S) + ";\n";
+  // Which invocations of a warp share a slice: where an operand is k-contiguous, neighbours take
+  // neighbouring slices, so their chunks of K sit side by side; where both are x-contiguous (a
+  // weight gradient, the lhs read transposed), neighbours take neighbouring positions of one
+  // slice and read along x. Either way each slice sums the same chunks, so results are the same.
+  if (p.transA && !p.transB)
+    w += "  let pos = lid % " + u(inv / S) + ";\n  let s = lid / " + u(inv / S) + ";\n";
+  else
+    w += "  let s = lid % " + u(S) + ";\n  let pos = lid / " + u(S) + ";\n";
   w += "  let ty = pos / " + u(thrN) + ";\n  let tx = pos % " + u(thrN) + ";\n";
   // Clamped row / column indices (the first of 4 for an aligned vec4 group).
   for (int64_t i = 0; i < g.tm; ++i) {
