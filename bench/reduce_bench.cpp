@@ -43,8 +43,8 @@ struct Kernel {
 };
 
 // `wgsl` ready to dispatch over `bound` (binding order, the output last) with `workgroups`.
-void bind(Kernel& k, const std::string& wgsl, const std::vector<wgpu::Buffer>& bound,
-          std::array<uint32_t, 2> workgroups) {
+void bindKernel(Kernel& k, const std::string& wgsl, const std::vector<wgpu::Buffer>& bound,
+                std::array<uint32_t, 2> workgroups) {
   const wgpu::Device& device = k.gpu.device;
   wgpu::ShaderSourceWGSL source;
   source.code = wgsl;
@@ -94,7 +94,7 @@ void setUp(Kernel& k, const std::function<tg::Tensor()>& model, tg::OpKind kind,
   }
   std::vector<wgpu::Buffer> bound;
   for (int b : spec->bindings) bound.push_back(buffers[static_cast<size_t>(b)]);
-  bind(k, spec->wgsl, bound, spec->dispatch());
+  bindKernel(k, spec->wgsl, bound, spec->dispatch());
 }
 
 // out = in over `elements` f32 (a multiple of 4), one vec4 an invocation, through the same path:
@@ -117,7 +117,7 @@ void setUpCopy(Kernel& k, int64_t elements) {
   bd.size = static_cast<uint64_t>(elements) * 4;
   bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
   const wgpu::Buffer src = k.gpu.device.CreateBuffer(&bd), dst = k.gpu.device.CreateBuffer(&bd);
-  bind(k, wgsl, {src, dst}, {workgroups, 1});
+  bindKernel(k, wgsl, {src, dst}, {workgroups, 1});
 }
 
 void runAndWait(const Kernel& k, int dispatches) {
