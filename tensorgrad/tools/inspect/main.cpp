@@ -31,8 +31,9 @@ struct SourceArgs {
         "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
     cmd->add_flag("--fast", fast,
                   "the fast kernel set (RuntimeOptions::emit.kernels = KernelSet::Fast: our tiled "
-                  "matmuls and reductions, element-wise chains fused, transposes folded into "
-                  "matmuls) instead of upstream's");
+                  "matmuls and reductions, element-wise chains fused with layout ops as indexing "
+                  "and into matmul stores, transposes folded into matmuls, one optimizer dispatch "
+                  "over all parameters) instead of upstream's");
     cmd->footer(
         "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
         "lists them).");
