@@ -20,6 +20,7 @@
 #include "../../tensorgrad/src/ops/matmul_fast.h"
 #include "gpu_oracle.h"
 #include "random_values.h"
+#include "tiling_name.h"
 
 namespace {
 
@@ -279,12 +280,7 @@ INSTANTIATE_TEST_SUITE_P(
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 32, .bn = 32, .tm = 4, .tn = 4, .slices = 4},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 64, .bn = 64, .tm = 4, .tn = 4, .slices = 1},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
-    [](const testing::TestParamInfo<tg::detail::GemmTiling>& param) {
-      std::string name = param.param.describe();
-      for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return name;
-    });
+    tilingName);
 
 // Transpose folding: the permutes autograd writes for weight gradients (xᵀ·dy), input gradients
 // (dy·Wᵀ) and attention (q·kᵀ) emit no kernel under the fast set; the products read the

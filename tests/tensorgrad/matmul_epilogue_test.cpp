@@ -11,6 +11,7 @@
 #include "../../tensorgrad/src/codegen/folded_matmul.h"
 #include "gpu_oracle.h"
 #include "random_values.h"
+#include "tiling_name.h"
 
 namespace {
 
@@ -155,11 +156,6 @@ INSTANTIATE_TEST_SUITE_P(
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 2, .tn = 2, .slices = 1},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
-    [](const testing::TestParamInfo<tg::detail::GemmTiling>& param) {
-      std::string name = param.param.describe();
-      for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return name;
-    });
+    tilingName);
 
 }  // namespace
