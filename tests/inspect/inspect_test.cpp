@@ -297,7 +297,7 @@ TEST(InspectGraph, SvgHasANodePerOp) {
 TEST(InspectProfile, TimesEveryKernel) {
   for (const std::string& source :
        {std::string("mlp-sin --batch 16"), kSmallTransformer, kMlpBundle}) {
-    const Result r = inspect("profile " + source + " --reps 1 --json");
+    const Result r = inspect("profile " + source + " --reps 1 --warm-up 0 --json");
     ASSERT_EQ(r.status, 0) << source << ": " << r.out;
     const nlohmann::json p = nlohmann::json::parse(r.out);
     EXPECT_FALSE(p["device"].get<std::string>().empty());
@@ -312,6 +312,32 @@ TEST(InspectProfile, TimesEveryKernel) {
     if (source.starts_with("mlp-sin")) {
       EXPECT_EQ(kernels, 63u);
     }
+  }
+  // A matmul kernel counts 2·M·N·K under either kernel set, folded neighbours or not.
+  for (const bool fast : {false, true}) {
+    const Result r =
+        inspect(std::string("profile mlp-sin --batch 16 --reps 1 --json") + (fast ? " --fast" : ""));
+    ASSERT_EQ(r.status, 0) << r.out;
+    const tg_inspect::Subject s =
+        tg_inspect::loadSubject({.source = "mlp-sin", .sizes = {{"batch", 16}}, .fast = fast});
+    const nlohmann::json p = nlohmann::json::parse(r.out);
+    size_t matmuls = 0;
+    for (const auto& k : p["kernels"]) {
+      const tg::KernelSpec& spec = s.kernel(k["index"].get<size_t>());
+      if (spec.kind != tg::OpKind::Matmul) continue;
+      std::vector<int> ops = spec.fusedOps;
+      ops.push_back(spec.opIndex);
+      for (int o : ops) {
+        const tg::Op& op = s.ir.graph.ops[static_cast<size_t>(o)];
+        if (op.kind != tg::OpKind::Matmul) continue;
+        const tg::Shape& a = s.ir.graph.tensor(op.inputs[0]).shape;
+        const tg::Shape& b = s.ir.graph.tensor(op.inputs[1]).shape;
+        EXPECT_EQ(k["flops"].get<double>(), 2.0 * static_cast<double>(a[0] * a[1] * b[1])) << fast;
+        ++matmuls;
+        break;
+      }
+    }
+    EXPECT_EQ(matmuls, 8u) << fast;  // the forward's 3 and the backward's 5 (no input gradient)
   }
   const Result text = inspect("profile mlp-sin --batch 16 --reps 1");
   ASSERT_EQ(text.status, 0) << text.out;
@@ -338,7 +364,7 @@ TEST(InspectHtml, ReportOpensInChromiumDrawsTheGraphAndSearches) {
     const bool bundle = source == kMlpBundle;
     const fs::path report = scratch("html") / "report.html";
     const Result r = inspect("html " + source + " -o " + report.string() +
-                             (bundle ? "" : " --profile --reps 1"));
+                             (bundle ? "" : " --profile --reps 1 --warm-up 0"));
     ASSERT_EQ(r.status, 0) << r.out;
     std::vector<std::pair<std::string, int64_t>> sizes;
     if (!bundle) sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}};

@@ -49,7 +49,7 @@ Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {
       "help",   "fuse",   "unpooled", "json",   "all",        "upstream",   "out",
       "format", "device", "reps",     "a-fuse", "b-fuse",     "a-unpooled", "b-unpooled",
-      "profile", "no-graph", "fast", "a-fast", "b-fast"};
+      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -242,7 +242,10 @@ int main(int argc, char** argv) {
   graph->add_option("-o,--out", out, "write to this file (default: stdout)");
 
   std::string device;
-  uint32_t reps = 20;
+  uint32_t reps = 20, warmUp = 20;
+  const std::string warmUpHelp =
+      "milliseconds each kernel runs before it is timed, so the device is at working clocks "
+      "(default 20; 0 for none)";
   auto* profile =
       app.add_subcommand("profile",
                          "Every kernel timed on the device, grouped by op kind, with achieved "
@@ -252,6 +255,7 @@ int main(int argc, char** argv) {
                       "adapter whose name contains this text (default: the best one)");
   profile->add_option("--reps", reps, "dispatches per timing (default 20)")
       ->check(CLI::PositiveNumber);
+  profile->add_option("--warm-up", warmUp, warmUpHelp);
   profile->add_flag("--json", json, "print JSON");
 
   SourceArgs srcB;
@@ -274,6 +278,7 @@ int main(int argc, char** argv) {
   diff->add_option("--device", device, "adapter for --profile");
   diff->add_option("--reps", reps, "dispatches per timing with --profile")
       ->check(CLI::PositiveNumber);
+  diff->add_option("--warm-up", warmUp, warmUpHelp);
 
   auto* html = app.add_subcommand(
       "html",
@@ -288,6 +293,7 @@ int main(int argc, char** argv) {
   html->add_option("--device", device, "adapter for --profile");
   html->add_option("--reps", reps, "dispatches per timing with --profile")
       ->check(CLI::PositiveNumber);
+  html->add_option("--warm-up", warmUp, warmUpHelp);
 
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -350,7 +356,8 @@ int main(int argc, char** argv) {
     }
     if (*profile) {
       const tg_inspect::Subject s = load(src);
-      const tg_inspect::Profile p = tg_inspect::profileKernels(s, {.device = device, .reps = reps});
+      const tg_inspect::Profile p =
+          tg_inspect::profileKernels(s, {.device = device, .reps = reps, .warmUpMs = warmUp});
       std::fputs(json ? (tg_inspect::profileJson(s, p).dump(1) + "\n").c_str()
                       : tg_inspect::profileText(s, p).c_str(),
                  stdout);
@@ -372,8 +379,8 @@ int main(int argc, char** argv) {
                                    .fast = bFast || src.fast});
       std::optional<tg_inspect::Profile> pa, pb;
       if (withProfile) {
-        pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps});
-        pb = tg_inspect::profileKernels(b, {.device = device, .reps = reps});
+        pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps, .warmUpMs = warmUp});
+        pb = tg_inspect::profileKernels(b, {.device = device, .reps = reps, .warmUpMs = warmUp});
       }
       const tg_inspect::Diff d =
           tg_inspect::diffSubjects(a, b, pa ? &*pa : nullptr, pb ? &*pb : nullptr);
@@ -385,7 +392,8 @@ int main(int argc, char** argv) {
       // Check the destination before the slow parts.
       writeFile(out, "");
       std::optional<tg_inspect::Profile> p;
-      if (withProfile) p = tg_inspect::profileKernels(s, {.device = device, .reps = reps});
+      if (withProfile)
+        p = tg_inspect::profileKernels(s, {.device = device, .reps = reps, .warmUpMs = warmUp});
       tg_inspect::HtmlOptions o;
       o.profile = p ? &*p : nullptr;
       if (noGraph) {

@@ -1,9 +1,10 @@
 // Every kernel of a step timed alone on a device: dispatched N and 2N times back to back in one
 // pass (each dispatch rewrites its output, so the shim puts a barrier between them, as in the
 // recorded step) and the difference divided by N, which cancels the submit and wait. The sum is
-// the step's serial GPU cost. Bytes and FLOPs are estimates from the op's tensors: the tensors
-// read and written once each, and output elements × the kernel's loop length (×2 for the
-// multiply-adds of matmuls and convolutions).
+// the step's serial GPU cost. Each kernel first runs alone for a while, so the device is at its
+// working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
+// written once each, and output elements × the kernel's loop length (×2 for the multiply-adds
+// of convolutions; 2·M·N·K for a matmul, whatever its tiling).
 #include <webgpu/webgpu_cpp.h>
 
 #include <algorithm>
@@ -148,6 +149,11 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
                                        .entryCount = entries.size(),
                                        .entries = entries.data()};
     const wgpu::BindGroup group = d.device.CreateBindGroup(&bg);
+    // Timed cold, short bursts read several times slow (H100, --reps 5: 205 µs for a product
+    // gemm_bench times at 38), so the device first runs this kernel for warmUpMs.
+    double warm = 0;
+    for (int burst = 0; warm < 1000.0 * options.warmUpMs && burst < 256; ++burst)
+      warm += timeDispatches(k, group, options.reps);
     const double once = timeDispatches(k, group, options.reps);
     const double twice = timeDispatches(k, group, 2 * options.reps);
     if (!errors.empty())
@@ -163,6 +169,20 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
       c.bytes += 4 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(t).shape));
     c.flops = outElements * static_cast<double>(std::max<int64_t>(1, k.loopLength)) *
               (multiplyAdds(k.kind) ? 2 : 1);
+    // A matmul kernel does 2·M·N·K whatever its tiling, also where it stands at a folded
+    // neighbour's place (its invocations share outputs and K, so loopLength is no per-output K).
+    const auto isMatmul = [&](int o) {
+      const tg::OpKind kind = s.ir.graph.ops.at(static_cast<size_t>(o)).kind;
+      return kind == tg::OpKind::Matmul || kind == tg::OpKind::MatmulBatched;
+    };
+    std::vector<int> computed = k.fusedOps;
+    computed.push_back(k.opIndex);
+    const auto mm = std::find_if(computed.begin(), computed.end(), isMatmul);
+    if (mm != computed.end()) {
+      const tg::Op& m = s.ir.graph.ops.at(static_cast<size_t>(*mm));
+      c.flops = 2.0 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(m.out).shape)) *
+                static_cast<double>(s.ir.graph.tensor(m.inputs[0]).shape.back());
+    }
     p.kernels.push_back(c);
   }
   return p;
