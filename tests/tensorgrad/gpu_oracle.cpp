@@ -84,8 +84,7 @@ std::string kernelLabel(const tg::KernelSpec& k) {
   return "op " + std::to_string(k.opIndex) + " (" + std::string(tg::opKindName(k.kind)) + ")";
 }
 
-}  // namespace
-
+// Kernel bindings for run_kernels.mjs: a buffer id, or a view as {id, offset, size} of its parent.
 nlohmann::json bindingsJson(const tg::BufferPlan& plan, const tg::KernelSpec& k) {
   nlohmann::json out = nlohmann::json::array();
   for (int id : k.bindings) {
@@ -97,6 +96,8 @@ nlohmann::json bindingsJson(const tg::BufferPlan& plan, const tg::KernelSpec& k)
   }
   return out;
 }
+
+}  // namespace
 
 GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
                  const tg::EvalInputs& env) {

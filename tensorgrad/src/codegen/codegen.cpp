@@ -30,7 +30,7 @@ int bufferOf(const BufferPlan& plan, int tensor) {
 int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   // A matmul's threads share K among them: all of it per output, or K / 256 when a workgroup
   // sums each output.
-  if (op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBatched)
+  if (detail::isMatmul(op.kind))
     return graph.tensor(op.inputs[0]).shape.back() * shapeSize(graph.tensor(op.out).shape) /
            std::max<int64_t>(threads, 1);
   // Otherwise a thread reads about (input elements / threads) values of its largest input.
@@ -55,19 +55,18 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     for (size_t m = 0; m < sumOf.size(); ++m)
       if (sumOf[m] >= 0) sumFrom[static_cast<size_t>(sumOf[m])] = static_cast<int>(m);
   }
-  // Permutes folded into matmuls and the ops the fused optimizer computes stay out of groups.
+  // Permutes folded into matmuls and the ops the fused optimizer computes stay out of groups
+  // (and so out of epilogues).
   const detail::OptimizerFold* fold = plan.optimizerFold.get();
-  if (fuse) {
-    std::vector<bool> elsewhere = folds.folded;
-    if (fold) {
-      elsewhere.resize(graph.ops.size());
-      for (size_t i = 0; i < elsewhere.size(); ++i) elsewhere[i] = elsewhere[i] || fold->folded[i];
-    }
-    groups = detail::fuseGroups(graph, use, elsewhere);
+  std::vector<bool> elsewhere = folds.folded;
+  if (fold) {
+    elsewhere.resize(graph.ops.size());
+    for (size_t i = 0; i < elsewhere.size(); ++i) elsewhere[i] = elsewhere[i] || fold->folded[i];
   }
+  if (fuse) groups = detail::fuseGroups(graph, use, elsewhere);
   std::vector<int> epilogueOf, epilogueFrom;  // matmul → last op of the group in its store, and back
   if (options.kernels == KernelSet::Fast) {
-    epilogueOf = detail::foldEpilogues(graph, use, groups, folds.permuteOf, sumOf);
+    epilogueOf = detail::foldEpilogues(graph, use, groups, elsewhere, folds.permuteOf, sumOf);
     epilogueFrom.assign(graph.ops.size(), -1);
     for (size_t m = 0; m < epilogueOf.size(); ++m)
       if (epilogueOf[m] >= 0) epilogueFrom[static_cast<size_t>(epilogueOf[m])] = static_cast<int>(m);

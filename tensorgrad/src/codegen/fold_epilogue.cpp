@@ -4,14 +4,11 @@
 #include <set>
 
 #include "../ops/op_registry.h"
+#include "fuse_elementwise.h"
 #include "fused_chain.h"
 
 namespace tg::detail {
 namespace {
-
-bool isMatmul(const Op& op) {
-  return op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBatched;
-}
 
 bool member(const std::vector<int>& group, int op) {
   return std::find(group.begin(), group.end(), op) != group.end();
@@ -45,6 +42,7 @@ std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& 
 
 std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
                                const std::vector<std::vector<int>>& groups,
+                               const std::vector<bool>& elsewhere,
                                const std::vector<std::array<int, 2>>& permuteOf,
                                const std::vector<int>& sumOf) {
   const size_t n = graph.ops.size();
@@ -54,7 +52,7 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
   std::vector<int> epilogueOf(n, -1);
   for (size_t i = 0; i < n; ++i) {
     const Op& op = graph.ops[i];
-    if (!isMatmul(op) || (!sumOf.empty() && sumOf[i] >= 0)) continue;
+    if (!isMatmul(op.kind) || (!sumOf.empty() && sumOf[i] >= 0)) continue;
     if (shapeSize(graph.tensor(op.out).shape) == 0 || graph.tensor(op.inputs[0]).shape.back() == 0)
       continue;
     const std::set<int>& readers = use.readers(op.out);
@@ -68,15 +66,9 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
     // A lone aliased reshape costs nothing already; the store writes f32 only.
     if (group.size() == 1 && use.aliasedReshape(end)) continue;
     if (graph.tensor(end.out).dtype != Dtype::F32) continue;
-    // Every op a group of one too (fuseGroups lists every op in some group) must be element-wise.
-    const auto valueTyped = [&](int t) {
-      return graph.tensor(t).dtype == Dtype::F32 || graph.tensor(t).dtype == Dtype::Bool;
-    };
-    if (!std::all_of(group.begin(), group.end(), [&](int m) {
-          const Op& g = graph.ops[static_cast<size_t>(m)];
-          return opDef(g.kind).expr && valueTyped(g.out) &&
-                 std::all_of(g.inputs.begin(), g.inputs.end(), valueTyped);
-        }))
+    // Every op of a group of one too (fuseGroups lists every op in some group) must be one a
+    // fused kernel may compute.
+    if (!std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }))
       continue;
     if (pathOf(graph, static_cast<int>(i), group).empty()) continue;
     // The matmul now reads its operands at the group's end.

@@ -21,11 +21,13 @@ namespace tg::detail {
 // identity sum_to_shape (sumOf), no earlier product took the group, its value is transient and
 // read by one op of the group only, along a path
 // of same-shape reads, reshapes and permutes (so each product element gives exactly one element
-// of the group's output), the group's result is f32, no op between the matmul and the group's end
+// of the group's output), every op of the group is fusable (not computed `elsewhere`), the
+// group's result is f32, no op between the matmul and the group's end
 // rewrites a buffer the matmul reads (its operands, or the sources of its folded permutes
 // `permuteOf`), and the kernel stays within 8 storage buffers.
 std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
                                const std::vector<std::vector<int>>& groups,
+                               const std::vector<bool>& elsewhere,
                                const std::vector<std::array<int, 2>>& permuteOf,
                                const std::vector<int>& sumOf);
 

@@ -47,10 +47,8 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
 
 std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel) {
   MatmulFolds f;
-  const auto mm = std::find_if(kernel.fusedOps.begin(), kernel.fusedOps.end(), [&](int m) {
-    const OpKind kind = graph.ops[static_cast<size_t>(m)].kind;
-    return kind == OpKind::Matmul || kind == OpKind::MatmulBatched;
-  });
+  const auto mm = std::find_if(kernel.fusedOps.begin(), kernel.fusedOps.end(),
+                               [&](int m) { return isMatmul(graph.ops[static_cast<size_t>(m)].kind); });
   if (mm == kernel.fusedOps.end()) return {kernel.opIndex, f};  // nothing folded
   const Op& op = graph.ops[static_cast<size_t>(*mm)];
   for (auto it = kernel.fusedOps.begin(); it != mm; ++it)

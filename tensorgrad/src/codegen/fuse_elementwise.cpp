@@ -15,16 +15,18 @@ bool valueTyped(Dtype d) {
 
 }  // namespace
 
+bool fusable(const Graph& graph, int i, const std::vector<bool>& elsewhere) {
+  const Op& op = graph.ops[static_cast<size_t>(i)];
+  if (!elsewhere.empty() && elsewhere[static_cast<size_t>(i)]) return false;
+  if (!opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
+  return std::all_of(op.inputs.begin(), op.inputs.end(),
+                     [&](int t) { return valueTyped(graph.tensor(t).dtype); });
+}
+
 std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& use,
                                          const std::vector<bool>& elsewhere) {
   const size_t n = graph.ops.size();
-  const auto fusable = [&](int i) {
-    const Op& op = graph.ops[static_cast<size_t>(i)];
-    if (!elsewhere.empty() && elsewhere[static_cast<size_t>(i)]) return false;
-    if (!opDef(op.kind).expr || !valueTyped(graph.tensor(op.out).dtype)) return false;
-    return std::all_of(op.inputs.begin(), op.inputs.end(),
-                       [&](int t) { return valueTyped(graph.tensor(t).dtype); });
-  };
+  const auto fusable = [&](int i) { return detail::fusable(graph, i, elsewhere); };
   // Distinct values a kernel computing `ops` reads from buffers.
   const auto externalInputs = [&](const std::vector<int>& ops) {
     std::set<int> outside;
@@ -112,12 +114,8 @@ std::optional<KernelSpec> vec4Kernel(const Graph& graph, const BufferPlan& plan,
   const TensorInfo& out = graph.tensor(last.out);
   const int64_t size = shapeSize(out.shape);
   if (out.dtype != Dtype::F32 || size == 0 || size % 4 != 0) return std::nullopt;
-  for (int m : ops) {
-    const Op& op = graph.ops[static_cast<size_t>(m)];
-    if (!opDef(op.kind).expr) return std::nullopt;
-    for (int t : op.inputs)
-      if (!valueTyped(graph.tensor(t).dtype)) return std::nullopt;
-  }
+  for (int m : ops)
+    if (!fusable(graph, m)) return std::nullopt;
   FusedChain probe(graph, ops, 0);
   probe.value(last.out, "i");
   if (!probe.readsOnlyAt("i")) return std::nullopt;

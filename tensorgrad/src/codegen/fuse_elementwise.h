@@ -12,6 +12,11 @@
 
 namespace tg::detail {
 
+// Whether op `i` may join a fused kernel: it has an `expr`, its values are f32 or bool, and it is
+// not computed inside another kernel (`elsewhere[i]`, where given: a permute folded into a
+// matmul, an op of the fused optimizer).
+bool fusable(const Graph& graph, int i, const std::vector<bool>& elsewhere = {});
+
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes, in op order
 // (empty when op i was folded into a later kernel). Ops with `elsewhere[i]` set (computed inside
 // another kernel, e.g. a permute folded into a matmul) join no group.

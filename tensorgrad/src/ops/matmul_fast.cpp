@@ -270,7 +270,8 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   // Which invocations of a warp share a slice: where an operand is k-contiguous, neighbours take
   // neighbouring slices, so their chunks of K sit side by side; where both are x-contiguous (a
   // weight gradient, the lhs read transposed), neighbours take neighbouring positions of one
-  // slice and read along x. Either way each slice sums the same chunks, so results are the same.
+  // slice and read along x. The mapping decides which invocation runs a slice, not which chunks a
+  // slice sums or the order the slices meet in.
   if (p.transA && !p.transB)
     w += "  let pos = lid % " + u(inv / S) + ";\n  let s = lid / " + u(inv / S) + ";\n";
   else

@@ -82,6 +82,9 @@ struct OpDef {
 };
 
 const OpDef& opDef(OpKind kind);
+inline bool isMatmul(OpKind kind) {
+  return kind == OpKind::Matmul || kind == OpKind::MatmulBatched;
+}
 const OpDef* opDefByName(std::string_view name);
 
 using OpTable = std::vector<OpDef>;
