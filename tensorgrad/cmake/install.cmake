@@ -45,9 +45,12 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/tensorgrad.pc.in ${PROJECT_BINARY_DIR}/
 install(FILES ${PROJECT_BINARY_DIR}/tensorgrad.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # Run-time files of the tools: `tgparity diff` runs upstream's kernels through Dawn's kernel
-# runner (after `npm ci --prefix <prefix>/share/tensorgrad/dawn`); the bundle recorder and its
-# format are for the user's JavaScript side.
-install(FILES ${PROJECT_SOURCE_DIR}/tests/dawn/run_kernels.mjs ${PROJECT_SOURCE_DIR}/tests/dawn/package.json
+# runner, or for a bundle recorded in Chromium through its twin that runs them in headless
+# Chromium, both on the job code in kernel_job.mjs (after `npm ci --prefix
+# <prefix>/share/tensorgrad/dawn`); the bundle recorder and its format are for the user's
+# JavaScript side.
+install(FILES ${PROJECT_SOURCE_DIR}/tests/dawn/run_kernels.mjs ${PROJECT_SOURCE_DIR}/tests/dawn/run_kernels_chromium.mjs
+              ${PROJECT_SOURCE_DIR}/tests/dawn/kernel_job.mjs ${PROJECT_SOURCE_DIR}/tests/dawn/package.json
               ${PROJECT_SOURCE_DIR}/tests/dawn/package-lock.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tensorgrad/dawn)
 install(FILES ${PROJECT_SOURCE_DIR}/tensorgrad/js/tgbundle.mjs ${PROJECT_SOURCE_DIR}/tensorgrad/js/README.md
