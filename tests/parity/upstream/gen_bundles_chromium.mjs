@@ -7,11 +7,10 @@
 // The page is served on 127.0.0.1 from two roots: /repo/ (this checkout: the cases and the
 // recorder) and /generator/ (the scratch directory: upstream's dist/index.js and record_case.mjs),
 // so call sites neutralise to the same <repo>/ and <generator>/ names as the Node bundles'.
-import { createServer } from 'node:http';
-import { readFileSync, writeFileSync, mkdirSync, statSync, existsSync } from 'node:fs';
-import { dirname, join, resolve, normalize, sep } from 'node:path';
+import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromiumPath, launchChromium, serve, openTab } from './chromium.mjs';
 import { checkRecorded, goldenMismatch } from './record_case.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,7 +18,7 @@ const DEFAULT_CASES = ['mlp_sin', 'transformer'];
 
 function parseArgs(argv) {
   const o = { repo: resolve(here, '../../..'), out: resolve(here, '../bundles'), golden: resolve(here, '../golden'),
-    chromium: process.env.CHROMIUM || '/usr/bin/chromium', names: [] };
+    chromium: undefined, names: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--upstream') o.upstream = resolve(argv[++i]);
@@ -32,7 +31,7 @@ function parseArgs(argv) {
     else o.names.push(a.replace(/\.mjs$/, ''));
   }
   if (!o.upstream || !o.version) throw new Error('usage: gen_bundles_chromium.mjs --upstream DIST_INDEX_JS --version V [--repo DIR] [--out DIR] [--chromium PATH] [case ...]');
-  if (!existsSync(o.chromium)) throw new Error(`gen_bundles_chromium: no Chromium at ${o.chromium} (Debian: apt install chromium; or set CHROMIUM)`);
+  o.chromium = chromiumPath(o.chromium);
   return o;
 }
 
@@ -55,44 +54,16 @@ try {
 }
 </script>`;
 
-const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.map': 'application/json' };
-
-function serve(roots, html) {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    if (url.pathname === '/index.html') { res.writeHead(200, { 'content-type': 'text/html' }); return res.end(html); }
-    if (url.pathname === '/favicon.ico') { res.writeHead(204); return res.end(); }
-    for (const [prefix, dir] of Object.entries(roots)) {
-      if (!url.pathname.startsWith(prefix)) continue;
-      const file = normalize(join(dir, decodeURIComponent(url.pathname.slice(prefix.length))));
-      if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) break;
-      res.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
-      return res.end(readFileSync(file));
-    }
-    res.writeHead(404);
-    res.end();
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
-
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const generator = dirname(dirname(dirname(o.upstream)));  // <scratch>/upstream/dist/index.js → <scratch>
-  const server = await serve({ '/repo/': o.repo, '/generator/': generator }, page(o.version));
+  const server = await serve({ '/repo/': o.repo, '/generator/': generator }, () => page(o.version));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: o.chromium,
-    args: ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--no-sandbox'],
-  });
+  const browser = await launchChromium(o.chromium);
   try {
     mkdirSync(o.out, { recursive: true });
     for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
-      const context = await browser.newContext({ acceptDownloads: true });
-      const tab = await context.newPage();
-      const errors = [];
-      tab.on('pageerror', (e) => errors.push(String(e)));
-      tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      tab.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`); });
+      const { context, tab, errors } = await openTab(browser, { acceptDownloads: true });
       const download = tab.waitForEvent('download', { timeout: 20 * 60_000 });
       await tab.goto(`${origin}/index.html?case=${name}`);
       const done = await (await tab.waitForFunction(() => window.__done, null, { timeout: 20 * 60_000, polling: 500 })).jsonValue();

@@ -3,6 +3,7 @@
 # (Dawn for Node, npm `webgpu`, OpenGL ES backend on Mesa's llvmpipe). See ../README.md.
 #
 #   gen_goldens.sh [UPSTREAM_CHECKOUT] [--verify-untraced] [case ...]
+#   gen_goldens.sh [UPSTREAM_CHECKOUT] --chromium [--verify-untraced] [case ...]
 #   gen_goldens.sh [UPSTREAM_CHECKOUT] --bundles [--chromium] [case ...]
 #
 # UPSTREAM_CHECKOUT: a work tree of upstream (src/, scripts/build.mjs, package.json) at version
@@ -10,6 +11,11 @@
 # e.g. a local mirror). Cases default to every
 # ../cases/*.mjs. --verify-untraced runs each case again with the kernel trace off and fails
 # unless losses, final parameters and forward outputs keep their bits.
+#
+# --chromium (without --bundles) writes tests/parity/golden/<case>.chromium.json instead: the same
+# golden, recorded by upstream running in Debian's headless Chromium with WebGPU on SwiftShader
+# (gen_goldens_chromium.mjs, through playwright-core; the kernel trace is kernel_trace.mjs's hook
+# installed in upstream's own Worker), with each case compared against its Dawn golden.
 #
 # Everything is built in a scratch directory that is removed on exit: upstream is copied there,
 # the pinned tooling (package.json / package-lock.json here: esbuild, webgpu) is installed with
@@ -91,8 +97,10 @@ fi
 mkdir -p "$scratch/upstream"
 tar -C "$checkout" --exclude=./.git --exclude=./node_modules --exclude=./dist --exclude=./build-artifacts -cf - . |
   tar -C "$scratch/upstream" -xf -
-cp "$here/package.json" "$here/package-lock.json" "$here/node_env.mjs" "$here/gen_goldens.mjs" \
-   "$here/gen_bundles.mjs" "$here/gen_bundles_chromium.mjs" "$here/record_case.mjs" "$scratch/"
+cp "$here/package.json" "$here/package-lock.json" "$here/node_env.mjs" "$here/kernel_trace.mjs" \
+   "$here/golden_record.mjs" "$here/gen_goldens.mjs" "$here/gen_goldens_chromium.mjs" "$here/trace_page.mjs" \
+   "$here/trace_worker.mjs" "$here/chromium.mjs" "$here/gen_bundles.mjs" "$here/gen_bundles_chromium.mjs" \
+   "$here/record_case.mjs" "$scratch/"
 echo "gen_goldens: installing the pinned tooling (npm ci)" >&2
 (cd "$scratch" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
 echo "gen_goldens: building upstream $version with its scripts/build.mjs" >&2
@@ -102,6 +110,9 @@ echo "gen_goldens: building upstream $version with its scripts/build.mjs" >&2
 if ((bundles && chromium)); then
   node "$scratch/gen_bundles_chromium.mjs" --upstream "$scratch/upstream/dist/index.js" --version "$version" \
     --repo "$(dirname "$(dirname "$parity")")" --out "$parity/bundles" --golden "$parity/golden" "$@"
+elif ((chromium)); then
+  node "$scratch/gen_goldens_chromium.mjs" --upstream "$scratch/upstream/dist/index.js" --commit "$commit" \
+    --version "$version" --repo "$(dirname "$(dirname "$parity")")" --out "$parity/golden" --golden "$parity/golden" "$@"
 elif ((bundles)); then
   EGL_PLATFORM=surfaceless XDG_RUNTIME_DIR=/tmp \
     node "$scratch/gen_bundles.mjs" --upstream "$scratch/upstream/dist/index.js" --version "$version" \
