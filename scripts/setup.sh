@@ -33,8 +33,10 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Dawn for Node, pinned by tests/dawn/package-lock.json (test tooling from the npm registry).
-if [ ! -d "$(dirname "$0")/../tests/dawn/node_modules/webgpu" ]; then
+# Dawn for Node and playwright-core (tgparity diff's kernel runners), pinned by
+# tests/dawn/package-lock.json (test tooling from the npm registry).
+if [ ! -d "$(dirname "$0")/../tests/dawn/node_modules/webgpu" ] ||
+   [ ! -d "$(dirname "$0")/../tests/dawn/node_modules/playwright-core" ]; then
   npm ci --prefix "$(dirname "$0")/../tests/dawn" --no-audit --no-fund --loglevel=error
 fi
 

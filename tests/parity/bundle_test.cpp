@@ -5,6 +5,8 @@
 // naming the field; golden runs record and check.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include "models.h"
@@ -31,6 +33,14 @@ nlohmann::json withoutSites(nlohmann::json graph) {
 tg::RuntimeOptions cpuOptions() {
   tg::RuntimeOptions o;
   o.cacheDir = TG_TEST_CACHE_DIR;
+  return o;
+}
+
+// Chromium's own WebGPU device: its SwiftShader Vulkan driver (Debian's chromium, which
+// scripts/setup.sh installs).
+tg::RuntimeOptions swiftShaderOptions() {
+  tg::RuntimeOptions o = cpuOptions();
+  o.vulkanDriver = "swiftshader";
   return o;
 }
 
@@ -105,7 +115,89 @@ TEST_P(ChromiumBundle, HoldsTheNodeRecordingsGraphKernelsParamsAndFeeds) {
   EXPECT_GT(compared, 5u);
 }
 
+// On the device the browser ran on, every recorded loss and forward output has the browser's
+// bits: here Chromium's own SwiftShader.
+TEST_P(ChromiumBundle, TrainsBitIdenticalOnChromiumsSwiftShader) {
+  const tg::Bundle b = tg::loadBundle(bundlePath(GetParam() + ".chromium"));
+  const tg::parity::ReplayDevice device = tg::parity::replayDevice(b);
+  EXPECT_EQ(device.kind, tg::parity::ReplayDevice::Kind::SwiftShader);
+  EXPECT_EQ(device.missing, "");
+  tg::parity::RunOptions o;
+  o.runtime = swiftShaderOptions();
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.steps.size(), b.steps.size());
+  for (const auto& s : r.steps) EXPECT_EQ(s.ulps, 0) << "step " << s.step;
+  ASSERT_FALSE(r.forwards.empty());
+  for (const auto& f : r.forwards) EXPECT_EQ(f.differing, 0u) << f.name << ": " << f.maxUlps << " ulp";
+  EXPECT_TRUE(r.passed());
+}
+
 INSTANTIATE_TEST_SUITE_P(Upstream, ChromiumBundle, ::testing::Values("mlp_sin", "transformer"));
+
+TEST(ReplayDevice, FollowsTheRecordingAdapter) {
+  using Kind = tg::parity::ReplayDevice::Kind;
+  tg::Bundle b;
+  b.adapter = "google swiftshader";
+  EXPECT_EQ(tg::parity::replayDevice(b).kind, Kind::SwiftShader);
+  EXPECT_EQ(tg::parity::replayDevice(b).runtime.vulkanDriver, "swiftshader");
+  b.adapter = "OpenGL version OpenGL ES 3.2 Mesa 22.3.6";  // Dawn for Node's GL backend
+  EXPECT_EQ(tg::parity::replayDevice(b).kind, Kind::Lavapipe);
+  EXPECT_EQ(tg::parity::replayDevice(b).runtime.device, "llvmpipe");
+  b.adapter = "nvidia hopper";
+  EXPECT_EQ(tg::parity::replayDevice(b).kind, Kind::Gpu);
+  EXPECT_EQ(tg::parity::replayDevice(b).runtime.device, "nvidia");
+  b.adapter.reset();
+  EXPECT_EQ(tg::parity::replayDevice(b).kind, Kind::Unknown);
+  EXPECT_EQ(tg::parity::replayDevice(b).runtime.device, "");
+}
+
+// A forward's report covers every element: the count past the tolerance, the first, and the
+// largest distance anywhere (not the first past the tolerance).
+TEST(Bundle, AForwardsReportScansEveryElement) {
+  tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
+  tg::RecordedRun& run = b.forwards.at(0).runs.at(0);
+  std::vector<float> values = run.output.f32();
+  ASSERT_GE(values.size(), 8u);
+  auto bump = [&](size_t index, uint32_t ulps) {  // away from zero, for either sign
+    uint32_t u;
+    std::memcpy(&u, &values[index], 4);
+    u += ulps;
+    std::memcpy(&values[index], &u, 4);
+  };
+  bump(2, 1);
+  bump(7, 9);
+  run.output = values;
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  o.steps = run.afterStep;
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  ASSERT_EQ(r.forwards.size(), 1u);
+  EXPECT_FALSE(r.forwards[0].ok);
+  EXPECT_EQ(r.forwards[0].differing, 2u);
+  EXPECT_EQ(r.forwards[0].firstIndex, 2u);
+  EXPECT_EQ(r.forwards[0].maxUlps, 9);
+  EXPECT_EQ(r.forwards[0].elements, values.size());
+}
+
+// A NaN loss completes its step and is compared like any other: the step after it still runs,
+// and the report says "NaN against a number", not a huge ulp count.
+TEST(Bundle, ANanLossIsComparedNotRefused) {
+  nlohmann::json j = bundleJson("mlp_sin");
+  j["steps"][1]["loss"] = "7fc00000";  // the browser "recorded" NaN at step 2
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  o.steps = 3;
+  const tg::parity::RunReport r = tg::parity::runBundle(tg::parseBundle(j.dump(), "nan"), o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.steps.size(), 3u);
+  EXPECT_EQ(*r.firstFailure, 2);
+  EXPECT_EQ(tg::parity::describeUlps(r.steps[1].ulps), "NaN against a number");
+  EXPECT_TRUE(r.steps[2].ok);
+  EXPECT_TRUE((tg::parity::Tolerance{false, 1e-6}.accepts(NAN, NAN)));
+  EXPECT_FALSE((tg::parity::Tolerance{false, 1e-6}.accepts(NAN, 1.0f)));
+  EXPECT_TRUE((tg::parity::Tolerance{false, 1e-6}.accepts(INFINITY, INFINITY)));
+}
 
 // The README MLP trained in Chromium: native training gives its losses and forward outputs bit for
 // bit.
@@ -197,33 +289,81 @@ TEST(BundleDiff, FindsNoDifferenceInAnExactModel) {
   EXPECT_GT(r.kernels, 30u);
 }
 
-TEST(BundleDiff, NamesADeliberatelyPerturbedKernel) {
-  nlohmann::json j = bundleJson("mlp_sin");
-  // Upstream's relu kernel of the first relu op computes max(x, 0); make the browser's compute
-  // max(x, 0.5) instead.
-  int perturbed = -1;
+// The bundle with its first relu kernel changed to compute max(x, 0.5): a browser kernel that
+// differs from ours. Returns the op index changed.
+int perturbFirstRelu(nlohmann::json& j) {
   for (auto& k : j["training"]["kernels"]) {
     std::string& wgsl = k["wgsl"].get_ref<std::string&>();
     const size_t at = wgsl.find("max(");
     if (k["opKind"] == "relu" && at != std::string::npos) {
       const size_t zero = wgsl.find("0.0", at);
-      ASSERT_NE(zero, std::string::npos) << wgsl;
+      if (zero == std::string::npos) return -1;
       wgsl.replace(zero, 3, "0.5");
-      perturbed = k["opIndex"].get<int>();
-      break;
+      return k["opIndex"].get<int>();
     }
   }
-  ASSERT_GE(perturbed, 0);
-  const tg::Bundle b = tg::parseBundle(j.dump(), "perturbed");
-  tg::parity::DiffOptions o;
-  o.runtime = cpuOptions();
-  const tg::parity::DiffReport r = tg::parity::diffBundle(b, o);
+  return -1;
+}
+
+void expectNamesPerturbedRelu(const tg::parity::DiffReport& r, int perturbed) {
   ASSERT_TRUE(r.first);
   EXPECT_EQ(r.first->opIndex, perturbed);
   EXPECT_EQ(r.first->kind, tg::OpKind::Relu);
   EXPECT_GT(r.first->differing, 0u);
   EXPECT_NE(r.first->upstreamWgsl.find("0.5"), std::string::npos);
   EXPECT_NE(r.first->site.find("relu"), std::string::npos) << r.first->site;
+}
+
+TEST(BundleDiff, NamesADeliberatelyPerturbedKernel) {
+  nlohmann::json j = bundleJson("mlp_sin");
+  const int perturbed = perturbFirstRelu(j);
+  ASSERT_GE(perturbed, 0);
+  tg::parity::DiffOptions o;
+  o.runtime = cpuOptions();
+  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::parseBundle(j.dump(), "perturbed"), o);
+  EXPECT_EQ(r.oracle, "Dawn for Node");
+  expectNamesPerturbedRelu(r, perturbed);
+}
+
+// ---- diff of a Chromium recording: upstream's kernels run in headless Chromium ----
+
+// On Chromium's own device every kernel of the transformer gives the browser's bits, so a
+// failing `run` always leads somewhere: only a kernel that really differs is named.
+TEST(ChromiumBundleDiff, FindsNoDifferenceOnSwiftShader) {
+  tg::parity::DiffOptions o;
+  o.runtime = swiftShaderOptions();
+  o.step = 2;
+  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::loadBundle(bundlePath("transformer.chromium")), o);
+  EXPECT_EQ(r.oracle, "headless Chromium");
+  EXPECT_NE(r.oracleAdapter.find("swiftshader"), std::string::npos) << r.oracleAdapter;
+  EXPECT_FALSE(r.first) << "op " << r.first->opIndex << " " << tg::opKindName(r.first->kind);
+  EXPECT_GT(r.kernels, 600u);
+}
+
+TEST(ChromiumBundleDiff, NamesADeliberatelyChangedKernel) {
+  nlohmann::json j = bundleJson("mlp_sin.chromium");
+  const int perturbed = perturbFirstRelu(j);
+  ASSERT_GE(perturbed, 0);
+  tg::parity::DiffOptions o;
+  o.runtime = swiftShaderOptions();
+  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::parseBundle(j.dump(), "perturbed"), o);
+  EXPECT_EQ(r.oracle, "headless Chromium");
+  expectNamesPerturbedRelu(r, perturbed);
+}
+
+// Across devices diff names where they round differently: lavapipe against Chromium's
+// SwiftShader, the transformer's first such kernel at step 2 is the causal softmax.
+TEST(ChromiumBundleDiff, NamesWhereLavapipeRoundsUnlikeChromium) {
+  tg::parity::DiffOptions o;
+  o.runtime = cpuOptions();
+  o.runtime.device = "llvmpipe";
+  o.step = 2;
+  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::loadBundle(bundlePath("transformer.chromium")), o);
+  EXPECT_EQ(r.oracle, "headless Chromium");
+  ASSERT_TRUE(r.first);
+  EXPECT_EQ(r.first->kind, tg::OpKind::SoftmaxCausalLast);
+  EXPECT_GT(r.first->maxUlps, 0);
+  EXPECT_LT(r.first->maxUlps, 100);
 }
 
 TEST(BundleDiff, SaysWhatToInstallWithoutNode) {

@@ -53,14 +53,10 @@ namespace {
          << d.upstream << "; ours starts " << head(k.values) << ")";
 }
 
-class Upstream : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(Upstream, BitForBit) {
+// Runs the case on the device `options` select and checks it against `golden`.
+void expectBitForBit(const std::string& name, const json& golden, const tg::RuntimeOptions& options) {
   const Case& c = *std::find_if(cases().begin(), cases().end(),
-                                [&](const Case& x) { return x.name == GetParam(); });
-  const json golden = loadGolden(c.name);
-  tg::RuntimeOptions options;
-  options.cacheDir = TG_TEST_CACHE_DIR;
+                                [&](const Case& x) { return x.name == name; });
   const Recorded r = c.run(options);
 
   const auto badInit = paramsDiffering(r.initialParams, golden["initialParams"]);
@@ -100,6 +96,26 @@ TEST_P(Upstream, BitForBit) {
     EXPECT_EQ(sha256(ours.output), g["sha256"].get<std::string>())
         << "output starts " << head(ours.output);
   }
+}
+
+// Upstream in Dawn for Node (GL ES on llvmpipe), replayed on the default device: lavapipe.
+class Upstream : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Upstream, BitForBit) {
+  tg::RuntimeOptions options;
+  options.cacheDir = TG_TEST_CACHE_DIR;
+  expectBitForBit(GetParam(), loadGolden(GetParam()), options);
+}
+
+// Upstream in headless Chromium (WebGPU on SwiftShader), replayed on Chromium's own SwiftShader
+// driver: the browser's bits, kernel for kernel.
+class Chromium : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Chromium, BitForBitOnSwiftShader) {
+  tg::RuntimeOptions options;
+  options.cacheDir = TG_TEST_CACHE_DIR;
+  options.vulkanDriver = "swiftshader";
+  expectBitForBit(GetParam(), loadGolden(GetParam() + ".chromium"), options);
 }
 
 // Together the goldens dispatch every op kind in every form upstream's codegen has for it, so a
@@ -143,6 +159,8 @@ std::vector<std::string> caseNames() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Parity, Upstream, ::testing::ValuesIn(caseNames()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+INSTANTIATE_TEST_SUITE_P(Parity, Chromium, ::testing::ValuesIn(caseNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace

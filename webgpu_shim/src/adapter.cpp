@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "instance.h"
@@ -61,26 +63,59 @@ std::string VendorName(uint32_t id) {
     case 0x13B5: return "arm";
     case 0x5143: return "qualcomm";
     case 0x10005: return "mesa";
+    case 0x1AE0: return "google";  // SwiftShader
     default: return "unknown";
   }
+}
+
+// WEBGPU_SHIM_VULKAN_VERSION=1.1 makes the shim treat every device as Vulkan 1.1 (timeline
+// semaphores through VK_KHR_timeline_semaphore), so the 1.1 path runs on newer drivers too.
+uint32_t MaxVulkanVersion() {
+  const char* v = std::getenv("WEBGPU_SHIM_VULKAN_VERSION");
+  if (!v || !*v) return UINT32_MAX;
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(v, "%u.%u", &major, &minor) != 2) return UINT32_MAX;
+  return VK_MAKE_API_VERSION(0, major, minor, VK_HEADER_VERSION);
 }
 
 }  // namespace
 
 AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevice physical)
     : instance_(std::move(instance)), physical_(physical) {
+  VkPhysicalDeviceProperties base;
+  vkGetPhysicalDeviceProperties(physical, &base);
+  apiVersion_ = std::min(base.apiVersion, MaxVulkanVersion());
+
+  // Core Vulkan 1.1 plus what 1.1 has only as extensions: timeline semaphores (required) and
+  // driver properties (for the adapter's names). Nothing else.
+  uint32_t extCount = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, nullptr);
+  std::vector<VkExtensionProperties> exts(extCount);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, exts.data());
+  auto has = [&](const char* name) {
+    return std::any_of(exts.begin(), exts.end(),
+                       [&](const auto& e) { return std::strcmp(e.extensionName, name) == 0; });
+  };
+  const bool core12 = apiVersion_ >= VK_API_VERSION_1_2;
+  const bool timelineAvailable = core12 || has(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  if (!core12 && timelineAvailable)
+    deviceExtensions_.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  const bool driverProperties = core12 || has(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+
   VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-  driver.pNext = &m3;
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  props2.pNext = &driver;
+  props2.pNext = &m3;
+  if (driverProperties) m3.pNext = &driver;
   vkGetPhysicalDeviceProperties2(physical, &props2);
   const VkPhysicalDeviceProperties& p = props2.properties;
+  const std::string driverName = driverProperties ? driver.driverName : p.deviceName;
+  const std::string driverInfo = driverProperties ? driver.driverInfo : "";
 
   // The info's strings view text that every copy of the info keeps alive.
   auto strings = std::make_shared<std::array<std::string, 4>>(
-      std::array<std::string, 4>{VendorName(p.vendorID), driver.driverName, p.deviceName,
-                                 std::string(driver.driverName) + " " + driver.driverInfo});
+      std::array<std::string, 4>{VendorName(p.vendorID), driverName, p.deviceName,
+                                 driverName + " " + driverInfo});
   info_.vendor = (*strings)[0];
   info_.architecture = (*strings)[1];
   info_.device = (*strings)[2];
@@ -96,14 +131,16 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
     default: info_.adapterType = AdapterType::Unknown; break;
   }
 
-  // Requirements: Vulkan 1.2 (timeline semaphores), a compute queue, push descriptors.
-  if (p.apiVersion < VK_API_VERSION_1_2) unusableReason_ = "Vulkan 1.2 is required";
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  // Requirements: Vulkan 1.1, timeline semaphores (core in 1.2, an extension before), a compute
+  // queue.
+  if (apiVersion_ < VK_API_VERSION_1_1) unusableReason_ = "Vulkan 1.1 is required";
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  f2.pNext = &f12;
+  if (timelineAvailable) f2.pNext = &timeline;
   vkGetPhysicalDeviceFeatures2(physical, &f2);
-  if (unusableReason_.empty() && !f12.timelineSemaphore)
-    unusableReason_ = "timeline semaphores are required";
+  if (unusableReason_.empty() && !timeline.timelineSemaphore)
+    unusableReason_ = "timeline semaphores are required (Vulkan 1.2 or VK_KHR_timeline_semaphore)";
   robustBufferAccess_ = f2.features.robustBufferAccess == VK_TRUE;
 
   uint32_t familyCount = 0;
@@ -123,15 +160,6 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
     }
   }
   if (unusableReason_.empty() && !found) unusableReason_ = "no compute queue";
-
-  uint32_t extCount = 0;
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, nullptr);
-  std::vector<VkExtensionProperties> exts(extCount);
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &extCount, exts.data());
-  bool push = std::any_of(exts.begin(), exts.end(), [](const auto& e) {
-    return std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0;
-  });
-  if (unusableReason_.empty() && !push) unusableReason_ = "VK_KHR_push_descriptor is required";
 
   VkPhysicalDeviceMemoryProperties mem;
   vkGetPhysicalDeviceMemoryProperties(physical, &mem);

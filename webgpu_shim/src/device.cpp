@@ -54,19 +54,20 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   q.queueFamilyIndex = adapter->ComputeQueueFamily();
   q.queueCount = 1;
   q.pQueuePriorities = &priority;
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  f12.timelineSemaphore = VK_TRUE;
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  timeline.timelineSemaphore = VK_TRUE;
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  f2.pNext = &f12;
+  f2.pNext = &timeline;
   // WebGPU forbids out-of-bounds accesses from reaching other memory.
   f2.features.robustBufferAccess = adapter->RobustBufferAccess() ? VK_TRUE : VK_FALSE;
-  const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  const std::vector<const char*>& extensions = adapter->DeviceExtensions();
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.pNext = &f2;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &q;
-  info.enabledExtensionCount = 1;
-  info.ppEnabledExtensionNames = extensions;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   if (VkResult r = vkCreateDevice(adapter->Physical(), &info, nullptr, &device->device_);
       r != VK_SUCCESS) {
     device->device_ = VK_NULL_HANDLE;
@@ -75,8 +76,13 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   }
   VkDevice vk = device->device_;
   vkGetDeviceQueue(vk, q.queueFamilyIndex, 0, &device->vkQueue_);
-  device->pushDescriptorSet_ = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
-      vkGetDeviceProcAddr(vk, "vkCmdPushDescriptorSetKHR"));
+  // Timeline semaphore commands by the name the device's version has (a 1.1 device has only
+  // the extension's).
+  const bool core12 = adapter->ApiVersion() >= VK_API_VERSION_1_2;
+  device->getSemaphoreCounterValue_ = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
+      vkGetDeviceProcAddr(vk, core12 ? "vkGetSemaphoreCounterValue" : "vkGetSemaphoreCounterValueKHR"));
+  device->waitSemaphores_ = reinterpret_cast<PFN_vkWaitSemaphores>(
+      vkGetDeviceProcAddr(vk, core12 ? "vkWaitSemaphores" : "vkWaitSemaphoresKHR"));
 
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -314,7 +320,7 @@ void DeviceImpl::Tick() {
   if (!device_) return;
   ResolvePendingModules(std::nullopt);
   uint64_t value = 0;
-  VkResult r = vkGetSemaphoreCounterValue(device_, timeline_, &value);
+  VkResult r = getSemaphoreCounterValue_(device_, timeline_, &value);
   if (r == VK_ERROR_DEVICE_LOST) {
     Lose(DeviceLostReason::Unknown, VkFailure("vkGetSemaphoreCounterValue", r));
     value = lastSubmitted_;  // nothing will complete any more; release what waits
@@ -335,7 +341,7 @@ bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
   const auto spinUntil = std::chrono::steady_clock::now() +
                          std::chrono::nanoseconds(std::min<uint64_t>(timeoutNS, kSpinBeforeBlockNS));
   for (uint64_t value = 0; std::chrono::steady_clock::now() < spinUntil;) {
-    if (vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) break;
+    if (getSemaphoreCounterValue_(device_, timeline_, &value) != VK_SUCCESS) break;
     if (value >= serial) {
       Tick();
       return true;
@@ -345,7 +351,7 @@ bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
   wait.semaphoreCount = 1;
   wait.pSemaphores = &timeline_;
   wait.pValues = &serial;
-  VkResult r = vkWaitSemaphores(device_, &wait, timeoutNS);
+  VkResult r = waitSemaphores_(device_, &wait, timeoutNS);
   if (r == VK_ERROR_DEVICE_LOST) Lose(DeviceLostReason::Unknown, VkFailure("vkWaitSemaphores", r));
   Tick();
   return r == VK_SUCCESS;

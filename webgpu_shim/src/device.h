@@ -129,7 +129,6 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp),
   // created on first use: most devices never dispatch indirectly.
   class IndirectValidator& Indirect();
-  PFN_vkCmdPushDescriptorSetKHR PushDescriptorSet() const { return pushDescriptorSet_; }
 
  private:
   struct ErrorScope {
@@ -157,7 +156,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   size_t storedCacheBytes_ = 0;  // the size last loaded or stored
   std::atomic<int> buildsInFlight_{0};
   std::vector<ShaderModuleImpl*> pendingModules_;
-  PFN_vkCmdPushDescriptorSetKHR pushDescriptorSet_ = nullptr;
+  PFN_vkGetSemaphoreCounterValue getSemaphoreCounterValue_ = nullptr;
+  PFN_vkWaitSemaphores waitSemaphores_ = nullptr;
   std::vector<VkCommandBuffer> freeCommandBuffers_;
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::unique_ptr<MemoryAllocator> memory_;

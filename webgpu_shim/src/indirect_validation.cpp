@@ -3,6 +3,7 @@
 #include "buffer.h"
 #include "command_encoder.h"
 #include "device.h"
+#include "vk_check.h"
 #include "indirect_validation.spv.h"  // generated at build time from shaders/indirect_validation.comp
 
 namespace wgpu::detail {
@@ -24,7 +25,6 @@ IndirectValidator::IndirectValidator(DeviceImpl& device) : device_(device) {
     bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
   VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   setInfo.bindingCount = 2;
   setInfo.pBindings = bindings;
   vkCreateDescriptorSetLayout(vk, &setInfo, nullptr, &setLayout_);
@@ -71,19 +71,47 @@ std::pair<BufferImpl*, uint64_t> IndirectValidator::Record(CommandEncoderImpl& e
   // Bind the user's buffer from an aligned offset so any offset works.
   const uint64_t align = device_.GetLimits().minStorageBufferOffsetAlignment;
   const uint64_t base = offset / align * align;
+  // A descriptor set of its own per validation (a plain set: push descriptors are not core
+  // Vulkan 1.1, and indirect dispatches are few), freed once the commands have run.
+  VkDevice vk = device_.Vk();
+  const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &poolSize;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  if (VkResult r = vkCreateDescriptorPool(vk, &poolInfo, nullptr, &pool); r != VK_SUCCESS) {
+    encoder.RecordError(VkFailure("vkCreateDescriptorPool", r) + " (indirect dispatch validation)");
+    return {nullptr, 0};
+  }
+  DeviceImpl* device = &device_;  // deferred work must not own the device
+  encoder.KeepAlive(std::shared_ptr<void>(nullptr, [device, pool](void*) {
+    device->DeferUntilIdle([device, pool] { vkDestroyDescriptorPool(device->Vk(), pool, nullptr); });
+  }));
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &setLayout_;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  if (VkResult r = vkAllocateDescriptorSets(vk, &alloc, &set); r != VK_SUCCESS) {
+    encoder.RecordError(VkFailure("vkAllocateDescriptorSets", r) + " (indirect dispatch validation)");
+    return {nullptr, 0};
+  }
   VkDescriptorBufferInfo infos[2] = {{indirect.Vk(), base, offset - base + 12},
                                      {scratch->Vk(), 0, 16}};
   VkWriteDescriptorSet writes[2] = {};
   for (uint32_t i = 0; i < 2; ++i) {
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
     writes[i].dstBinding = i;
     writes[i].descriptorCount = 1;
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[i].pBufferInfo = &infos[i];
   }
+  vkUpdateDescriptorSets(vk, 2, writes, 0, nullptr);
   VkCommandBuffer cmd = encoder.Cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-  device_.PushDescriptorSet()(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, writes);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
   const PushConstants pc{static_cast<uint32_t>((offset - base) / 4),
                          device_.GetLimits().maxComputeWorkgroupsPerDimension};
   vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <cerrno>
 
 #include "vk_check.h"
 
@@ -43,12 +45,47 @@ struct VulkanInstance {
   std::string error;
 };
 
-const VulkanInstance& SharedVulkanInstance(bool validation) {
+// Sets an environment variable for the lifetime of this object, then restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value, 1); else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1); else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// `driverFile` empty: the loader's own driver search. Otherwise only that manifest's driver. The
+// loader takes the list of drivers from the environment when the instance is created, and each
+// instance keeps its own list, so one process can hold instances of several drivers.
+const VulkanInstance& SharedVulkanInstance(bool validation, const std::string& driverFile) {
   static std::mutex mutex;
-  static std::map<bool, VulkanInstance> cache;
+  static std::map<std::pair<bool, std::string>, VulkanInstance> cache;
   std::lock_guard lock(mutex);
-  if (auto it = cache.find(validation); it != cache.end()) return it->second;
-  VulkanInstance& result = cache[validation];
+  const auto key = std::make_pair(validation, driverFile);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  VulkanInstance& result = cache[key];
+  std::optional<ScopedEnv> driverFiles, addDriverFiles, icdFilenames;
+  if (!driverFile.empty()) {
+    std::FILE* f = std::fopen(driverFile.c_str(), "rb");
+    if (!f) {
+      result.error = "the Vulkan driver manifest " + driverFile + " cannot be read (" +
+                     std::strerror(errno) + ")";
+      return result;
+    }
+    std::fclose(f);
+    driverFiles.emplace("VK_DRIVER_FILES", driverFile.c_str());
+    addDriverFiles.emplace("VK_ADD_DRIVER_FILES", nullptr);
+    icdFilenames.emplace("VK_ICD_FILENAMES", nullptr);
+  }
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "webgpu_shim";
@@ -74,8 +111,9 @@ const VulkanInstance& SharedVulkanInstance(bool validation) {
   if (VkResult r = vkCreateInstance(&info, nullptr, &result.handle); r != VK_SUCCESS) {
     result.handle = VK_NULL_HANDLE;
     result.error = VkFailure("vkCreateInstance", r) +
-                   " (is a Vulkan driver installed? On a CPU machine install "
-                   "mesa-vulkan-drivers for lavapipe)";
+                   (driverFile.empty() ? " (is a Vulkan driver installed? On a CPU machine install "
+                                         "mesa-vulkan-drivers for lavapipe)"
+                                       : " with the Vulkan driver " + driverFile);
   }
   return result;
 }
@@ -90,7 +128,8 @@ InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
                  kValidationLayer);
     validation_ = false;
   }
-  const VulkanInstance& vk = SharedVulkanInstance(validation_);
+  driverFile_ = std::string(std::string_view(descriptor.vulkanDriverFile));
+  const VulkanInstance& vk = SharedVulkanInstance(validation_, driverFile_);
   instance_ = vk.handle;
   if (!instance_) {
     creationError_ = vk.error;
@@ -173,6 +212,7 @@ std::vector<std::shared_ptr<AdapterImpl>> InstanceImpl::Adapters(
   }
   if (result.empty()) {
     *whyNone = "No Vulkan adapter matches";
+    if (!driverFile_.empty()) *whyNone += " among the devices of the driver " + driverFile_;
     if (!name.empty()) *whyNone += " the name \"" + name + "\" (WEBGPU_ADAPTER / adapterName)";
     if (options.forceFallbackAdapter) *whyNone += " the fallback (CPU) requirement";
     *whyNone += ". Vulkan devices found:" + (seen.empty() ? std::string(" none") : seen) +

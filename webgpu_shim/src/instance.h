@@ -40,6 +40,7 @@ class InstanceImpl : public std::enable_shared_from_this<InstanceImpl> {
   bool validation_ = false;
   std::atomic<uint64_t> validationMessages_{0};
   std::string creationError_;
+  std::string driverFile_;  // InstanceDescriptor::vulkanDriverFile
   std::vector<VkPhysicalDevice> physical_;  // discovered once, in default order
   bool enumerated_ = false;
   EventManager events_;
@@ -49,7 +50,8 @@ class AdapterImpl {
  public:
   AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevice physical);
 
-  // Whether this physical device can back a WebGPU device here (Vulkan 1.2, compute queue, ...).
+  // Whether this physical device can back a WebGPU device here (Vulkan 1.1, timeline semaphores,
+  // a compute queue).
   bool Usable() const { return unusableReason_.empty(); }
   const std::string& UnusableReason() const { return unusableReason_; }
   const AdapterInfo& Info() const { return info_; }
@@ -58,6 +60,9 @@ class AdapterImpl {
   VkPhysicalDevice Physical() const { return physical_; }
   uint32_t ComputeQueueFamily() const { return queueFamily_; }
   bool RobustBufferAccess() const { return robustBufferAccess_; }
+  // The Vulkan version the shim uses the device at, and the device extensions that needs.
+  uint32_t ApiVersion() const { return apiVersion_; }
+  const std::vector<const char*>& DeviceExtensions() const { return deviceExtensions_; }
   const std::shared_ptr<InstanceImpl>& Instance() const { return instance_; }
   // Rank for the default order: discrete, integrated, virtual, CPU.
   int Rank() const;
@@ -68,6 +73,8 @@ class AdapterImpl {
   AdapterInfo info_;
   Limits limits_;
   uint32_t queueFamily_ = 0;
+  uint32_t apiVersion_ = 0;
+  std::vector<const char*> deviceExtensions_;
   bool robustBufferAccess_ = false;
   std::string unusableReason_;
 };

@@ -21,6 +21,8 @@ namespace tg::parity {
 int64_t ulpDistance(float a, float b);
 // A float's bits as 8 lowercase hex digits, as bundles and golden files write losses.
 std::string hexBits(float f);
+// "3 ulp", or "NaN against a number" for ulpDistance's INT64_MAX.
+std::string describeUlps(int64_t ulps);
 
 // How a native loss is compared with a recorded one.
 struct Tolerance {
@@ -38,6 +40,20 @@ struct StepComparison {
   bool ok = false;
 };
 
+// The native device that gives the bits of the device a bundle was recorded on: Chromium's
+// SwiftShader for a recording in Chromium on SwiftShader, lavapipe for Dawn's GL backend on
+// llvmpipe, the same GPU vendor's device for a GPU. Bits hold only on the matching device; on
+// any other, only a tolerance can apply.
+struct ReplayDevice {
+  enum class Kind { SwiftShader, Lavapipe, Gpu, Unknown };
+  Kind kind = Kind::Unknown;
+  std::string recordedOn{};   // the bundle's adapter text ("" when it names none)
+  RuntimeOptions runtime{};   // device / vulkanDriver selecting the matching device
+  std::string description{};  // the matching device, in words
+  std::string missing{};      // non-empty when it is not installed here: what to install
+};
+ReplayDevice replayDevice(const Bundle& bundle);
+
 struct RunOptions {
   std::optional<int64_t> steps{};  // default: every recorded step
   Tolerance tolerance{};
@@ -52,7 +68,8 @@ struct RunReport {
   struct Forward {
     std::string name{};
     int64_t afterStep = 0;
-    int64_t maxUlps = 0;
+    int64_t maxUlps = 0;  // over every element (INT64_MAX: a NaN against a number, or i32 outputs differ)
+    size_t elements = 0, differing = 0, firstIndex = 0;  // differing: past the tolerance
     bool ok = false;
   };
   std::vector<Forward> forwards{};  // recorded forward runs replayed, compared bit for bit
@@ -60,16 +77,23 @@ struct RunReport {
 };
 
 // Trains the bundle natively on its recorded feeds (and setLR calls), comparing each loss with the
-// recorded one; the recorded forward runs are replayed after their step and compared exactly
+// recorded one (NaN losses included: a step completes with a non-finite loss, as in upstream); the recorded forward runs are replayed after their step and compared exactly
 // when the tolerance is exact (else within it, element by element). Throws std::invalid_argument
 // when more steps are asked for than were recorded.
 RunReport runBundle(const Bundle& bundle, const RunOptions& options = {});
 
+// Where upstream's kernels run for diffBundle: Dawn for Node (GL ES on llvmpipe), or headless
+// Chromium (WebGPU on SwiftShader). Auto: where the bundle was recorded (replayDevice).
+enum class DiffOracle { Auto, Dawn, Chromium };
+
 struct DiffOptions {
   int64_t step = 1;  // the recorded step whose kernels are compared (1-based)
   RuntimeOptions runtime{};
+  DiffOracle oracle = DiffOracle::Auto;
   std::string node = "node";           // the Node.js executable
-  std::filesystem::path dawnRunner{};  // run_kernels.mjs; empty: defaultDawnRunner()
+  // run_kernels.mjs (Chromium's runner, run_kernels_chromium.mjs, lies beside it); empty:
+  // defaultDawnRunner().
+  std::filesystem::path dawnRunner{};
   std::filesystem::path workDir{};     // for the job files; empty: a temporary directory
 };
 
@@ -89,13 +113,15 @@ struct DiffReport {
   int64_t step = 0;
   size_t kernels = 0;  // dispatched in the step
   std::optional<KernelDifference> first{};
-  std::string dawnAdapter{};
+  std::string oracle{};         // "Dawn for Node" or "headless Chromium"
+  std::string oracleAdapter{};  // the WebGPU adapter upstream's kernels ran on, as the runner reports it
 };
 
 // Runs steps 1..step natively with every kernel's output read back, rebuilds each kernel's
-// inputs at that step, runs upstream's kernel (the bundle's WGSL) on them in Dawn for Node, and
-// reports the first kernel whose output differs from the native one. Throws std::runtime_error
-// with what to install when Node or the npm package `webgpu` is missing.
+// inputs at that step, runs upstream's kernel (the bundle's WGSL) on them in the oracle (Dawn for
+// Node, or headless Chromium for a Chromium recording), and reports the first kernel whose output
+// differs from the native one. Throws std::runtime_error with what to install when Node, the npm
+// package `webgpu` or `playwright-core`, or Chromium is missing.
 DiffReport diffBundle(const Bundle& bundle, const DiffOptions& options = {});
 // $TGPARITY_DAWN_RUNNER, else an installed program's <prefix>/share/tensorgrad/dawn/run_kernels.mjs,
 // else the source tree's tests/dawn/run_kernels.mjs this build was configured with.

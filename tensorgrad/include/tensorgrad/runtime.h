@@ -102,6 +102,13 @@ struct RuntimeOptions {
   // Adapter whose name contains this text (case-insensitive); empty: WEBGPU_ADAPTER, else the
   // best adapter (discrete GPU, integrated, then lavapipe).
   std::string device{};
+  // The Vulkan driver `device` is picked among. Empty: the drivers the Vulkan loader finds
+  // (VK_DRIVER_FILES included). "swiftshader": Chromium's own SwiftShader, the device headless
+  // Chromium's WebGPU runs on, where Debian's chromium or Google Chrome install it (see
+  // tensorgrad/vulkan_driver.h) — a model then computes Chromium's bits. Otherwise a driver
+  // manifest (ICD JSON file) or a folder holding vk_swiftshader_icd.json (another browser's copy).
+  // A `device` naming "swiftshader" with this empty selects Chromium's SwiftShader too.
+  std::string vulkanDriver{};
   // Persistent WGSL→SPIR-V cache directory. Empty: $TENSORGRAD_CACHE_DIR, else
   // $XDG_CACHE_HOME/tensorgrad, else ~/.cache/tensorgrad. "none" disables it.
   std::filesystem::path cacheDir{};
@@ -122,6 +129,11 @@ struct RuntimeOptions {
   // kernel gets its own pass and a copy, in op order, so steps are slower. For finding the
   // first kernel where two runs (or two implementations) part.
   bool traceKernels = false;
+  // A step whose loss is NaN or infinite fails ("diverged"), by default. False: it completes with
+  // that loss, as upstream 0.4.6's step does (its parameters took the update): what replaying a
+  // browser's recording needs, since a browser may record a NaN loss (SwiftShader's tanh is NaN
+  // for |x| >= 89) and the steps after it.
+  bool failOnNonFiniteLoss = true;
 };
 
 // RuntimeOptions::poolBuffers unset: the largest plan (all buffers) that goes unpooled. WebGPU's

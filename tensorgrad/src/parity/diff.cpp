@@ -102,15 +102,26 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
     throw std::invalid_argument(b.source + ": step " + std::to_string(K) + " is not a recorded step (1.." +
                                 std::to_string(b.steps.size()) + ")");
   }
-  const std::filesystem::path runner = options.dawnRunner.empty() ? defaultDawnRunner() : options.dawnRunner;
+  // Upstream's kernels run where the bundle was recorded: in headless Chromium for a Chromium
+  // recording (its WebGPU device, SwiftShader, rounds some kernels unlike Dawn on llvmpipe).
+  const DiffOracle oracle = options.oracle != DiffOracle::Auto ? options.oracle
+                            : replayDevice(b).kind == ReplayDevice::Kind::SwiftShader ? DiffOracle::Chromium
+                                                                                     : DiffOracle::Dawn;
+  const bool chromium = oracle == DiffOracle::Chromium;
+  std::filesystem::path runner = options.dawnRunner.empty() ? defaultDawnRunner() : options.dawnRunner;
+  if (chromium) runner = runner.parent_path() / "run_kernels_chromium.mjs";
+  const std::string oracleName = chromium ? "headless Chromium" : "Dawn for Node";
   if (runner.empty() || !std::filesystem::is_regular_file(runner)) {
-    throw std::runtime_error("tgparity diff: Dawn's kernel runner (run_kernels.mjs) is not at '" + runner.string() +
-                             "'; pass --dawn-runner or set TGPARITY_DAWN_RUNNER");
+    throw std::runtime_error("tgparity diff: the kernel runner for " + oracleName + " is not at '" + runner.string() +
+                             "'; pass --dawn-runner (run_kernels.mjs, beside which run_kernels_chromium.mjs lies) "
+                             "or set TGPARITY_DAWN_RUNNER");
   }
 
-  // The native side, steps 1..K, tracking optimizer state through the writebacks.
+  // The native side, steps 1..K, tracking optimizer state through the writebacks. A NaN loss
+  // completes its step, as in the browser.
   RuntimeOptions runtime = options.runtime;
   runtime.traceKernels = true;
+  runtime.failOnNonFiniteLoss = false;
   Imported model = compileImported(b, runtime);
   const CompiledIR& ir = *model.training.ir();
   const Graph& g = ir.graph;
@@ -247,18 +258,34 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
   const int rc = spawnAndWait({options.node, runner.string(), jobFile.string(), resultFile.string()}, log);
   const std::string output = readFile(log);
   if (rc == -1) {
-    throw std::runtime_error("tgparity diff needs Node.js to run upstream's kernels in Dawn: '" + options.node +
-                             "' could not be started (install Debian's nodejs, or pass --node)");
+    throw std::runtime_error("tgparity diff needs Node.js to run upstream's kernels in " + oracleName + ": '" +
+                             options.node + "' could not be started (install Debian's nodejs, or pass --node)");
   }
   if (rc != 0) {
-    if (output.find("'webgpu'") != std::string::npos || output.find("\"webgpu\"") != std::string::npos) {
-      throw std::runtime_error("tgparity diff needs the npm package 'webgpu' (Dawn for Node) beside " + runner.string() +
-                               ": run `npm ci --prefix " + runner.parent_path().string() + "`\n" + output);
+    for (const char* package : {"webgpu", "playwright-core"}) {
+      const std::string quoted = std::string("'") + package + "'", dquoted = std::string("\"") + package + "\"";
+      if (output.find(quoted) != std::string::npos || output.find(dquoted) != std::string::npos) {
+        throw std::runtime_error("tgparity diff needs the npm package '" + std::string(package) + "' beside " +
+                                 runner.string() + ": run `npm ci --prefix " + runner.parent_path().string() + "`\n" + output);
+      }
     }
-    throw std::runtime_error("tgparity diff: Dawn's kernel runner failed (exit " + std::to_string(rc) + "):\n" + output);
+    throw std::runtime_error("tgparity diff: the kernel runner for " + oracleName + " failed (exit " +
+                             std::to_string(rc) + "):\n" + output);
   }
   const nlohmann::json result = nlohmann::json::parse(readFile(resultFile));
-  if (!result["errors"].empty()) throw std::runtime_error("tgparity diff: Dawn reported errors: " + result["errors"].dump());
+  if (!result["errors"].empty())
+    throw std::runtime_error("tgparity diff: " + oracleName + " reported errors: " + result["errors"].dump());
+  report.oracle = oracleName;
+  // The runner's GPUAdapterInfo, as the bundle recorder words it: the description, else vendor
+  // and architecture.
+  if (const auto a = result.find("adapter"); a != result.end() && a->is_object()) {
+    report.oracleAdapter = a->value("description", "");
+    for (const char* key : {"vendor", "architecture"}) {
+      if (!a->value("description", "").empty()) break;
+      const std::string part = a->value(key, "");
+      if (!part.empty()) report.oracleAdapter += (report.oracleAdapter.empty() ? "" : " ") + part;
+    }
+  }
   if (options.workDir.empty()) std::filesystem::remove_all(dir);
 
   for (size_t index = 0; index < compared.size(); ++index) {

@@ -39,7 +39,15 @@ int64_t ulpDistance(float a, float b) {
 
 bool Tolerance::accepts(float native, float recorded) const {
   if (exact) return ulpDistance(native, recorded) == 0;
+  // Non-finite values agree only with their own kind: NaN with NaN, an infinity with itself.
+  if (!std::isfinite(native) || !std::isfinite(recorded))
+    return (std::isnan(native) && std::isnan(recorded)) || native == recorded;
   return std::abs(static_cast<double>(native) - recorded) <= rtol * std::abs(static_cast<double>(recorded));
+}
+
+std::string describeUlps(int64_t ulps) {
+  if (ulps == std::numeric_limits<int64_t>::max()) return "NaN against a number";
+  return std::to_string(ulps) + " ulp";
 }
 
 std::string Tolerance::describe() const {
@@ -64,7 +72,11 @@ RunReport runBundle(const Bundle& b, const RunOptions& options) {
     throw std::invalid_argument(b.source + ": " + std::to_string(steps) + " steps asked for; the bundle recorded " +
                                 std::to_string(recorded));
   }
-  Imported model = compileImported(b, options.runtime);
+  // Replay what the browser did: a NaN loss completes its step there (upstream 0.4.6), so it
+  // must here too, and is compared bit for bit like any other.
+  RuntimeOptions runtime = options.runtime;
+  runtime.failOnNonFiniteLoss = false;
+  Imported model = compileImported(b, runtime);
   RunReport report;
   auto replayForwards = [&](int64_t afterStep) {
     for (const BundleForward& f : b.forwards) {
@@ -77,14 +89,22 @@ RunReport runBundle(const Bundle& b, const RunOptions& options) {
                          std::string(resultKindName(r.kind)) + (r.error.empty() ? "" : ": " + r.error);
           return false;
         }
-        out.ok = r.output.size() == run.output.size() && r.output.dtype() == run.output.dtype();
-        for (size_t i = 0; out.ok && i < r.output.size(); ++i) {
+        // Every element is compared, so maxUlps and `differing` describe the whole output.
+        const bool comparable = r.output.size() == run.output.size() && r.output.dtype() == run.output.dtype();
+        out.ok = comparable;
+        out.elements = run.output.size();
+        for (size_t i = 0; comparable && i < r.output.size(); ++i) {
+          bool same = true;
           if (r.output.dtype() == Dtype::F32) {
             const float x = r.output.f32()[i], y = run.output.f32()[i];
             out.maxUlps = std::max(out.maxUlps, ulpDistance(x, y));
-            if (!options.tolerance.accepts(x, y)) out.ok = false;
+            same = options.tolerance.accepts(x, y);
           } else if (r.output.i32()[i] != run.output.i32()[i]) {
             out.maxUlps = std::numeric_limits<int64_t>::max();
+            same = false;
+          }
+          if (!same) {
+            if (out.differing++ == 0) out.firstIndex = i;
             out.ok = false;
           }
         }

@@ -13,7 +13,14 @@ WebGPUSupport checkWebGPU(const RuntimeOptions& options) {
   // Upstream's probe first: is there WebGPU at all (here: a Vulkan instance), and does it hand out
   // an adapter. The shim answers Error when Vulkan itself is missing, Unavailable when no adapter
   // matches.
-  const wgpu::Instance instance = wgpu::CreateInstance();
+  wgpu::Instance instance;
+  try {
+    instance = detail::createInstance(options);
+  } catch (const CompileError& e) {
+    s.reason = WebGPUFailureReason::NoAdapter;
+    s.message = e.what();
+    return s;
+  }
   wgpu::RequestAdapterOptions ao;
   ao.adapterName = options.device;
   wgpu::RequestAdapterStatus status = wgpu::RequestAdapterStatus::Error;

@@ -1,6 +1,7 @@
 #include "gpu_worker.h"
 
 #include "cache_files.h"
+#include "tensorgrad/vulkan_driver.h"
 
 #include <cstring>
 #include <map>
@@ -27,9 +28,21 @@ std::string GpuContext::takeErrors() {
   return all;
 }
 
+wgpu::Instance createInstance(const RuntimeOptions& options) {
+  std::string driver;
+  try {
+    driver = resolveVulkanDriver(options.vulkanDriver, options.device);
+  } catch (const std::runtime_error& e) {
+    throw CompileError(e.what());
+  }
+  wgpu::InstanceDescriptor desc;
+  desc.vulkanDriverFile = driver;
+  return wgpu::CreateInstance(&desc);
+}
+
 std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options) {
   auto gpu = std::make_unique<GpuContext>();
-  gpu->instance = wgpu::CreateInstance();
+  gpu->instance = createInstance(options);
   wgpu::RequestAdapterOptions ao;
   ao.adapterName = options.device;
   wgpu::Adapter adapter;

@@ -48,6 +48,9 @@ struct GpuContext {
 };
 
 // Opens the device an options' adapter names; throws CompileError with checkWebGPU's advice.
+// A WebGPU instance on the Vulkan driver the options select (vulkanDriver, device); throws
+// CompileError when the driver named is missing.
+wgpu::Instance createInstance(const RuntimeOptions& options);
 std::unique_ptr<GpuContext> openGpu(const RuntimeOptions& options);
 
 class GpuWorker {

@@ -113,7 +113,7 @@ StepResult finishStep(InFlightStep& s, GpuContext& gpu) {
     }
     if (!out.error.empty()) return failedStep("step " + n + ": " + out.error);
     r.loss = out.output.f32().at(0);
-    if (!std::isfinite(r.loss)) {
+    if (!std::isfinite(r.loss) && s.t->options.failOnNonFiniteLoss) {
       return failedStep("step " + n + ": the loss is " + (std::isnan(r.loss) ? "NaN" : "infinite") +
                         " (diverged: lower the learning rate, or clip gradients)");
     }

@@ -665,6 +665,12 @@ struct InstanceDescriptor {
   // enabled by the environment variable WEBGPU_SHIM_VALIDATION=1. Messages go to stderr and are
   // counted (Instance::GetVulkanValidationMessageCount).
   bool enableVulkanValidation = false;
+  // Shim extension: a Vulkan driver manifest (an ICD JSON file, as the loader's VK_DRIVER_FILES
+  // takes) whose devices alone this instance offers, in place of the system's drivers; e.g.
+  // Chromium's SwiftShader, /usr/lib/chromium/vk_swiftshader_icd.json. Empty: the drivers the
+  // Vulkan loader finds (VK_DRIVER_FILES included). A file that cannot be read makes every
+  // adapter request fail with a message naming it.
+  StringView vulkanDriverFile = {};
 };
 
 // Null when the descriptor asks for an instance feature or limit the shim does not have.
