@@ -4,17 +4,21 @@
 // what is saved. Called by `gen_goldens.sh --bundles --chromium`; it says whether the recorded
 // losses equal the case's golden from Dawn for Node.
 //
+// A case is ../cases/<name>.mjs, or, when there is none, ../bundle_cases/<name>.mjs (bundle-only
+// cases, which the C++ parity tests do not enumerate and which have no Dawn golden).
+//
 // The page is served on 127.0.0.1 from two roots: /repo/ (this checkout: the cases and the
 // recorder) and /generator/ (the scratch directory: upstream's dist/index.js and record_case.mjs),
 // so call sites neutralise to the same <repo>/ and <generator>/ names as the Node bundles'.
-import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, launchChromium, serve, openTab } from './chromium.mjs';
 import { checkRecorded, goldenMismatch } from './record_case.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DEFAULT_CASES = ['mlp_sin', 'transformer'];
+const DEFAULT_CASES = ['mlp_sin', 'transformer', 'tanh_overflow'];
+const CASE_DIRS = ['cases', 'bundle_cases'];  // under tests/parity/, searched in this order
 
 function parseArgs(argv) {
   const o = { repo: resolve(here, '../../..'), out: resolve(here, '../bundles'), golden: resolve(here, '../golden'),
@@ -30,6 +34,8 @@ function parseArgs(argv) {
     else if (a.startsWith('--')) throw new Error(`gen_bundles_chromium: unknown option ${a}`);
     else o.names.push(a.replace(/\.mjs$/, ''));
   }
+  // Names become URL and file path components: plain names only.
+  for (const n of o.names) if (!/^[A-Za-z0-9_-]+$/.test(n)) throw new Error(`gen_bundles_chromium: bad case name '${n}'`);
   if (!o.upstream || !o.version) throw new Error('usage: gen_bundles_chromium.mjs --upstream DIST_INDEX_JS --version V [--repo DIR] [--out DIR] [--chromium PATH] [case ...]');
   o.chromium = chromiumPath(o.chromium);
   return o;
@@ -42,8 +48,10 @@ import { recordBundle } from '/repo/tensorgrad/js/tgbundle.mjs';
 import { mulberry32 } from '/repo/tests/parity/cases/feeds.mjs';
 import { recordCase } from '/generator/record_case.mjs';
 try {
-  const name = new URLSearchParams(location.search).get('case');
-  const c = (await import('/repo/tests/parity/cases/' + name + '.mjs')).default(tg);
+  const q = new URLSearchParams(location.search);
+  const name = q.get('case'), dir = q.get('dir');
+  if (!/^[A-Za-z0-9_-]+$/.test(name) || !${JSON.stringify(CASE_DIRS)}.includes(dir)) throw new Error('bad case ' + dir + '/' + name);
+  const c = (await import('/repo/tests/parity/' + dir + '/' + name + '.mjs')).default(tg);
   const info = (await navigator.gpu?.requestAdapter())?.info;
   const adapter = info ? (info.description || [info.vendor, info.architecture].filter(Boolean).join(' ') || null) : null;
   const { bundle, losses } = await recordCase(tg, recordBundle, mulberry32, c,
@@ -63,9 +71,12 @@ async function main() {
   try {
     mkdirSync(o.out, { recursive: true });
     for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
+      const dir = CASE_DIRS.find((d) => existsSync(join(o.repo, 'tests/parity', d, `${name}.mjs`)));
+      if (!dir) throw new Error(`no case ${name}.mjs in tests/parity/{${CASE_DIRS.join(',')}}/ of ${o.repo}`);
       const { context, tab, errors } = await openTab(browser, { acceptDownloads: true });
       const download = tab.waitForEvent('download', { timeout: 20 * 60_000 });
-      await tab.goto(`${origin}/index.html?case=${name}`);
+      const query = `case=${name}&dir=${dir}`;
+      await tab.goto(`${origin}/index.html?${query}`);
       const done = await (await tab.waitForFunction(() => window.__done, null, { timeout: 20 * 60_000, polling: 500 })).jsonValue();
       if (done.error) throw new Error(`case ${name} in Chromium: ${done.error}`);
       const path = join(o.out, `${name}.chromium.tgbundle.json`);
@@ -73,15 +84,18 @@ async function main() {
       await context.close();
       if (errors.length) throw new Error(`case ${name}: the page reported errors:\n${errors.join('\n')}`);
       const neutral = readFileSync(path, 'utf8').replaceAll(`${origin}/repo/`, '<repo>/').replaceAll(`${origin}/generator/`, '<generator>/')
-        .replaceAll(`${origin}/index.html?case=${name}`, '<page>');
+        .replaceAll(`${origin}/index.html?${query}`, '<page>');
       writeFileSync(path, neutral);
       const bundle = JSON.parse(neutral);
       checkRecorded(name, bundle, done.losses);
       // Browsers' backends may round differently (SwiftShader is not Dawn-on-GL's llvmpipe): a
       // difference from the golden is reported, and it is what the bundle's own losses then show.
-      const off = goldenMismatch(bundle, JSON.parse(readFileSync(join(o.golden, `${name}.json`), 'utf8')));
+      // A bundle-only case has no Dawn golden: its losses are listed instead.
+      const goldenPath = join(o.golden, `${name}.json`);
+      const off = existsSync(goldenPath) ? goldenMismatch(bundle, JSON.parse(readFileSync(goldenPath, 'utf8'))) : undefined;
       console.log(`${name}: ${bundle.steps.length} steps, ${bundle.forwards.length} forwards, adapter '${done.adapter}', ${(statSync(path).size / 1024).toFixed(0)} KiB; ` +
-        (off ? `differs from the Dawn golden first at step ${off.step} (${off.loss} vs ${off.golden})` : 'every loss equals the Dawn golden'));
+        (off === undefined ? `no Dawn golden (losses ${bundle.steps.map((s) => s.loss).join(' ')})`
+          : off ? `differs from the Dawn golden first at step ${off.step} (${off.loss} vs ${off.golden})` : 'every loss equals the Dawn golden'));
     }
   } finally {
     await browser.close();

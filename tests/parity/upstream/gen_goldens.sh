@@ -43,7 +43,8 @@ fi
 # through tensorgrad/js/tgbundle.mjs (gen_bundles.mjs; default cases: the README MLP, the
 # transformer, the CNN and the dropout classifier). --chromium records them in Debian's Chromium
 # instead (WebGPU on SwiftShader, the recorder's download path; gen_bundles_chromium.mjs) as
-# ../bundles/<case>.chromium.tgbundle.json (default cases: the README MLP and the transformer).
+# ../bundles/<case>.chromium.tgbundle.json (default cases: the README MLP, the transformer and
+# tanh_overflow); a case not in ../cases/ is looked up in ../bundle_cases/ (bundle-only cases).
 chromium=0
 args=()
 for a in "$@"; do
