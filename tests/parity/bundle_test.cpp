@@ -135,6 +135,42 @@ TEST_P(ChromiumBundle, TrainsBitIdenticalOnChromiumsSwiftShader) {
 
 INSTANTIATE_TEST_SUITE_P(Upstream, ChromiumBundle, ::testing::Values("mlp_sin", "transformer"));
 
+// Upstream in Chromium completed steps whose loss was NaN (SwiftShader's tanh is NaN for
+// |x| >= 89; bundle_cases/tanh_overflow.mjs feeds it such inputs from step 3): on SwiftShader the
+// replay computes the same NaNs, the forward's NaN outputs bit for bit included.
+TEST(ChromiumBundle, NanLossesReplayOnSwiftShader) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("tanh_overflow.chromium"));
+  tg::parity::RunOptions o;
+  o.runtime = swiftShaderOptions();
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.steps.size(), 8u);
+  for (const auto& s : r.steps) {
+    EXPECT_TRUE(s.ok) << "step " << s.step;
+    EXPECT_EQ(std::isnan(s.native), s.step >= 3) << "step " << s.step;
+  }
+  ASSERT_EQ(r.forwards.size(), 1u);
+  EXPECT_EQ(r.forwards[0].differing, 0u);
+  EXPECT_TRUE(r.passed());
+}
+
+// On lavapipe, whose tanh is finite there, the same bundle fails at step 3 and says the browser
+// recorded NaN; the replay goes on to the end.
+TEST(ChromiumBundle, NanLossesAreNamedOnAnotherDevice) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("tanh_overflow.chromium"));
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  o.runtime.device = "llvmpipe";
+  const tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.steps.size(), 8u);
+  ASSERT_TRUE(r.firstFailure);
+  EXPECT_EQ(*r.firstFailure, 3);
+  EXPECT_EQ(tg::parity::describeUlps(r.steps[2].ulps), "NaN against a number");
+  ASSERT_EQ(r.forwards.size(), 1u);
+  EXPECT_EQ(r.forwards[0].differing, r.forwards[0].elements);
+}
+
 TEST(ReplayDevice, FollowsTheRecordingAdapter) {
   using Kind = tg::parity::ReplayDevice::Kind;
   tg::Bundle b;

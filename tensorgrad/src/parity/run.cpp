@@ -127,9 +127,14 @@ RunReport runBundle(const Bundle& b, const RunOptions& options) {
     c.step = n;
     c.native = r.loss;
     c.recorded = s.loss();
-    c.ulps = ulpDistance(c.native, c.recorded);
-    c.relative = c.recorded == 0 ? std::abs(c.native) : std::abs((static_cast<double>(c.native) - c.recorded) / c.recorded);
-    c.ok = options.tolerance.accepts(c.native, c.recorded);
+    // The recorded loss passed through a JavaScript number, which keeps no NaN payload: any NaN
+    // the step computes matches a recorded NaN.
+    const bool bothNaN = std::isnan(c.native) && std::isnan(c.recorded);
+    c.ulps = bothNaN ? 0 : ulpDistance(c.native, c.recorded);
+    c.relative = bothNaN ? 0
+                 : c.recorded == 0 ? std::abs(c.native)
+                                   : std::abs((static_cast<double>(c.native) - c.recorded) / c.recorded);
+    c.ok = bothNaN || options.tolerance.accepts(c.native, c.recorded);
     if (!c.ok && !report.firstFailure) report.firstFailure = n;
     report.steps.push_back(c);
     if (options.onStep) options.onStep(c);
