@@ -171,6 +171,21 @@ TEST(ChromiumBundle, NanLossesAreNamedOnAnotherDevice) {
   EXPECT_EQ(r.forwards[0].differing, r.forwards[0].elements);
 }
 
+// One process, two devices: each compile runs on the driver its options name (a device is
+// shared between compiles only when device, driver and cache agree).
+TEST(ChromiumBundle, SwiftShaderAndLavapipeInOneProcess) {
+  const tg::Bundle b = tg::loadBundle(bundlePath("transformer.chromium"));
+  tg::parity::RunOptions o;
+  o.steps = 2;
+  o.runtime = swiftShaderOptions();
+  EXPECT_EQ(tg::parity::runBundle(b, o).steps.at(1).ulps, 0);
+  o.runtime = cpuOptions();
+  o.runtime.device = "llvmpipe";
+  EXPECT_EQ(tg::parity::runBundle(b, o).steps.at(1).ulps, 1);
+  o.runtime = swiftShaderOptions();
+  EXPECT_EQ(tg::parity::runBundle(b, o).steps.at(1).ulps, 0);
+}
+
 TEST(ReplayDevice, FollowsTheRecordingAdapter) {
   using Kind = tg::parity::ReplayDevice::Kind;
   tg::Bundle b;

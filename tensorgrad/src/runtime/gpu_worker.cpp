@@ -131,8 +131,9 @@ Registry& registry() {
   return *r;
 }
 
+// One worker (one device) per adapter choice, driver and cache directory.
 std::string workerKey(const RuntimeOptions& options) {
-  return options.device + '\n' + resolveCacheDir(options.cacheDir).string();
+  return options.device + '\n' + options.vulkanDriver + '\n' + resolveCacheDir(options.cacheDir).string();
 }
 
 }  // namespace
