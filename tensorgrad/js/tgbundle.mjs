@@ -11,6 +11,9 @@
 // it early. Only upstream's public API is used.
 
 const FORMAT = 'tensorgrad-bundle';
+// Version 2 adds captures to steps and forward runs; a bundle without captures stays version 1,
+// which every reader of either version takes.
+const VERSION_WITH_CAPTURES = 2;
 const VERSION = 1;
 
 const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -137,7 +140,24 @@ function writebacksJson(plan) {
   });
 }
 
-async function writeOut(bundle, path) {
+// A result's captures ({name: {dtype, shape, data}}), or null when it has none. `graph` gives each
+// capture's dtype; the data is the array upstream returned, byte for byte.
+function capturesJson(captures, graph) {
+  const names = typeof captures?.names === 'function' ? captures.names() : [];
+  if (names.length === 0) return null;
+  const ids = graph.captures instanceof Map ? graph.captures : new Map(Object.entries(graph.captures ?? {}));
+  const out = {};
+  for (const name of names) {
+    const t = graph.tensors[ids.get(name)];
+    const data = captures.get(name);
+    out[name] = { dtype: t?.dtype === 'f32' ? 'f32' : 'i32', shape: [...captures.shape(name)], data: base64(bytesOf(data)) };
+  }
+  return out;
+}
+
+// Writes a bundle object as its JSON: a file in Node, a download (named after the path's last
+// part) in a browser. What recordBundle calls when it saves; exported for re-saving a bundle.
+export async function writeBundle(bundle, path) {
   const text = JSON.stringify(bundle);
   if (typeof window === 'undefined' || typeof document === 'undefined') {
     const { writeFile } = await import('node:fs/promises');
@@ -197,7 +217,7 @@ export function recordBundle(tg, train, spec, options = {}) {
     const shapes = {};
     for (const op of train.graph.ops) if (op.kind === 'param_input') shapes[op.name] = [...train.graph.tensors[op.out].shape];
     const bundle = {
-      format: FORMAT, version: VERSION, tensorgrad, adapter,
+      format: FORMAT, version: recorded.some((s) => s.captures) ? VERSION_WITH_CAPTURES : VERSION, tensorgrad, adapter,
       training: {
         inputs: trainingInputs, optimizer: optimizerJson(spec.optimizer), seed: train.seed,
         paramNames: [...train.paramNames], graph: graphJson(train.graph),
@@ -217,12 +237,17 @@ export function recordBundle(tg, train, spec, options = {}) {
       if (r.kind !== 'completed') throw new Error(`recordBundle: forward '${name}' did not complete: ${r.kind}`);
       const out = fir.graph.tensors[fir.graph.outputs[0]];
       const dtype = f.spec.output ?? 'f32';
+      const run = {
+        afterStep: recorded.length, feeds: feedsJson(feed, inputs),
+        output: { dtype, shape: [...out.shape], data: base64(bytesOf(r.output)) },
+      };
+      const captures = capturesJson(r.captures, fir.graph);
+      if (captures) {
+        run.captures = captures;
+        bundle.version = VERSION_WITH_CAPTURES;
+      }
       bundle.forwards.push({
-        name, inputs, output: dtype, graph: graphJson(fir.graph), kernels: kernelsJson(fir.kernels),
-        runs: [{
-          afterStep: recorded.length, feeds: feedsJson(feed, inputs),
-          output: { dtype, shape: [...out.shape], data: base64(bytesOf(r.output)) },
-        }],
+        name, inputs, output: dtype, graph: graphJson(fir.graph), kernels: kernelsJson(fir.kernels), runs: [run],
       });
     }
     return bundle;
@@ -235,7 +260,7 @@ export function recordBundle(tg, train, spec, options = {}) {
     restore();
     try {
       const bundle = await build();
-      await writeOut(bundle, path);
+      await writeBundle(bundle, path);
       resolveDone(bundle);
       return bundle;
     } catch (e) {
@@ -263,7 +288,10 @@ export function recordBundle(tg, train, spec, options = {}) {
       await save();
       return r;
     }
-    recorded.push({ feeds, setLR: pendingLR, loss: f32Bits(r.loss) });
+    const entry = { feeds, setLR: pendingLR, loss: f32Bits(r.loss) };
+    const captures = capturesJson(r.captures, train.graph);
+    if (captures) entry.captures = captures;
+    recorded.push(entry);
     pendingLR = null;
     if (steps > 0 && recorded.length >= steps) await save();
     return r;

@@ -357,7 +357,17 @@ int perturbFirstRelu(nlohmann::json& j) {
   return -1;
 }
 
-void expectNamesPerturbedRelu(const tg::parity::DiffReport& r, int perturbed) {
+// diff of bundle `name` with its first relu changed, on `runtime`: the oracle named, and the
+// changed kernel found.
+void expectDiffNamesPerturbedRelu(const std::string& name, const tg::RuntimeOptions& runtime,
+                                  const std::string& oracle) {
+  nlohmann::json j = bundleJson(name);
+  const int perturbed = perturbFirstRelu(j);
+  ASSERT_GE(perturbed, 0);
+  tg::parity::DiffOptions o;
+  o.runtime = runtime;
+  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::parseBundle(j.dump(), "perturbed"), o);
+  EXPECT_EQ(r.oracle, oracle);
   ASSERT_TRUE(r.first);
   EXPECT_EQ(r.first->opIndex, perturbed);
   EXPECT_EQ(r.first->kind, tg::OpKind::Relu);
@@ -367,14 +377,7 @@ void expectNamesPerturbedRelu(const tg::parity::DiffReport& r, int perturbed) {
 }
 
 TEST(BundleDiff, NamesADeliberatelyPerturbedKernel) {
-  nlohmann::json j = bundleJson("mlp_sin");
-  const int perturbed = perturbFirstRelu(j);
-  ASSERT_GE(perturbed, 0);
-  tg::parity::DiffOptions o;
-  o.runtime = cpuOptions();
-  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::parseBundle(j.dump(), "perturbed"), o);
-  EXPECT_EQ(r.oracle, "Dawn for Node");
-  expectNamesPerturbedRelu(r, perturbed);
+  expectDiffNamesPerturbedRelu("mlp_sin", cpuOptions(), "Dawn for Node");
 }
 
 // ---- diff of a Chromium recording: upstream's kernels run in headless Chromium ----
@@ -393,14 +396,7 @@ TEST(ChromiumBundleDiff, FindsNoDifferenceOnSwiftShader) {
 }
 
 TEST(ChromiumBundleDiff, NamesADeliberatelyChangedKernel) {
-  nlohmann::json j = bundleJson("mlp_sin.chromium");
-  const int perturbed = perturbFirstRelu(j);
-  ASSERT_GE(perturbed, 0);
-  tg::parity::DiffOptions o;
-  o.runtime = swiftShaderOptions();
-  const tg::parity::DiffReport r = tg::parity::diffBundle(tg::parseBundle(j.dump(), "perturbed"), o);
-  EXPECT_EQ(r.oracle, "headless Chromium");
-  expectNamesPerturbedRelu(r, perturbed);
+  expectDiffNamesPerturbedRelu("mlp_sin.chromium", swiftShaderOptions(), "headless Chromium");
 }
 
 // Across devices diff names where they round differently: lavapipe against Chromium's
