@@ -84,6 +84,15 @@ int runCommand(const std::string& file, std::optional<int64_t> steps, const Devi
                   tg::parity::describeUlps(f.maxUlps).c_str());
     }
   }
+  size_t capturesDiffering = 0;
+  for (const auto& c : r.captures) {
+    if (c.ok) continue;
+    ++capturesDiffering;
+    std::printf("capture %s of %s: DIFFERS in %zu of %zu elements, first at index %zu (max %s)\n", c.name.c_str(),
+                c.where.c_str(), c.differing, c.elements, c.firstIndex, tg::parity::describeUlps(c.maxUlps).c_str());
+  }
+  if (!r.captures.empty() && capturesDiffering == 0)
+    std::printf("captures: all %zu recorded ones match\n", r.captures.size());
   if (!r.error.empty()) {
     std::printf("error: %s\n", r.error.c_str());
     return 1;
@@ -95,7 +104,7 @@ int runCommand(const std::string& file, std::optional<int64_t> steps, const Devi
     return 1;
   }
   if (!r.passed()) {
-    std::printf("FAIL: a recorded forward run differs\n");
+    std::printf("FAIL: a recorded forward run or capture differs\n");
     return 1;
   }
   std::printf("PASS: %zu steps within %s\n", r.steps.size(), o.tolerance.describe().c_str());

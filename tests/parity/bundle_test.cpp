@@ -5,6 +5,7 @@
 // naming the field; golden runs record and check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -308,6 +309,51 @@ TEST(Bundle, AToleranceReportsTheFirstStepPastIt) {
   EXPECT_THROW(tg::parity::runBundle(b, {.steps = 1000}), std::invalid_argument);
 }
 
+// Version 2 bundles carry each step's and forward run's captures (the transformer's attention
+// maps and residuals): replayed, every recorded one is compared element for element, and one
+// changed by 3 ulp is named with its step.
+TEST(Bundle, RecordedCapturesAreComparedAndADifferingOneIsNamed) {
+  tg::Bundle b = tg::loadBundle(bundlePath("transformer"));
+  EXPECT_EQ(b.version, 2);
+  ASSERT_EQ(b.steps.at(1).captures.size(), 4u);
+  tg::parity::RunOptions o;
+  o.runtime = cpuOptions();
+  o.steps = 2;
+  tg::parity::RunReport r = tg::parity::runBundle(b, o);
+  ASSERT_EQ(r.captures.size(), 8u);
+  for (const auto& c : r.captures) EXPECT_TRUE(c.ok) << c.where << " " << c.name;
+  EXPECT_TRUE(r.passed());
+
+  std::vector<float> attn = b.steps[1].captures.at("attn.0").f32();
+  uint32_t u;
+  std::memcpy(&u, &attn[5], 4);
+  u += 3;
+  std::memcpy(&attn[5], &u, 4);
+  b.steps[1].captures["attn.0"] = attn;
+  r = tg::parity::runBundle(b, o);
+  EXPECT_FALSE(r.passed());
+  EXPECT_FALSE(r.firstFailure);  // the losses still match
+  const auto bad = std::find_if(r.captures.begin(), r.captures.end(), [](const auto& c) { return !c.ok; });
+  ASSERT_NE(bad, r.captures.end());
+  EXPECT_EQ(bad->where, "step 2");
+  EXPECT_EQ(bad->name, "attn.0");
+  EXPECT_EQ(bad->differing, 1u);
+  EXPECT_EQ(bad->firstIndex, 5u);
+  EXPECT_EQ(bad->maxUlps, 3);
+}
+
+TEST(BundleErrors, ACaptureOfTheWrongShapeIsRejected) {
+  nlohmann::json j = bundleJson("transformer");
+  j["steps"][0]["captures"]["attn.0"] = {{"dtype", "f32"}, {"shape", {1}}, {"data", "AAAAAA=="}};
+  try {
+    tg::parseBundle(j.dump(), "bad capture");
+    FAIL() << "accepted";
+  } catch (const tg::BundleError& e) {
+    EXPECT_NE(std::string(e.what()).find("steps[0].captures.attn.0: is [1] f32 but the graph's capture is [16, 2, 8, 8] f32"),
+              std::string::npos) << e.what();
+  }
+}
+
 TEST(Bundle, ImportedTrainingHasNoModelToTraceAgain) {
   const tg::Bundle b = tg::loadBundle(bundlePath("mlp_sin"));
   tg::Imported m = tg::compileImported(b, cpuOptions());
@@ -445,7 +491,13 @@ nlohmann::json& firstOp(nlohmann::json& j, const char* kind) {
 TEST(BundleErrors, EachMalformedBundleIsRejectedNamingTheField) {
   const std::vector<Malformed> cases = {
       {"wrong format", [](nlohmann::json& j) { j["format"] = "something-else"; }, "format: expected \"tensorgrad-bundle\""},
-      {"future version", [](nlohmann::json& j) { j["version"] = 2; }, "version 2 is not supported"},
+      {"future version", [](nlohmann::json& j) { j["version"] = 3; }, "version 3 is not supported"},
+      {"captures in a version 1 bundle", [](nlohmann::json& j) { j["steps"][0]["captures"] = nlohmann::json::object(); },
+       "steps[0]: unknown field 'captures'"},
+      {"a capture the graph does not have", [](nlohmann::json& j) {
+         j["version"] = 2;
+         j["steps"][0]["captures"]["nope"] = {{"dtype", "f32"}, {"shape", {1}}, {"data", "AAAAAA=="}};
+       }, "steps[0].captures: 'nope' is not a capture of the graph"},
       {"unknown top-level field", [](nlohmann::json& j) { j["extra"] = 1; }, "unknown field 'extra'"},
       {"unknown op kind", [](nlohmann::json& j) { firstOp(j, "relu")["kind"] = "swish"; }, "unknown op kind \"swish\""},
       {"unknown op field", [](nlohmann::json& j) { firstOp(j, "relu")["alpha"] = 1; }, "(relu): unknown field 'alpha'"},

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@
 
 namespace tg {
 
-inline constexpr int kBundleVersion = 1;
+inline constexpr int kBundleVersion = 2;  // the newest read; 1 (no captures) is read too
 
 // A bundle that cannot be used; the message names the file and the field
 // ("model.tgbundle.json: training.graph: ops[12] (matmul): field 'b': tensor 99 does not exist").
@@ -42,6 +43,7 @@ struct RecordedStep {
   Feed feeds{};
   std::optional<LR> setLR{};  // train.setLR(...) called before this step
   uint32_t lossBits = 0;    // the browser's loss, as f32 bits
+  std::map<std::string, Array> captures{};  // the step's captures (bundle version 2)
   float loss() const;
 };
 
@@ -50,6 +52,7 @@ struct RecordedRun {
   Feed feeds{};
   Shape outputShape{};
   Array output{};
+  std::map<std::string, Array> captures{};  // the run's captures (bundle version 2)
 };
 
 struct BundleForward {

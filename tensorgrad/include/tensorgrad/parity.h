@@ -61,18 +61,29 @@ struct RunOptions {
   std::function<void(const StepComparison&)> onStep{};  // called as each step completes
 };
 
+// An array replayed against its recording, over every element.
+struct ArrayComparison {
+  size_t elements = 0, differing = 0, firstIndex = 0;  // differing: past the tolerance
+  int64_t maxUlps = 0;  // INT64_MAX: a NaN against a number, i32 values differ, or another size/dtype
+  bool ok = false;
+};
+ArrayComparison compareArrays(const Array& native, const Array& recorded, const Tolerance& tolerance);
+
 struct RunReport {
   std::vector<StepComparison> steps{};
   std::optional<int64_t> firstFailure{};  // the first step past the tolerance
   std::string error{};                    // a step that did not complete (then `steps` stops)
-  struct Forward {
+  struct Forward : ArrayComparison {
     std::string name{};
     int64_t afterStep = 0;
-    int64_t maxUlps = 0;  // over every element (INT64_MAX: a NaN against a number, or i32 outputs differ)
-    size_t elements = 0, differing = 0, firstIndex = 0;  // differing: past the tolerance
-    bool ok = false;
   };
   std::vector<Forward> forwards{};  // recorded forward runs replayed, compared bit for bit
+  // Recorded captures (bundle version 2) of steps and forward runs, compared like the outputs.
+  struct Capture : ArrayComparison {
+    std::string where{};  // "step 3", "forward 'predict' after step 20"
+    std::string name{};
+  };
+  std::vector<Capture> captures{};
   bool passed() const;
 };
 

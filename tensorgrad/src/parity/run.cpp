@@ -62,7 +62,37 @@ bool RunReport::passed() const {
   for (const Forward& f : forwards) {
     if (!f.ok) return false;
   }
+  for (const Capture& c : captures) {
+    if (!c.ok) return false;
+  }
   return true;
+}
+
+ArrayComparison compareArrays(const Array& native, const Array& recorded, const Tolerance& tolerance) {
+  ArrayComparison c;
+  c.elements = recorded.size();
+  c.ok = native.size() == recorded.size() && native.dtype() == recorded.dtype();
+  if (!c.ok) {
+    c.maxUlps = std::numeric_limits<int64_t>::max();
+    return c;
+  }
+  // Every element is compared, so maxUlps and `differing` describe the whole array.
+  for (size_t i = 0; i < native.size(); ++i) {
+    bool same = true;
+    if (native.dtype() == Dtype::F32) {
+      const float x = native.f32()[i], y = recorded.f32()[i];
+      c.maxUlps = std::max(c.maxUlps, ulpDistance(x, y));
+      same = tolerance.accepts(x, y);
+    } else if (native.i32()[i] != recorded.i32()[i]) {
+      c.maxUlps = std::numeric_limits<int64_t>::max();
+      same = false;
+    }
+    if (!same) {
+      if (c.differing++ == 0) c.firstIndex = i;
+      c.ok = false;
+    }
+  }
+  return c;
 }
 
 RunReport runBundle(const Bundle& b, const RunOptions& options) {
@@ -78,36 +108,38 @@ RunReport runBundle(const Bundle& b, const RunOptions& options) {
   runtime.failOnNonFiniteLoss = false;
   Imported model = compileImported(b, runtime);
   RunReport report;
+  // The recorded captures against the run's: each recorded one must be there, element for element.
+  auto compareCaptures = [&](const std::string& where, const Captures& native,
+                             const std::map<std::string, Array>& want) {
+    for (const auto& [name, values] : want) {
+      RunReport::Capture c;
+      c.where = where;
+      c.name = name;
+      if (native.has(name)) {
+        static_cast<ArrayComparison&>(c) = compareArrays(native.get(name), values, options.tolerance);
+      } else {
+        c.elements = values.size();
+        c.ok = false;
+        c.maxUlps = std::numeric_limits<int64_t>::max();
+      }
+      report.captures.push_back(std::move(c));
+    }
+  };
   auto replayForwards = [&](int64_t afterStep) {
     for (const BundleForward& f : b.forwards) {
       for (const RecordedRun& run : f.runs) {
         if (run.afterStep != afterStep) continue;
-        RunReport::Forward out{f.name, afterStep};
+        RunReport::Forward out;
+        out.name = f.name;
+        out.afterStep = afterStep;
         const RunResult r = model.forward(f.name).run(run.feeds).get();
         if (r.kind != ResultKind::Completed) {
           report.error = "forward '" + f.name + "' after step " + std::to_string(afterStep) + ": " +
                          std::string(resultKindName(r.kind)) + (r.error.empty() ? "" : ": " + r.error);
           return false;
         }
-        // Every element is compared, so maxUlps and `differing` describe the whole output.
-        const bool comparable = r.output.size() == run.output.size() && r.output.dtype() == run.output.dtype();
-        out.ok = comparable;
-        out.elements = run.output.size();
-        for (size_t i = 0; comparable && i < r.output.size(); ++i) {
-          bool same = true;
-          if (r.output.dtype() == Dtype::F32) {
-            const float x = r.output.f32()[i], y = run.output.f32()[i];
-            out.maxUlps = std::max(out.maxUlps, ulpDistance(x, y));
-            same = options.tolerance.accepts(x, y);
-          } else if (r.output.i32()[i] != run.output.i32()[i]) {
-            out.maxUlps = std::numeric_limits<int64_t>::max();
-            same = false;
-          }
-          if (!same) {
-            if (out.differing++ == 0) out.firstIndex = i;
-            out.ok = false;
-          }
-        }
+        static_cast<ArrayComparison&>(out) = compareArrays(r.output, run.output, options.tolerance);
+        compareCaptures("forward '" + f.name + "' after step " + std::to_string(afterStep), r.captures, run.captures);
         report.forwards.push_back(out);
       }
     }
@@ -137,6 +169,7 @@ RunReport runBundle(const Bundle& b, const RunOptions& options) {
     c.ok = bothNaN || options.tolerance.accepts(c.native, c.recorded);
     if (!c.ok && !report.firstFailure) report.firstFailure = n;
     report.steps.push_back(c);
+    compareCaptures("step " + std::to_string(n), r.captures, s.captures);
     if (options.onStep) options.onStep(c);
     if (!replayForwards(n)) return report;
   }

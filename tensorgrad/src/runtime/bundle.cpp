@@ -1,5 +1,6 @@
 // loadBundle / parseBundle: a graph bundle (tensorgrad/js/BUNDLE_FORMAT.md) read strictly. Every
 // message starts with the file and the path of the field, so a bad bundle says where it is bad.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -202,6 +203,24 @@ class Reader {
   }
 
   // One host array {dtype, shape, data}; `want` (when given) is the shape and dtype it must have.
+  // Recorded captures: each name one of the graph's captures, with its shape and dtype.
+  std::map<std::string, Array> captures(const Json& v, const std::string& where, const Graph& g) const {
+    if (!v.is_object()) fail(where, "expected an object of captures by name");
+    std::map<std::string, Array> out;
+    for (const auto& [name, value] : v.items()) {
+      const auto it = std::find_if(g.captures.begin(), g.captures.end(), [&](const auto& c) { return c.first == name; });
+      if (it == g.captures.end()) fail(where, "'" + name + "' is not a capture of the graph");
+      const TensorInfo& t = g.tensor(it->second);
+      auto [shape, values] = tensor(value, where + "." + name);
+      const Dtype want = t.dtype == Dtype::F32 ? Dtype::F32 : Dtype::I32;
+      if (shape != t.shape || values.dtype() != want)
+        fail(where + "." + name, "is " + showShape(shape) + " " + std::string(dtypeName(values.dtype())) +
+                                     " but the graph's capture is " + showShape(t.shape) + " " + std::string(dtypeName(want)));
+      out.emplace(name, std::move(values));
+    }
+    return out;
+  }
+
   std::pair<Shape, Array> tensor(const Json& v, const std::string& where,
                                  const InputDecl* want = nullptr) const {
     object(v, where, {"dtype", "shape", "data"});
@@ -385,13 +404,17 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
   if (j.value("format", Json()) != "tensorgrad-bundle")
     r.fail("format", "expected \"tensorgrad-bundle\": this is not a tensorgrad graph bundle");
   const Json& version = r.member(j, "version", "(top level)");
-  if (!version.is_number_integer() || version.get<int64_t>() != kBundleVersion) {
-    r.fail("version", "version " + version.dump() + " is not supported (this build reads version " +
+  if (!version.is_number_integer() || version.get<int64_t>() < 1 || version.get<int64_t>() > kBundleVersion) {
+    r.fail("version", "version " + version.dump() + " is not supported (this build reads versions 1 to " +
                           std::to_string(kBundleVersion) + "); re-export it with the matching tgbundle.mjs");
   }
   r.object(j, "(top level)", {"format", "version", "tensorgrad", "adapter", "training", "forwards", "params", "steps"});
   Bundle b;
   b.source = source;
+  b.version = version.get<int>();
+  // Version 2 adds recorded captures to steps and forward runs.
+  const bool withCaptures = b.version >= 2;
+  using Fields = std::vector<std::string_view>;
   if (const Json* v = r.optional(j, "tensorgrad")) b.tensorgradVersion = r.string(*v, "tensorgrad");
   if (const Json* v = r.optional(j, "adapter")) b.adapter = r.string(*v, "adapter");
 
@@ -516,7 +539,8 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
       if (const Json* runs = r.optional(f, "runs")) {
         for (size_t k = 0; k < r.array(*runs, w + ".runs").size(); ++k) {
           const std::string rw = w + ".runs[" + std::to_string(k) + "]";
-          r.object((*runs)[k], rw, {"afterStep", "feeds", "output"});
+          r.object((*runs)[k], rw, withCaptures ? Fields{"afterStep", "feeds", "output", "captures"}
+                                                : Fields{"afterStep", "feeds", "output"});
           RecordedRun run;
           run.afterStep = r.integer(r.member((*runs)[k], "afterStep", rw), rw + ".afterStep");
           run.feeds = r.feeds(r.member((*runs)[k], "feeds", rw), rw + ".feeds", out.inputs);
@@ -526,6 +550,8 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
             r.fail(rw + ".output", "is " + showShape(shape) + " but the graph's output is " + showShape(result.shape));
           run.outputShape = std::move(shape);
           run.output = std::move(values);
+          if (const Json* c = withCaptures ? r.optional((*runs)[k], "captures") : nullptr)
+            run.captures = r.captures(*c, rw + ".captures", out.graph);
           out.runs.push_back(std::move(run));
         }
       }
@@ -538,7 +564,7 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
     for (size_t i = 0; i < r.array(*steps, "steps").size(); ++i) {
       const Json& s = (*steps)[i];
       const std::string w = "steps[" + std::to_string(i) + "]";
-      r.object(s, w, {"feeds", "setLR", "loss"});
+      r.object(s, w, withCaptures ? Fields{"feeds", "setLR", "loss", "captures"} : Fields{"feeds", "setLR", "loss"});
       RecordedStep step;
       step.feeds = r.feeds(r.member(s, "feeds", w), w + ".feeds", b.inputs);
       if (const Json* lr = r.optional(s, "setLR")) step.setLR = r.lr(*lr, w + ".setLR");
@@ -546,6 +572,8 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
       if (bits.size() != 8 || bits.find_first_not_of("0123456789abcdef") != std::string::npos)
         r.fail(w + ".loss", "expected f32 bits as 8 lowercase hex digits, got '" + bits + "'");
       step.lossBits = static_cast<uint32_t>(std::stoul(bits, nullptr, 16));
+      if (const Json* c = withCaptures ? r.optional(s, "captures") : nullptr)
+        step.captures = r.captures(*c, w + ".captures", b.graph);
       b.steps.push_back(std::move(step));
     }
   }

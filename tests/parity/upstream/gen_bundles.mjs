@@ -36,6 +36,9 @@ async function main() {
   const { recordBundle } = await import(pathToFileURL(resolve(o.recorder)).href);
   const { mulberry32 } = await import(pathToFileURL(join(o.cases, 'feeds.mjs')).href);
   mkdirSync(o.out, { recursive: true });
+  // The adapter upstream will get, asked for once up front: adapterInfo is otherwise unset until
+  // upstream's first compile, and the first bundle of a run would record no adapter.
+  await navigator.gpu.requestAdapter();
   for (const name of o.names.length > 0 ? o.names : DEFAULT_CASES) {
     const c = (await import(pathToFileURL(join(o.cases, `${name}.mjs`)).href)).default(tg);
     const path = join(o.out, `${name}.tgbundle.json`);
