@@ -1,8 +1,9 @@
 // Writes ../bundles/<case>.chromium.tgbundle.json: the same recording as gen_bundles.mjs, made in
 // a real browser — Debian's Chromium (WebGPU on SwiftShader) driven by playwright-core — where
 // tensorgrad/js/tgbundle.mjs takes its browser path and offers the bundle as a download, which is
-// what is saved. Called by `gen_goldens.sh --bundles --chromium`; it says whether the recorded
-// losses equal the case's golden from Dawn for Node.
+// what is saved, by the `tgbundle/playwright` helper saveBundle (tensorgrad/js/playwright.mjs, taken
+// from --repo) as a user's Playwright test saves it. Called by `gen_goldens.sh --bundles --chromium`;
+// it says whether the recorded losses equal the case's golden from Dawn for Node.
 //
 // A case is ../cases/<name>.mjs, or, when there is none, ../bundle_cases/<name>.mjs (bundle-only
 // cases, which the C++ parity tests do not enumerate and which have no Dawn golden).
@@ -12,7 +13,7 @@
 // so call sites neutralise to the same <repo>/ and <generator>/ names as the Node bundles'.
 import { readFileSync, writeFileSync, mkdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromiumPath, launchChromium, serve, openTab } from './chromium.mjs';
 import { checkRecorded, goldenMismatch } from './record_case.mjs';
 
@@ -64,6 +65,8 @@ try {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  // From the checkout (this script runs from gen_goldens.sh's scratch copy).
+  const { saveBundle } = await import(pathToFileURL(join(o.repo, 'tensorgrad/js/playwright.mjs')).href);
   const generator = dirname(dirname(dirname(o.upstream)));  // <scratch>/upstream/dist/index.js → <scratch>
   const server = await serve({ '/repo/': o.repo, '/generator/': generator }, () => page(o.version));
   const origin = `http://127.0.0.1:${server.address().port}`;
@@ -74,13 +77,16 @@ async function main() {
       const dir = CASE_DIRS.find((d) => existsSync(join(o.repo, 'tests/parity', d, `${name}.mjs`)));
       if (!dir) throw new Error(`no case ${name}.mjs in tests/parity/{${CASE_DIRS.join(',')}}/ of ${o.repo}`);
       const { context, tab, errors } = await openTab(browser, { acceptDownloads: true });
-      const download = tab.waitForEvent('download', { timeout: 20 * 60_000 });
       const query = `case=${name}&dir=${dir}`;
-      await tab.goto(`${origin}/index.html?${query}`);
-      const done = await (await tab.waitForFunction(() => window.__done, null, { timeout: 20 * 60_000, polling: 500 })).jsonValue();
-      if (done.error) throw new Error(`case ${name} in Chromium: ${done.error}`);
       const path = join(o.out, `${name}.chromium.tgbundle.json`);
-      await (await download).saveAs(path);
+      // The package's Playwright helper saves the download (and checks it is a bundle), as a
+      // user's end-to-end test does; the trigger loads the page and waits for its result.
+      let done;
+      await saveBundle(tab, { path, timeout: 20 * 60_000, trigger: async () => {
+        await tab.goto(`${origin}/index.html?${query}`);
+        done = await (await tab.waitForFunction(() => window.__done, null, { timeout: 20 * 60_000, polling: 500 })).jsonValue();
+        if (done.error) throw new Error(`case ${name} in Chromium: ${done.error}`);
+      } });
       await context.close();
       if (errors.length) throw new Error(`case ${name}: the page reported errors:\n${errors.join('\n')}`);
       const neutral = readFileSync(path, 'utf8').replaceAll(`${origin}/repo/`, '<repo>/').replaceAll(`${origin}/generator/`, '<generator>/')
