@@ -54,5 +54,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/tests/dawn/run_kernels.mjs ${PROJECT_SOURCE_
               ${PROJECT_SOURCE_DIR}/tests/dawn/package-lock.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tensorgrad/dawn)
 install(FILES ${PROJECT_SOURCE_DIR}/tensorgrad/js/tgbundle.mjs ${PROJECT_SOURCE_DIR}/tensorgrad/js/README.md
-              ${PROJECT_SOURCE_DIR}/tensorgrad/js/BUNDLE_FORMAT.md
+              ${PROJECT_SOURCE_DIR}/tensorgrad/js/BUNDLE_FORMAT.md ${PROJECT_SOURCE_DIR}/tensorgrad/js/package.json
+              ${PROJECT_SOURCE_DIR}/tensorgrad/js/playwright.mjs ${PROJECT_SOURCE_DIR}/tensorgrad/js/tgbundle.d.ts
+              ${PROJECT_SOURCE_DIR}/tensorgrad/js/playwright.d.ts
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tensorgrad/js)
