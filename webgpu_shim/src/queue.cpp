@@ -1,5 +1,6 @@
 #include "queue.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "buffer.h"
@@ -53,10 +54,9 @@ void QueueImpl::UseInPendingBatch(BufferImpl* buffer) {
 }
 
 QueueImpl::StagingChunk& QueueImpl::ChunkFor(uint64_t size) {
-  if (chunks_.size() > pendingChunkBegin_ && chunks_.back().raw.allocation.size - chunks_.back().used >= size)
-    return chunks_.back();
+  if (chunks_.size() > pendingChunkBegin_ && chunks_.back().Room() >= size) return chunks_.back();
   for (auto it = freeChunks_.begin(); it != freeChunks_.end(); ++it) {
-    if (it->raw.allocation.size >= size) {
+    if (it->capacity >= size) {
       chunks_.push_back(*it);
       freeChunks_.erase(it);
       chunks_.back().used = 0;
@@ -64,10 +64,12 @@ QueueImpl::StagingChunk& QueueImpl::ChunkFor(uint64_t size) {
     }
   }
   StagingChunk chunk;
-  VkResult r = device_->CreateRawBuffer(std::max(size, kChunkSize), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+  chunk.capacity = std::max(size, kChunkSize);
+  VkResult r = device_->CreateRawBuffer(chunk.capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                         MemoryKind::Upload, &chunk.raw);
   if (r != VK_SUCCESS) {
     chunk.raw = RawBuffer{};
+    chunk.capacity = 0;
   }
   chunks_.push_back(chunk);
   return chunks_.back();
@@ -78,7 +80,9 @@ std::pair<VkBuffer, uint64_t> QueueImpl::Stage(const void* data, uint64_t size) 
   if (!chunk.raw.buffer) return {VK_NULL_HANDLE, 0};
   const uint64_t offset = chunk.used;
   std::memcpy(chunk.raw.allocation.mapped + offset, data, size);
-  chunk.used = (offset + size + 15) & ~uint64_t{15};
+  // The next write starts 16-byte aligned, or the chunk is full: rounding up must not move `used`
+  // past the end of a chunk sized exactly to a write (4 MiB + 4 bytes, say).
+  chunk.used = std::min((offset + size + 15) & ~uint64_t{15}, chunk.capacity);
   return {chunk.raw.buffer, offset};
 }
 

@@ -51,8 +51,10 @@ class QueueImpl {
  private:
   struct StagingChunk {
     RawBuffer raw;
-    uint64_t used = 0;
+    uint64_t capacity = 0;  // the VkBuffer's size (its memory may be larger)
+    uint64_t used = 0;      // never past `capacity`
     uint64_t retireSerial = 0;  // reusable once this serial completes
+    uint64_t Room() const { return used >= capacity ? 0 : capacity - used; }
   };
   // Submits the pending batch (if any) followed by `commands` as one queue submission.
   bool SubmitWithPending(std::span<const VkCommandBuffer> commands);
