@@ -107,6 +107,41 @@ class WgslModule : public ShimTest {
   }
 };
 
+// A shader that uses only @group(1): group 0's layout is empty and needs no bind group, as in
+// Dawn; a group set at an index the shader uses is still required.
+TEST_F(WgslModule, AnEmptyGroupZeroNeedsNoBindGroup) {
+  const auto pipeline = PipelineOf(R"(
+@group(1) @binding(0) var<storage, read_write> b : array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id : vec3<u32>) {
+  if (id.x < arrayLength(&b)) { b[id.x] = id.x * 3u + 7u; }
+})");
+  ASSERT_TRUE(pipeline);
+  auto out = MakeBuffer(100 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(1, Group(pipeline, 1, {out}));
+  pass.DispatchWorkgroups(2);
+  pass.End();
+  Submit(encoder);
+  const auto b = Read<uint32_t>(out, 100);
+  for (uint32_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], i * 3 + 7) << "at " << i;
+  EXPECT_TRUE(uncaptured.empty());
+
+  // Group 1 left unset is still an error that names it.
+  const CapturedError missing = Capture([&] {
+    auto e = device.CreateCommandEncoder();
+    auto p = e.BeginComputePass();
+    p.SetPipeline(pipeline);
+    p.DispatchWorkgroups(1);
+    p.End();
+    e.Finish();
+  });
+  EXPECT_EQ(missing.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(missing.message.find("Bind group at index 1 is not set"), std::string::npos) << missing.message;
+}
+
 TEST_F(WgslModule, ManyAsyncPipelinesFromWgslAllBuildAndRun) {
   constexpr uint32_t kCount = 24;
   std::vector<wgpu::ShaderModule> modules;

@@ -305,6 +305,9 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
   all.clear();
   for (size_t i = 0; i < layouts.size(); ++i) {
     const auto& group = groups_[i];
+    // An empty layout needs no group (a shader that uses only @group(1) has an empty group 0),
+    // as in Dawn; a group set there anyway must still be compatible.
+    if (!group && layouts[i]->Entries().empty()) continue;
     if (!group) {
       Error(command, "Bind group at index " + std::to_string(i) + " is not set but " +
                          pipeline_->Name() + " uses it.");
@@ -376,6 +379,7 @@ bool ComputePassEncoderImpl::BindAndTrack(BufferImpl* indirect) {
   const auto& layouts = pipeline_->Layout()->Groups();
   for (uint32_t i = 0; i < layouts.size(); ++i) {
     if (!(dirtyGroups_ & (1u << i))) continue;
+    if (!groups_[i]) continue;  // an empty layout's, left unset: the shader reads nothing there
     VkDescriptorSet set = groups_[i]->Vk();
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->Layout()->Vk(), i, 1,
                             &set, 0, nullptr);
