@@ -142,6 +142,65 @@ fn main(@builtin(global_invocation_id) id : vec3<u32>) {
   EXPECT_NE(missing.message.find("Bind group at index 1 is not set"), std::string::npos) << missing.message;
 }
 
+// Entry points keep their WGSL names, and one module may hold several, each with its own
+// workgroup size and bindings (layout 'auto' takes only the bindings each one uses), as in Dawn.
+TEST_F(WgslModule, EntryPointsByNameSeveralInOneModule) {
+  const auto module = WgslModuleOf(R"(
+@group(0) @binding(0) var<storage, read_write> first : array<u32>;
+@group(0) @binding(1) var<storage, read_write> second : array<u32>;
+fn shared_helper(x : u32) -> u32 { return x * 2u; }
+@compute @workgroup_size(64)
+fn cs_main(@builtin(global_invocation_id) id : vec3<u32>) {
+  if (id.x < arrayLength(&first)) { first[id.x] = shared_helper(id.x) + 1u; }
+}
+@compute @workgroup_size(8, 4)
+fn fill_second(@builtin(global_invocation_id) id : vec3<u32>) {
+  let i = id.y * 16u + id.x;
+  if (i < arrayLength(&second)) { second[i] = shared_helper(i) + 5u; }
+})");
+  auto make = [&](const char* entry) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute.module = module;
+    pd.compute.entryPoint = entry;
+    return device.CreateComputePipeline(&pd);
+  };
+  const auto a = make("cs_main");
+  const auto b = make("fill_second");
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(uncaptured.empty()) << uncaptured.front().message;
+  auto outA = MakeBuffer(100 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "first");
+  auto outB = MakeBuffer(64 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "second");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(a);
+  pass.SetBindGroup(0, Group(a, 0, {outA}));  // cs_main's layout holds binding 0 only
+  pass.DispatchWorkgroups(2);
+  pass.SetPipeline(b);
+  wgpu::BindGroupEntry entry;
+  entry.binding = 1;
+  entry.buffer = outB;
+  wgpu::BindGroupDescriptor gd;
+  gd.layout = b.GetBindGroupLayout(0);  // fill_second's: binding 1 only
+  gd.entryCount = 1;
+  gd.entries = &entry;
+  pass.SetBindGroup(0, device.CreateBindGroup(&gd));
+  pass.DispatchWorkgroups(2, 2);  // 16 x 8 invocations over 64 elements
+  pass.End();
+  Submit(encoder);
+  const auto ra = Read<uint32_t>(outA, 100);
+  for (uint32_t i = 0; i < ra.size(); ++i) ASSERT_EQ(ra[i], 2 * i + 1) << "cs_main at " << i;
+  const auto rb = Read<uint32_t>(outB, 64);
+  for (uint32_t i = 0; i < rb.size(); ++i) ASSERT_EQ(rb[i], 2 * i + 5) << "fill_second at " << i;
+  EXPECT_TRUE(uncaptured.empty());
+
+  // With two entry points the name is required; an unknown one is named in the error.
+  const CapturedError unnamed = Capture([&] { make(""); });
+  EXPECT_NE(unnamed.message.find("has 2 compute entry points; the entry point must be named"), std::string::npos)
+      << unnamed.message;
+  const CapturedError unknown = Capture([&] { make("main"); });
+  EXPECT_NE(unknown.message.find("has no compute entry point named \"main\""), std::string::npos) << unknown.message;
+}
+
 TEST_F(WgslModule, ManyAsyncPipelinesFromWgslAllBuildAndRun) {
   constexpr uint32_t kCount = 24;
   std::vector<wgpu::ShaderModule> modules;

@@ -37,6 +37,35 @@ std::string lowered(const std::string& statements) {
   return r.glsl;
 }
 
+// Any name, and several @compute entry points in one module: each translates alone (as SPIR-V's
+// "main"), the others left out; the reflection lists them all.
+TEST(Lowering, EntryPointsAreChosenByName) {
+  const std::string src = R"(
+@group(0) @binding(0) var<storage, read_write> a : array<u32>;
+@compute @workgroup_size(64) fn cs_main(@builtin(global_invocation_id) id : vec3<u32>) { a[id.x] = 1u; }
+@compute @workgroup_size(8, 2) fn second(@builtin(local_invocation_index) i : u32) { a[i] = 2u; }
+)";
+  EXPECT_EQ(wgsl::computeEntryPoints(src), (std::vector<std::string>{"cs_main", "second"}));
+  const wgsl::Result first = wgsl::translate(src);
+  ASSERT_TRUE(first.ok()) << first.diagnostics.front().rendered;
+  EXPECT_EQ(first.reflection.entryPoint, "cs_main");
+  EXPECT_EQ(first.reflection.entryPoints, (std::vector<std::string>{"cs_main", "second"}));
+  EXPECT_EQ(first.reflection.workgroupSize, (std::array<uint32_t, 3>{64, 1, 1}));
+  wgsl::Options o;
+  o.entryPoint = "second";
+  const wgsl::Result r = wgsl::translate(src, o);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().rendered;
+  EXPECT_EQ(r.reflection.entryPoint, "second");
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{8, 2, 1}));
+  EXPECT_EQ(r.glsl.find("cs_main"), std::string::npos) << "the other entry point is left out";
+  o.entryPoint = "third";
+  const wgsl::Result missing = wgsl::translate(src, o);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.diagnostics.front().message.find("no @compute entry point named 'third' (the module has 'cs_main', 'second')"),
+            std::string::npos) << missing.diagnostics.front().message;
+  EXPECT_TRUE(wgsl::computeEntryPoints("fn (").empty());
+}
+
 TEST(Lowering, PrecedenceFollowsWgsl) {
   const std::string g = lowered("  b[0] = b[1] + b[2] * b[3] << 1u;\n  b[1] = b[0] | b[1] & b[2];");
   EXPECT_NE(g.find("((w_b[min(uint(1), uint(w_b.length()) - 1u)] + (w_b[min(uint(2), "

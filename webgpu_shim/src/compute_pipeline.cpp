@@ -204,7 +204,8 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   build->pipeline = pipeline;
   build->module = module;
   build->layout = std::move(layout);
-  build->entryPoint = ep->name;
+  build->entryPoint = ep->spirvName;
+  build->vkModule = ep->module;
   build->specEntries = std::move(specEntries);
   build->specData = std::move(specData);
   return build;
@@ -219,7 +220,7 @@ void PipelineBuild::Build() {
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module->Vk();
+  info.stage.module = vkModule;
   info.stage.pName = entryPoint.c_str();
   info.stage.pSpecializationInfo = specEntries.empty() ? nullptr : &spec;
   info.layout = layout->Vk();

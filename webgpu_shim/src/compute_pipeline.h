@@ -22,7 +22,8 @@ struct PipelineBuild {
   std::shared_ptr<ComputePipelineImpl> pipeline;
   std::shared_ptr<ShaderModuleImpl> module;
   std::shared_ptr<PipelineLayoutImpl> layout;
-  std::string entryPoint;
+  std::string entryPoint;        // the SPIR-V entry point's name
+  VkShaderModule vkModule = VK_NULL_HANDLE;  // the module holding it (owned by `module`)
   std::vector<VkSpecializationMapEntry> specEntries;
   std::vector<uint32_t> specData;
   VkResult result = VK_NOT_READY;

@@ -101,6 +101,8 @@ struct ModuleCompiler {
   void Validate();  // spirv-val
   void Reflect();
   void Run(VkDevice device, const ModuleSource& source, const BlobCache& cache);
+  void CreateModule(VkDevice device, size_t first, const std::string& wgslEntry,
+                    const WgslTranslation* translation);
 };
 
 void ModuleCompiler::Validate() {
@@ -207,9 +209,27 @@ void ModuleCompiler::Reflect() {
 }
 
 void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const BlobCache& cache) {
-  WgslTranslation translation;
-  if (source.wgsl) {
-    translation = TranslateWgsl(*source.wgsl, cache);
+  if (!source.wgsl && source.spirv.empty()) {
+    Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
+    return;
+  }
+  if (!source.wgsl) {
+    spirv = source.spirv;
+    // WebGPU-grade validation first: a module the driver would reject never reaches it. WGSL's
+    // output was validated by the translator (or, read from the cache, by TranslateWgsl).
+    if (!source.prevalidated) Validate();
+    if (!Ok()) return;
+    Reflect();
+    if (Ok()) CreateModule(device, 0, {}, nullptr);
+    return;
+  }
+  // WGSL: each @compute function is translated on its own (SPIR-V made through GLSL has one
+  // entry point, "main"), each its own Vulkan module. A module that does not parse, or has no
+  // entry point, is translated once for the translator to say why.
+  std::vector<std::string> entries = wgsl::computeEntryPoints(*source.wgsl);
+  if (entries.empty()) entries.emplace_back();
+  for (const std::string& entry : entries) {
+    WgslTranslation translation = TranslateWgsl(*source.wgsl, entry, cache);
     if (!translation.diagnostics.empty()) {
       for (const auto& d : translation.diagnostics)
         out.messages.push_back({d.message, d.line, d.column, 0});
@@ -219,36 +239,42 @@ void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const Blob
       return;
     }
     spirv = std::move(translation.spirv);
-  } else if (source.spirv.empty()) {
-    Fail("the descriptor has no shader source (chain a ShaderSourceWGSL or ShaderSourceSPIRV).");
-    return;
-  } else {
-    spirv = source.spirv;
-    // WebGPU-grade validation first: a module the driver would reject never reaches it. WGSL's
-    // output was validated by the translator (or, read from the cache, by TranslateWgsl).
-    if (!source.prevalidated) Validate();
+    const size_t first = out.entryPoints.size();
+    Reflect();
+    if (!Ok()) return;
+    CreateModule(device, first, entry, &translation);
+    if (!Ok()) return;
   }
-  if (!Ok()) return;
-  Reflect();
-  if (!Ok()) return;
-  // Pipeline constants name WGSL overrides as the source spells them.
-  for (auto& ep : out.entryPoints) {
-    // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
-    ep.workgroupStorageBytes =
-        std::max<uint64_t>(ep.workgroupStorageBytes, translation.workgroupStorageBytes);
-    for (auto& c : ep.constants) {
-      for (const auto& o : translation.overrides) {
-        if (o.id == c.specId) c.name = o.name;
-      }
-    }
-  }
+}
+
+// Makes the Vulkan module of `spirv` for the entry points reflected from index `first` on; a
+// WGSL translation names them and adds what only the translator knows.
+void ModuleCompiler::CreateModule(VkDevice device, size_t first, const std::string& wgslEntry,
+                                  const WgslTranslation* translation) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = spirv.size() * sizeof(uint32_t);
   info.pCode = spirv.data();
-  if (VkResult r = vkCreateShaderModule(device, &info, nullptr, &out.module); r != VK_SUCCESS) {
-    out.module = VK_NULL_HANDLE;
+  VkShaderModule module = VK_NULL_HANDLE;
+  if (VkResult r = vkCreateShaderModule(device, &info, nullptr, &module); r != VK_SUCCESS) {
     out.errorType = IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal;
     out.error = name + " " + VkFailure("vkCreateShaderModule", r);
+    return;
+  }
+  out.modules.push_back(module);
+  for (size_t i = first; i < out.entryPoints.size(); ++i) {
+    EntryPointReflection& ep = out.entryPoints[i];
+    ep.spirvName = ep.name;
+    ep.module = module;
+    if (!translation) continue;
+    if (!wgslEntry.empty()) ep.name = wgslEntry;
+    // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
+    ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, translation->workgroupStorageBytes);
+    // Pipeline constants name WGSL overrides as the source spells them.
+    for (auto& c : ep.constants) {
+      for (const auto& o : translation->overrides) {
+        if (o.id == c.specId) c.name = o.name;
+      }
+    }
   }
 }
 
@@ -298,7 +324,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
 ShaderModuleImpl::~ShaderModuleImpl() {
   Resolve();
   // Pipelines made from the module hold their own compiled code; it can go at once.
-  if (module_) vkDestroyShaderModule(Device().Vk(), module_, nullptr);
+  for (VkShaderModule m : modules_) vkDestroyShaderModule(Device().Vk(), m, nullptr);
 }
 
 bool ShaderModuleImpl::Compiled() const {
@@ -321,7 +347,7 @@ void ShaderModuleImpl::Resolve() {
 void ShaderModuleImpl::Apply(ModuleCompilation compilation) {
   entryPoints_ = std::move(compilation.entryPoints);
   messages_ = std::move(compilation.messages);
-  module_ = compilation.module;
+  modules_ = std::move(compilation.modules);
   if (compilation.errorType == ErrorType::NoError) return;
   MarkInvalid();
   // Where the error would have gone had the module compiled in CreateShaderModule.

@@ -48,7 +48,9 @@ struct ShaderConstant {
 };
 
 struct EntryPointReflection {
-  std::string name;
+  std::string name;       // as the source names it (WGSL: the @compute function)
+  std::string spirvName;  // in the SPIR-V (a WGSL entry point is its own module's "main")
+  VkShaderModule module = VK_NULL_HANDLE;  // the Vulkan module that holds it
   std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // with the overrides' default values
   // The SpecId overriding each workgroup size dimension, or kNoSpecId.
   std::array<uint32_t, 3> workgroupSizeSpecIds{kNoSpecId, kNoSpecId, kNoSpecId};
@@ -73,7 +75,7 @@ struct ModuleCompilation {
   std::vector<CompilationRecord> messages;  // all errors
   ErrorType errorType = ErrorType::NoError;
   std::string error;  // the device error's message
-  VkShaderModule module = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules;  // one per WGSL entry point; one for SPIR-V
 };
 
 // A module's source, copied out of the descriptor.
@@ -91,7 +93,6 @@ class ShaderModuleImpl : public ObjectBase {
   Future GetCompilationInfo(CallbackMode mode, CompilationInfoCallback<> callback);
   // The compute entry point called `name` (or the only one when `name` is empty).
   const EntryPointReflection* FindEntryPoint(const std::string& name, std::string* error);
-  VkShaderModule Vk() const { return module_; }
   // Waits for a WGSL module's compilation, if still pending, and takes its result (validity,
   // reflection, error). Before IsValid() means anything.
   void Resolve();
@@ -110,7 +111,7 @@ class ShaderModuleImpl : public ObjectBase {
   std::shared_ptr<Pending> pending_;   // a WGSL compilation not yet taken by Resolve()
   std::vector<EntryPointReflection> entryPoints_;
   std::vector<CompilationRecord> messages_;  // all errors
-  VkShaderModule module_ = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules_;
 };
 
 }  // namespace wgpu::detail

@@ -114,18 +114,23 @@ std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_v
 
 }  // namespace
 
-WgslTranslation TranslateWgsl(std::string_view wgsl, const BlobCache& cache) {
-  const std::string key = cache.CanLoad() || cache.CanStore() ? cache.Key(EntryKey(wgsl)) : "";
+WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint, const BlobCache& cache) {
+  // What an entry is made from: the WGSL, and which entry point (a module's other entry points
+  // are other entries).
+  const std::string source = entryPoint.empty() ? std::string(wgsl) : "// entry point " + entryPoint + "\n" + std::string(wgsl);
+  const std::string key = cache.CanLoad() || cache.CanStore() ? cache.Key(EntryKey(source)) : "";
   if (cache.CanLoad()) {
     // spirv-val on what the cache returns too: whatever the hooks hand back never reaches the
     // driver unvalidated.
     if (const auto bytes = cache.Load(key)) {
-      if (auto hit = DecodeEntry(*bytes, wgsl); hit && wgsl::validateSpirv(hit->spirv))
+      if (auto hit = DecodeEntry(*bytes, source); hit && wgsl::validateSpirv(hit->spirv))
         return std::move(*hit);
     }
   }
   ++translations;
-  wgsl::Result r = wgsl::translate(wgsl);  // runs spirv-val on its output
+  wgsl::Options options;
+  options.entryPoint = entryPoint;
+  wgsl::Result r = wgsl::translate(wgsl, options);  // runs spirv-val on its output
   WgslTranslation t;
   if (!r.ok()) {
     t.diagnostics = std::move(r.diagnostics);
@@ -134,7 +139,7 @@ WgslTranslation TranslateWgsl(std::string_view wgsl, const BlobCache& cache) {
   t.spirv = std::move(r.spirv);
   t.workgroupStorageBytes = r.reflection.workgroupStorageBytes;
   for (const auto& o : r.reflection.overrides) t.overrides.push_back({o.id, o.name});
-  if (cache.CanStore()) cache.Store(key, EncodeEntry(wgsl, t));
+  if (cache.CanStore()) cache.Store(key, EncodeEntry(source, t));
   return t;
 }
 

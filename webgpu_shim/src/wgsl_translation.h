@@ -27,6 +27,8 @@ struct WgslTranslation {
 // Reentrant (the device's worker threads call it at once). A cache entry is used only when it
 // was made from this exact WGSL by this translator, its checksum matches and its SPIR-V passes
 // spirv-val; otherwise the WGSL is translated and the entry (re)written.
-WgslTranslation TranslateWgsl(std::string_view wgsl, const BlobCache& cache);
+// `entryPoint`: the @compute function to translate (empty: the module's first); each is its own
+// cache entry.
+WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint, const BlobCache& cache);
 
 }  // namespace wgpu::detail

@@ -40,6 +40,7 @@ nlohmann::json reflectionJson(const wgsl::Reflection& r) {
          {"default", o.defaultValue ? nlohmann::json(*o.defaultValue) : nlohmann::json(nullptr)}});
   }
   return {{"entryPoint", r.entryPoint},
+          {"entryPoints", r.entryPoints},
           {"workgroupSize", r.workgroupSize},
           {"workgroupSizeOverrides", r.workgroupSizeOverrides},
           {"bindings", bindings},
@@ -61,6 +62,10 @@ int main(int argc, char** argv) {
   app.add_flag("--spirv-asm", asmOut, "print the SPIR-V disassembly");
   app.add_flag("--glsl", glslOut, "print readable GLSL of the SPIR-V (SPIRV-Cross)");
   app.add_flag("--reflect", reflect, "print the reflection as JSON");
+  std::string entry;
+  app.add_option("--entry", entry,
+                 "the @compute function to output (default: the first; every entry point of the "
+                 "module is translated and checked either way)");
   CLI11_PARSE(app, argc, argv);
 
   std::stringstream src;
@@ -74,11 +79,22 @@ int main(int argc, char** argv) {
     }
     src << in.rdbuf();
   }
-  const wgsl::Result r = wgsl::translate(src.str());
+  wgsl::Options options;
+  options.entryPoint = entry;
+  const wgsl::Result r = wgsl::translate(src.str(), options);
   if (!r.ok()) {
     for (const auto& d : r.diagnostics)
       std::fprintf(stderr, "%s:%s\n", input.c_str(), d.rendered.c_str());
     return 1;
+  }
+  // Each SPIR-V module holds one entry point: the others are translated here only to check them.
+  for (const std::string& other : r.reflection.entryPoints) {
+    if (other == r.reflection.entryPoint) continue;
+    options.entryPoint = other;
+    const wgsl::Result o = wgsl::translate(src.str(), options);
+    for (const auto& d : o.diagnostics)
+      std::fprintf(stderr, "%s:%s\n", input.c_str(), d.rendered.c_str());
+    if (!o.ok()) return 1;
   }
   if (!output.empty()) {
     std::ofstream out(output, std::ios::binary);

@@ -71,30 +71,35 @@ std::string i32Literal(double v) {
 
 class Lowerer {
  public:
-  explicit Lowerer(const Module& m) : m_(m) {}
+  Lowerer(const Module& m, std::string entryPoint) : m_(m), entryName_(std::move(entryPoint)) {}
 
   Lowered run() {
+    // Every @compute function is an entry point; the one asked for is lowered as GLSL's main and
+    // the others are left out (WGSL never calls an entry point).
     const Function* entry = nullptr;
     for (const auto& f : m_.functions) {
-      const bool isEntry = hasAttr(f.attributes, "compute");
       for (const auto& a : f.attributes) {
         if (a.name == "vertex" || a.name == "fragment")
           unsupported(a.pos, "@" + a.name + " entry point (compute only)");
       }
-      if (isEntry) {
-        if (entry)
-          fail(f.pos,
-               "more than one @compute entry point ('" + entry->name + "' and '" + f.name + "')");
-        entry = &f;
-      }
+      if (!hasAttr(f.attributes, "compute")) continue;
+      out_.reflection.entryPoints.push_back(f.name);
+      if (!entry && (entryName_.empty() || f.name == entryName_)) entry = &f;
+    }
+    if (!entry && !entryName_.empty()) {
+      std::string known;
+      for (const auto& n : out_.reflection.entryPoints) known += (known.empty() ? "'" : ", '") + n + "'";
+      fail(SourcePos{1, 1}, "no @compute entry point named '" + entryName_ + "'" +
+                                (known.empty() ? std::string() : " (the module has " + known + ")"));
     }
     // WGSL module-scope declarations may be used before they are declared: lower them in
     // dependency order (callees before callers), which also finds recursion and cycles.
     for (const Decl& d : declarationOrder()) {
       if (d.kind == Decl::Struct) declareStruct(m_.structs[d.index]);
       if (d.kind == Decl::Global) declareGlobal(m_.globals[d.index]);
-      if (d.kind == Decl::Function)
-        emitFunction(m_.functions[d.index], &m_.functions[d.index] == entry);
+      if (d.kind != Decl::Function) continue;
+      const Function& f = m_.functions[d.index];
+      if (&f == entry || !hasAttr(f.attributes, "compute")) emitFunction(f, &f == entry);
     }
     if (!entry) fail(SourcePos{1, 1}, "no @compute entry point");
     out_.reflection.entryPoint = entry->name;
@@ -2052,6 +2057,7 @@ class Lowerer {
   enum class LoopKind { Plain, WithContinuing, Switch, Continuing };
 
   const Module& m_;
+  std::string entryName_;  // the @compute function to lower; empty: the first
   Lowered out_;
   std::string header_, decls_, body_;
   struct ZeroAtEntry {
@@ -2083,8 +2089,8 @@ class Lowerer {
 
 }  // namespace
 
-Lowered lower(const Module& module) {
-  return Lowerer(module).run();
+Lowered lower(const Module& module, const std::string& entryPoint) {
+  return Lowerer(module, entryPoint).run();
 }
 
 }  // namespace wgsl::detail

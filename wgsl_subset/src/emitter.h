@@ -14,6 +14,7 @@ struct Lowered {
   Reflection reflection;
 };
 
-Lowered lower(const Module& module);
+// `entryPoint`: the @compute function to lower (the others are left out); empty: the first.
+Lowered lower(const Module& module, const std::string& entryPoint = {});
 
 }  // namespace wgsl::detail

@@ -70,7 +70,7 @@ Result translate(std::string_view source, const Options& options) {
   Result r;
   try {
     const detail::Module module = detail::parse(source);
-    detail::Lowered lowered = detail::lower(module);
+    detail::Lowered lowered = detail::lower(module, options.entryPoint);
     r.glsl = std::move(lowered.glsl);
     r.reflection = std::move(lowered.reflection);
   } catch (const detail::CompileError& e) {
@@ -94,6 +94,19 @@ Result translate(std::string_view source, const Options& options) {
     r.spirv.clear();
   }
   return r;
+}
+
+std::vector<std::string> computeEntryPoints(std::string_view source) {
+  std::vector<std::string> names;
+  try {
+    const detail::Module module = detail::parse(source);
+    for (const auto& f : module.functions)
+      for (const auto& a : f.attributes)
+        if (a.name == "compute") names.push_back(f.name);
+  } catch (const std::exception&) {
+    return {};
+  }
+  return names;
 }
 
 bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages) {

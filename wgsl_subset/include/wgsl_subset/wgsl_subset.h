@@ -34,7 +34,8 @@ struct OverrideInfo {
 };
 
 struct Reflection {
-  std::string entryPoint{};
+  std::string entryPoint{};               // the @compute function translated (SPIR-V's "main")
+  std::vector<std::string> entryPoints{};  // every @compute function of the module, in source order
   std::array<uint32_t, 3> workgroupSize{1, 1, 1};  // an override's dimension: its default
   // The override that sets each dimension ("" when fixed); pipeline constants may change it.
   std::array<std::string, 3> workgroupSizeOverrides{};
@@ -53,10 +54,17 @@ struct Result {
 
 struct Options {
   bool validate = true;  // run spirv-val on the output
+  // The @compute function to translate; the others are left out (each module's SPIR-V has one
+  // entry point, "main"). Empty: the first one (Reflection::entryPoints lists them all).
+  std::string entryPoint{};
 };
 
 // Never throws and never aborts on any input: problems come back as diagnostics.
 Result translate(std::string_view source, const Options& options = {});
+
+// The module's @compute functions in source order; empty when it does not parse (translate()
+// says why).
+std::vector<std::string> computeEntryPoints(std::string_view source);
 
 // spirv-val for the Vulkan 1.1 environment, as translate() runs it: true when `spirv` passes;
 // otherwise the validator's messages go to `messages` (when given).
