@@ -427,6 +427,8 @@ TEST(Forward, NonFiniteInputsFailTheRunNamingTheInputAndIndex) {
   tg::RunResult r = await(fwd.run({{"x", x}}));
   EXPECT_EQ(r.kind, tg::ResultKind::Failed);
   EXPECT_NE(r.error.find("run: input 'x' has NaN at index 4"), std::string::npos) << r.error;
+  // A run has no parameters to protect: the message does not claim it does.
+  EXPECT_EQ(r.error.find("parameters"), std::string::npos) << r.error;
   x[4] = 0.f;
   x[2] = INFINITY;
   r = await(fwd.run({{"x", x}}));

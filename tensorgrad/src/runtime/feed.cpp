@@ -129,8 +129,11 @@ std::string checkFinite(const Feed& feed, std::string_view call) {
     if (value.dtype() != Dtype::F32) continue;
     const std::vector<float>& v = value.f32();
     if (auto i = firstNonFinite(v.data(), v.size())) {
+      // A step would carry the value into the parameters; a run has none to protect, and says
+      // only what is true of it.
       return describeNonFinite(std::string(call) + ": input '" + name + "'", v.data(), *i) +
-             "; non-finite inputs are rejected before they can reach the parameters";
+             (call == "step" ? "; non-finite inputs are rejected before they can reach the parameters"
+                             : "; non-finite inputs are rejected (upstream tensorgrad does not check them)");
     }
   }
   return {};
