@@ -4,6 +4,8 @@
 
 #include <tensorgrad/tensorgrad.h>
 
+#include "models.h"
+
 namespace {
 
 using tg::Tensor;
@@ -164,6 +166,18 @@ TEST(ShapeOverflow, IsAnErrorNamingTheTensorOrOp) {
     };
   };
   expectMessage(traced([&] { tg::tensorInput("x", {k32, k32}); }), {"tensorInput 'x'", "overflows"});
+  // A spec's input whose shape overflows names the input, never a library source file.
+  try {
+    tg_models::MLP model;
+    tg::TrainingSpec<tg_models::MLP> spec = tg_models::mlpSpec(model);
+    spec.inputs = {{"x", {{k32, k32}}}, {"y", {{4, 1}}}};
+    (void)tg::trace(spec);
+    ADD_FAILURE() << "accepted an overflowing input";
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("input 'x' of the spec: shape [4294967296, 4294967296] overflows"), std::string::npos) << m;
+    EXPECT_EQ(m.find("tensorgrad/src"), std::string::npos) << m;
+  }
   // 2^62 elements fit in int64, their 2^64 bytes do not.
   expectMessage(traced([&] { tg::tensorInput("x", {int64_t{1} << 62, 1}); }), {"tensorInput 'x'", "overflows"});
   expectMessage(traced([&] {

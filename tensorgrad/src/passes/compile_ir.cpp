@@ -38,6 +38,7 @@ Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecl
     }
     Inputs inputs;
     for (const auto& [name, decl] : decls) {
+      // Checked here, naming the spec's input: the leaf below would name this file as its site.
       for (int64_t d : decl.shape) {
         if (d <= 0) {
           throw TraceError("input '" + name + "' has shape " + showShape(decl.shape) +
@@ -45,6 +46,8 @@ Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecl
                            "attached to a training run)");
         }
       }
+      if (std::string e = checkTensorShape(decl.shape); !e.empty())
+        throw TraceError("input '" + name + "' of the spec: " + e);
       inputs.set(name, tensorInput(name, decl.shape, decl.dtype));
     }
     return std::vector<Tensor>{fn(inputs)};
