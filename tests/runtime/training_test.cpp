@@ -280,6 +280,7 @@ TEST(Training, OverflowingInputShapeIsRejectedNamingTheInput) {
     const std::string what = e.what();
     EXPECT_NE(what.find("tensorInput 'x'"), std::string::npos) << what;
     EXPECT_NE(what.find("overflows"), std::string::npos) << what;
+    EXPECT_EQ(what.find("tensorgrad/src"), std::string::npos) << "names a library file: " << what;
   }
 }
 

@@ -175,7 +175,7 @@ TEST(ShapeOverflow, IsAnErrorNamingTheTensorOrOp) {
     ADD_FAILURE() << "accepted an overflowing input";
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("input 'x' of the spec: shape [4294967296, 4294967296] overflows"), std::string::npos) << m;
+    EXPECT_NE(m.find("tensorInput 'x' (the spec's input): shape [4294967296, 4294967296] overflows"), std::string::npos) << m;
     EXPECT_EQ(m.find("tensorgrad/src"), std::string::npos) << m;
   }
   // 2^62 elements fit in int64, their 2^64 bytes do not.

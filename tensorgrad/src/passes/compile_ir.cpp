@@ -47,7 +47,7 @@ Traced traceModule(const Module& model, const ErasedForward& fn, const InputDecl
         }
       }
       if (std::string e = checkTensorShape(decl.shape); !e.empty())
-        throw TraceError("input '" + name + "' of the spec: " + e);
+        throw ShapeError("tensorInput '" + name + "' (the spec's input): " + e, nullptr);
       inputs.set(name, tensorInput(name, decl.shape, decl.dtype));
     }
     return std::vector<Tensor>{fn(inputs)};
