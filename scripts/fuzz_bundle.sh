@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 out="${2:-build/fuzz}"
 mkdir -p "$out/bundle_corpus"
-cmake -S . -B "$out/shim-build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DTG_FUZZ=ON -DTG_BUILD_TESTS=OFF -DTG_BUILD_BENCH=OFF \
+cmake -S . -B "$out/shim-build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-16 \
+  -DCMAKE_CXX_COMPILER=clang++-16 -DTG_FUZZ=ON -DTG_BUILD_TESTS=OFF -DTG_BUILD_BENCH=OFF \
   -DTG_WARNINGS_AS_ERRORS=OFF > "$out/bundle-configure.log"
 cmake --build "$out/shim-build" --target fuzz_bundle > "$out/bundle-build.log" ||
   { tail -40 "$out/bundle-build.log"; exit 1; }

@@ -8,8 +8,9 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-dev glslang-tools spirv-tools spirv-cross libspirv-cross-c-shared-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev googletest libbenchmark-dev libcli11-dev libpng-dev
-  # The wgsl_subset fuzzer (libFuzzer with ASan and UBSan).
-  clang libclang-rt-14-dev
+  # The fuzzers (libFuzzer with ASan and UBSan): clang 14 for the translator's and safetensors',
+  # clang 16 for the -DTG_FUZZ=ON build of the shim and the bundle loader (std::source_location).
+  clang libclang-rt-14-dev clang-16 libclang-rt-16-dev
   # The browser oracle: Dawn for Node (npm `webgpu`) on Mesa's GLES (llvmpipe).
   libegl1 libegl-mesa0 libgles2
   # tg-inspect: graphs as SVG (Graphviz's dot); its HTML report checked in headless Chromium.
