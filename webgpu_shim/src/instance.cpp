@@ -65,7 +65,10 @@ class ScopedEnv {
 
 // `driverFile` empty: the loader's own driver search. Otherwise only that manifest's driver. The
 // loader takes the list of drivers from the environment when the instance is created, and each
-// instance keeps its own list, so one process can hold instances of several drivers.
+// instance keeps its own list, so one process can hold instances of several drivers. (Debian 12's
+// loader, 1.3.239, rejects VK_LUNARG_direct_driver_loading, the way without the environment.) The
+// variables change only here, under this lock, once per driver for the process's lifetime; a
+// thread reading the environment meanwhile could see them.
 const VulkanInstance& SharedVulkanInstance(bool validation, const std::string& driverFile) {
   static std::mutex mutex;
   static std::map<std::pair<bool, std::string>, VulkanInstance> cache;
