@@ -30,7 +30,6 @@ tg::RuntimeOptions replayOptions(const tg::Bundle& b, const DeviceChoice& user) 
   const tg::parity::ReplayDevice match = tg::parity::replayDevice(b);
   const std::string recorded = match.recordedOn.empty() ? "(not recorded in the bundle)" : "'" + match.recordedOn + "'";
   tg::RuntimeOptions o = user.given() ? user.runtime() : match.runtime;
-  o.failOnNonFiniteLoss = false;  // a NaN loss completes its step in the browser too
   std::string missing = user.given() ? std::string() : match.missing;
   tg::WebGPUSupport support;
   if (missing.empty()) {
@@ -45,10 +44,10 @@ tg::RuntimeOptions replayOptions(const tg::Bundle& b, const DeviceChoice& user) 
                  "only a tolerance (--rtol) can apply.\n",
                  recorded.c_str(), match.description.c_str(), missing.c_str());
     o = user.runtime();
-    o.failOnNonFiniteLoss = false;
     support = tg::checkWebGPU(o);
     if (!support.ok) throw std::runtime_error(support.message);
   }
+  o.failOnNonFiniteLoss = false;  // a NaN loss completes its step in the browser too
   std::printf("device %s%s\nrecorded on %s\n", support.adapter.c_str(),
               user.given() ? " (chosen by --device/--vulkan-driver)"
               : missing.empty() ? (" (" + match.description + ", matching the recording)").c_str()

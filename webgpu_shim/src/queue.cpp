@@ -230,7 +230,7 @@ bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands) {
     StagingChunk chunk = chunks_.front();
     chunks_.pop_front();
     --pendingChunkBegin_;
-    if (freeChunks_.size() < kMaxFreeChunks && chunk.raw.allocation.size <= 64 * kChunkSize) {
+    if (freeChunks_.size() < kMaxFreeChunks && chunk.capacity <= 64 * kChunkSize) {
       chunk.used = 0;
       freeChunks_.push_back(chunk);
     } else {

@@ -101,8 +101,7 @@ struct ModuleCompiler {
   void Validate();  // spirv-val
   void Reflect();
   void Run(VkDevice device, const ModuleSource& source, const BlobCache& cache);
-  void CreateModule(VkDevice device, size_t first, const std::string& wgslEntry,
-                    const WgslTranslation* translation);
+  void CreateModule(VkDevice device, size_t first, const WgslTranslation* translation);
 };
 
 void ModuleCompiler::Validate() {
@@ -220,16 +219,14 @@ void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const Blob
     if (!source.prevalidated) Validate();
     if (!Ok()) return;
     Reflect();
-    if (Ok()) CreateModule(device, 0, {}, nullptr);
+    if (Ok()) CreateModule(device, 0, nullptr);
     return;
   }
   // WGSL: each @compute function is translated on its own (SPIR-V made through GLSL has one
-  // entry point, "main"), each its own Vulkan module. A module that does not parse, or has no
-  // entry point, is translated once for the translator to say why.
-  std::vector<std::string> entries = wgsl::computeEntryPoints(*source.wgsl);
-  if (entries.empty()) entries.emplace_back();
-  for (const std::string& entry : entries) {
-    WgslTranslation translation = TranslateWgsl(*source.wgsl, entry, cache);
+  // entry point, "main"), each its own Vulkan module. The first translation names them all.
+  std::vector<std::string> entries{std::string()};
+  for (size_t i = 0; i < entries.size(); ++i) {
+    WgslTranslation translation = TranslateWgsl(*source.wgsl, entries[i], cache);
     if (!translation.diagnostics.empty()) {
       for (const auto& d : translation.diagnostics)
         out.messages.push_back({d.message, d.line, d.column, 0});
@@ -238,18 +235,23 @@ void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const Blob
                   " - While calling [Device].CreateShaderModule.";
       return;
     }
+    if (i == 0) {
+      for (const std::string& e : translation.entryPoints)
+        if (e != translation.entryPoint) entries.push_back(e);
+    }
     spirv = std::move(translation.spirv);
     const size_t first = out.entryPoints.size();
     Reflect();
     if (!Ok()) return;
-    CreateModule(device, first, entry, &translation);
+    CreateModule(device, first, &translation);
     if (!Ok()) return;
   }
 }
 
 // Makes the Vulkan module of `spirv` for the entry points reflected from index `first` on; a
-// WGSL translation names them and adds what only the translator knows.
-void ModuleCompiler::CreateModule(VkDevice device, size_t first, const std::string& wgslEntry,
+// WGSL translation names them (its SPIR-V calls its one entry point "main") and adds what only
+// the translator knows.
+void ModuleCompiler::CreateModule(VkDevice device, size_t first,
                                   const WgslTranslation* translation) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = spirv.size() * sizeof(uint32_t);
@@ -266,7 +268,7 @@ void ModuleCompiler::CreateModule(VkDevice device, size_t first, const std::stri
     ep.spirvName = ep.name;
     ep.module = module;
     if (!translation) continue;
-    if (!wgslEntry.empty()) ep.name = wgslEntry;
+    ep.name = translation->entryPoint;
     // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
     ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, translation->workgroupStorageBytes);
     // Pipeline constants name WGSL overrides as the source spells them.

@@ -12,7 +12,7 @@ namespace {
 std::atomic<uint64_t> translations{0};
 
 // Bump when the entry layout changes: old entries stop matching.
-constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v1\n";
+constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v2\n";
 // Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
 // SPIRV-Tools versions (webgpu_shim/CMakeLists.txt). An entry from another translator is a miss.
 #ifndef WGPU_WGSL_TRANSLATOR_ID
@@ -41,11 +41,15 @@ void AppendField(std::string& out, std::string_view text) {
 }
 
 // An entry: the magic, a checksum (u64) of everything after the translator's id, the id, the
-// WGSL (compared in full), the translator's workgroup storage count, the overrides (SpecId and
-// name), then the SPIR-V words; each string prefixed with its u64 length.
+// WGSL (compared in full), the entry point translated and the module's entry points, the
+// translator's workgroup storage count, the overrides (SpecId and name), then the SPIR-V words;
+// each string prefixed with its u64 length.
 std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
   std::string body;
   AppendField(body, wgsl);
+  AppendField(body, t.entryPoint);
+  AppendU64(body, t.entryPoints.size());
+  for (const std::string& e : t.entryPoints) AppendField(body, e);
   AppendU64(body, t.workgroupStorageBytes);
   AppendU64(body, t.overrides.size());
   for (const WgslOverride& o : t.overrides) {
@@ -94,6 +98,15 @@ std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_v
   const auto source = r.Field();
   if (!source || *source != wgsl) return std::nullopt;
   WgslTranslation t;
+  const auto entry = r.Field();
+  const auto entries = r.U64();
+  if (!entry || !entries) return std::nullopt;
+  t.entryPoint = std::string(*entry);
+  for (uint64_t i = 0; i < *entries; ++i) {
+    const auto e = r.Field();
+    if (!e) return std::nullopt;
+    t.entryPoints.emplace_back(*e);
+  }
   const auto workgroupBytes = r.U64();
   const auto overrides = r.U64();
   if (!workgroupBytes || !overrides) return std::nullopt;
@@ -138,6 +151,8 @@ WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoi
   }
   t.spirv = std::move(r.spirv);
   t.workgroupStorageBytes = r.reflection.workgroupStorageBytes;
+  t.entryPoint = r.reflection.entryPoint;
+  t.entryPoints = r.reflection.entryPoints;
   for (const auto& o : r.reflection.overrides) t.overrides.push_back({o.id, o.name});
   if (cache.CanStore()) cache.Store(key, EncodeEntry(source, t));
   return t;

@@ -21,14 +21,16 @@ struct WgslTranslation {
   std::vector<uint32_t> spirv;  // passed spirv-val; empty when the WGSL does not translate
   std::vector<WgslOverride> overrides;
   uint64_t workgroupStorageBytes = 0;  // the translator's count, in WGSL sizes
+  std::string entryPoint;                // the @compute function translated
+  std::vector<std::string> entryPoints;  // every @compute function of the module
   std::vector<wgsl::Diagnostic> diagnostics;  // why the WGSL does not translate
 };
 
 // Reentrant (the device's worker threads call it at once). A cache entry is used only when it
 // was made from this exact WGSL by this translator, its checksum matches and its SPIR-V passes
 // spirv-val; otherwise the WGSL is translated and the entry (re)written.
-// `entryPoint`: the @compute function to translate (empty: the module's first); each is its own
-// cache entry.
+// `entryPoint`: the @compute function to translate (empty: the module's first, and the result
+// names the others); each is its own cache entry.
 WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint, const BlobCache& cache);
 
 }  // namespace wgpu::detail

@@ -96,19 +96,6 @@ Result translate(std::string_view source, const Options& options) {
   return r;
 }
 
-std::vector<std::string> computeEntryPoints(std::string_view source) {
-  std::vector<std::string> names;
-  try {
-    const detail::Module module = detail::parse(source);
-    for (const auto& f : module.functions)
-      for (const auto& a : f.attributes)
-        if (a.name == "compute") names.push_back(f.name);
-  } catch (const std::exception&) {
-    return {};
-  }
-  return names;
-}
-
 bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
   tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {

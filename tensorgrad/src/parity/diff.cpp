@@ -280,10 +280,9 @@ DiffReport diffBundle(const Bundle& b, const DiffOptions& options) {
   // and architecture.
   if (const auto a = result.find("adapter"); a != result.end() && a->is_object()) {
     report.oracleAdapter = a->value("description", "");
-    for (const char* key : {"vendor", "architecture"}) {
-      if (!a->value("description", "").empty()) break;
-      const std::string part = a->value(key, "");
-      if (!part.empty()) report.oracleAdapter += (report.oracleAdapter.empty() ? "" : " ") + part;
+    if (report.oracleAdapter.empty()) {
+      const std::string vendor = a->value("vendor", ""), architecture = a->value("architecture", "");
+      report.oracleAdapter = vendor + (vendor.empty() || architecture.empty() ? "" : " ") + architecture;
     }
   }
   if (options.workDir.empty()) std::filesystem::remove_all(dir);

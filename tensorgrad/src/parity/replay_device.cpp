@@ -52,12 +52,13 @@ ReplayDevice replayDevice(const Bundle& b) {
     d.description = "Mesa's lavapipe (llvmpipe)";
     return d;
   }
-  for (const char* vendor : {"nvidia", "amd", "radeon", "intel", "apple", "qualcomm", "adreno", "arm", "mali"}) {
+  // A GPU, by the vendor word that Vulkan device names carry: the same GPU's Vulkan driver (a
+  // different GPU or driver rounds differently).
+  for (const char* vendor : {"nvidia", "amd", "radeon", "intel", "adreno", "mali"}) {
     if (has(a, vendor)) {
-      // A GPU: the same GPU's Vulkan driver (a different GPU or driver rounds differently).
       d.kind = ReplayDevice::Kind::Gpu;
-      d.runtime.device = vendor == std::string_view("radeon") ? "amd" : vendor;
-      d.description = "a " + std::string(vendor) + " GPU (the bits hold on the same GPU and driver)";
+      d.runtime.device = vendor;
+      d.description = "the " + std::string(vendor) + " GPU (the bits hold on the same GPU and driver)";
       return d;
     }
   }

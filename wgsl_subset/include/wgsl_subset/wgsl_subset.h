@@ -62,10 +62,6 @@ struct Options {
 // Never throws and never aborts on any input: problems come back as diagnostics.
 Result translate(std::string_view source, const Options& options = {});
 
-// The module's @compute functions in source order; empty when it does not parse (translate()
-// says why).
-std::vector<std::string> computeEntryPoints(std::string_view source);
-
 // spirv-val for the Vulkan 1.1 environment, as translate() runs it: true when `spirv` passes;
 // otherwise the validator's messages go to `messages` (when given).
 bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages = nullptr);
