@@ -1,7 +1,7 @@
 // Runs one small hand-written job through both kernel runners, run_kernels.mjs (Dawn for Node,
 // GL ES on llvmpipe) and run_kernels_chromium.mjs (headless Chromium, SwiftShader), checks that
 // the integer kernels and the binding ranges give the bits JavaScript computes in both, and
-// prints where the float kernels differ between the two devices. Not run by ctest.
+// prints where the float kernels differ between the two devices (CTest: parity.kernel_runners_agree_on_exact_kernels).
 // Usage: node check_runners.mjs [work dir]   (exit status 1 on a failed check)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
