@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the wgsl_subset front-end fuzzer (clang, -fsanitize=fuzzer,address,undefined) and runs it
-# for a bounded time, seeded with the WGSL corpus and the kernels tensorgrad emits.
+# Builds the wgsl_subset front-end fuzzer (every stage before glslang; clang,
+# -fsanitize=fuzzer,address,undefined) and runs it for a bounded time, seeded with the WGSL corpus
+# and the kernels tensorgrad emits.
 #   scripts/fuzz_wgsl.sh [seconds=60] [build-dir=build/fuzz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ out="${2:-build/fuzz}"
 mkdir -p "$out/corpus"
 src=wgsl_subset/src
 clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -Iwgsl_subset/include -I"$src" "$src/lexer.cpp" "$src/parser.cpp" "$src/types.cpp" "$src/emitter.cpp" \
+  -Iwgsl_subset/include -I"$src" $(ls "$src"/*.cpp | grep -v translate.cpp) \
   wgsl_subset/fuzz/fuzz_front_end.cpp -o "$out/fuzz_wgsl"
 cp tests/wgsl/corpus/*.wgsl "$out/corpus/"
 if [ -x build/tensorgrad/tg-inspect ]; then

@@ -1,5 +1,5 @@
-// The syntax tree: plain structs with owned children. The parser builds it; the emitter types
-// and lowers it.
+// The syntax tree: plain structs with owned children. The parser builds it; the resolver turns
+// it into the IR (ir.h).
 #pragma once
 
 #include <memory>

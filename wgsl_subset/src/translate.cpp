@@ -1,4 +1,5 @@
-// The pipeline: parse → resolve and lower to GLSL → glslang → SPIR-V (Vulkan 1.1) → spirv-val.
+// The pipeline: parse → resolve → validate → write GLSL → glslang → SPIR-V (Vulkan 1.1) →
+// spirv-val.
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
@@ -7,8 +8,10 @@
 #include <spirv-tools/libspirv.hpp>
 #include <sstream>
 
-#include "emitter.h"
+#include "glsl_writer.h"
 #include "parser.h"
+#include "resolver.h"
+#include "validator.h"
 
 namespace wgsl {
 namespace detail {
@@ -69,10 +72,11 @@ std::vector<uint32_t> compileGlsl(const std::string& glsl, std::string* error) {
 Result translate(std::string_view source, const Options& options) {
   Result r;
   try {
-    const detail::Module module = detail::parse(source);
-    detail::Lowered lowered = detail::lower(module, options.entryPoint);
-    r.glsl = std::move(lowered.glsl);
-    r.reflection = std::move(lowered.reflection);
+    const detail::Module ast = detail::parse(source);
+    detail::ir::Module module;
+    detail::resolve(ast, options.entryPoint, module, r.reflection);
+    detail::validate(module);
+    r.glsl = detail::writeGlsl(module);
   } catch (const detail::CompileError& e) {
     r.diagnostics.push_back(detail::makeDiagnostic(source, e.pos, e.what()));
     return r;
@@ -98,9 +102,10 @@ Result translate(std::string_view source, const Options& options) {
 
 bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
-    if (messages) *messages += m;
-  });
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
+        if (messages) *messages += m;
+      });
   // The validator's friendly-name mapper makes repeated OpNames unique by trying suffixes one by
   // one: quadratic in the number of equal names (glslang names every call temporary "param"), so
   // 4,000 chained functions took seconds. Debug names carry no semantics: validate without them.

@@ -1,5 +1,9 @@
 #include "types.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+
 namespace wgsl::detail {
 
 std::string glslName(const std::string& name) {
@@ -14,6 +18,22 @@ std::string glslName(const std::string& name) {
   std::string out = "wx_";
   for (int i = 60; i >= 0; i -= 4) out += digits[(h >> i) & 15];
   return out;
+}
+
+std::string literalText(double v, const Type& t) {
+  if (t.k == Type::K::Bool) return v != 0 ? "true" : "false";
+  if (t.isFloat()) {
+    const auto f = static_cast<float>(v);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(f));
+    std::string s(buf);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return f < 0 ? "(" + s + ")" : s;
+  }
+  const auto i = static_cast<int64_t>(v);
+  if (t.k == Type::K::U32) return std::to_string(i) + "u";
+  if (i == std::numeric_limits<int32_t>::min()) return "(-2147483647 - 1)";
+  return i < 0 ? "(" + std::to_string(i) + ")" : std::to_string(i);
 }
 
 bool Type::operator==(const Type& o) const {

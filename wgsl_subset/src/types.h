@@ -10,6 +10,12 @@ namespace wgsl::detail {
 // cannot spell (non-ASCII, '__' inside, longer than glslang's token limit) become `wx_<hash>`.
 std::string glslName(const std::string& name);
 
+struct Type;
+
+// The literal spelling of a folded scalar constant of type `t` (bool, integer or float, finite),
+// the same in WGSL and GLSL: `true`, `7`, `(-7)`, `(-2147483647 - 1)`, `7u`, `0.5`, `(-1.0)`.
+std::string literalText(double v, const Type& t);
+
 struct Type {
   enum class K {
     Void,

@@ -1,0 +1,249 @@
+// The translator's stages one at a time: what the resolver builds (the IR), what the validator
+// rejects that the resolver lets through, and how the GLSL writer spells WGSL's semantics.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "glsl_writer.h"
+#include "parser.h"
+#include "resolver.h"
+#include "validator.h"
+
+namespace {
+
+using namespace wgsl::detail;
+using EK = ir::Expr::Kind;
+using SK = ir::Stmt::Kind;
+using K = Type::K;
+
+// Parse and resolve only; the IR does not point into the syntax tree.
+ir::Module resolved(const std::string& source, wgsl::Reflection* reflection = nullptr) {
+  ir::Module m;
+  wgsl::Reflection r;
+  resolve(parse(source), {}, m, reflection ? *reflection : r);
+  return m;
+}
+
+// The message of the CompileError `f` throws ("" when it throws none).
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const ir::Function& function(const ir::Module& m, const std::string& name) {
+  for (const auto& f : m.functions) {
+    if (f.name == name) return f;
+  }
+  throw std::runtime_error("no function " + name);
+}
+
+const std::string kMain = "@compute @workgroup_size(1) fn main() {}\n";
+
+// ---- resolve ----
+
+TEST(Resolve, NamesBindToTheirDeclarations) {
+  const ir::Module m = resolved(R"(
+fn g(x : i32) -> i32 { let y = x; { let x = 2i; return x + y; } }
+const n = 4;
+struct S { a : array<f32, n> }
+@group(0) @binding(0) var<storage, read_write> s : S;
+@compute @workgroup_size(1) fn main() { s.a[0] = f32(g(1)); }
+)");
+  // Dependencies first: n before S (an array count), S before s (its type), g and s before main.
+  std::vector<std::string> order;
+  for (const auto& d : m.order)
+    order.push_back(d.kind == ir::Declaration::Kind::Struct   ? d.structName
+                    : d.kind == ir::Declaration::Kind::Global ? d.global->name
+                                                              : d.function->name);
+  EXPECT_EQ(order, (std::vector<std::string>{"n", "S", "s", "g", "main"}));
+  // `let y = x` reads the parameter; the inner `x + y` reads the inner let.
+  const ir::Function& g = function(m, "g");
+  const ir::Stmt& letY = *g.body[0];
+  ASSERT_EQ(letY.kind, SK::Declare);
+  EXPECT_EQ(letY.value->kind, EK::Ref);
+  EXPECT_EQ(letY.value->var, g.params[0]);
+  const ir::Stmt& ret = *g.body[1]->body[1];
+  ASSERT_EQ(ret.kind, SK::Return);
+  const ir::Expr& sum = *ret.value;
+  ASSERT_EQ(sum.kind, EK::Binary);
+  EXPECT_EQ(sum.args[0]->var, g.body[1]->body[0]->var) << "the inner x shadows the parameter";
+  EXPECT_EQ(sum.args[1]->var, letY.var);
+  EXPECT_EQ(m.structs.at("S")[0].second.n, 4) << "an array count from a module const";
+}
+
+TEST(Resolve, FoldsConstExpressionsAndMakesConversionsExplicit) {
+  const ir::Module m = resolved(R"(
+const c = 2 + 3 * 4;
+@compute @workgroup_size(1) fn main() {
+  let f : f32 = c;
+  let u = u32(f);
+  let m = max(1, 2.5);
+  var v = vec3<f32>(1.0);
+  let d = dot(v, v);
+}
+)");
+  const ir::Function& main = function(m, "main");
+  const ir::Variable& c = *m.order[0].global;
+  EXPECT_EQ(c.type.k, K::AbstractInt);
+  EXPECT_EQ(*c.constant, 14.0);
+  // The abstract 14 becomes an f32 literal where the declared type needs it.
+  const ir::Expr& f = *main.body[0]->value;
+  EXPECT_EQ(f.kind, EK::Literal);
+  EXPECT_EQ(f.type.k, K::F32);
+  EXPECT_EQ(*f.constant, 14.0);
+  // A value conversion is a node of its own; a let of an f32 is not a const-expression.
+  const ir::Expr& u = *main.body[1]->value;
+  EXPECT_EQ(u.kind, EK::Convert);
+  EXPECT_EQ(u.args[0]->type.k, K::F32);
+  EXPECT_FALSE(u.constant);
+  // max(1, 2.5) on abstract constants folds to 2.5, made an f32 by the let.
+  const ir::Expr& mx = *main.body[2]->value;
+  EXPECT_EQ(mx.kind, EK::Literal);
+  EXPECT_EQ(mx.type.k, K::F32);
+  EXPECT_EQ(*mx.constant, 2.5);
+  // dot's overload returns the vector's scalar.
+  const ir::Expr& d = *main.body[4]->value;
+  EXPECT_EQ(d.kind, EK::Builtin);
+  EXPECT_EQ(d.type.k, K::F32);
+}
+
+TEST(Resolve, TypeErrorsAreTheResolversOwn) {
+  EXPECT_EQ(
+      errorOf([&] { resolved("@compute @workgroup_size(1) fn main() { let x : u32 = 1.5; }"); }),
+      "cannot convert an abstract float to u32 implicitly (use u32(...))");
+  EXPECT_EQ(errorOf([&] { resolved("@compute @workgroup_size(1) fn main() { let x = y; }"); }),
+            "unresolved identifier 'y'");
+  EXPECT_EQ(errorOf([&] { resolved("const a = 2147483647i + 1i;\n" + kMain); }), "");  // wraps
+  EXPECT_EQ(errorOf([&] { resolved("const a = 1 / 0;\n" + kMain); }),
+            "integer division by zero in a constant expression");
+}
+
+// ---- validate: rules the resolver does not check ----
+
+TEST(Validate, ControlFlowIsCheckedAfterResolution) {
+  const auto check = [](const std::string& body) {
+    const ir::Module m = resolved("fn f() -> i32 { " + body + " }\n" + kMain);
+    return errorOf([&] { validate(m); });
+  };
+  EXPECT_EQ(check("break; return 1;"), "'break' outside a loop or switch");
+  EXPECT_EQ(check("loop { } "), "loop does not exit");
+  EXPECT_EQ(check("loop { continuing { return 1; } }"),
+            "a continuing block must not contain a return statement");
+  EXPECT_EQ(check("if (true) { return 1; }"), "function 'f' must end with a return statement");
+  EXPECT_EQ(check("switch (1) { case 1: { } } return 1;"), "a switch needs a default clause");
+  EXPECT_EQ(check("loop { if (true) { break; } } return 1;"), "");
+}
+
+TEST(Validate, BarriersNeedUniformControlFlow) {
+  const std::string src = R"(
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+fn sync(x : u32) { if (x > 0u) { workgroupBarrier(); } }
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {
+  sync(4u);
+  sync(i);
+}
+)";
+  const ir::Module m = resolved(src);  // the resolver has nothing against it
+  EXPECT_EQ(errorOf([&] { validate(m); }),
+            "argument 1 of 'sync' must be uniform: a barrier in 'sync' depends on it");
+  // A variable made non-uniform late in a loop taints the barrier before it (the loop's fixed
+  // point).
+  const ir::Module loop = resolved(R"(
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {
+  var x = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    if (x == 0u) { workgroupBarrier(); }
+    x = i;
+  }
+}
+)");
+  EXPECT_EQ(errorOf([&] { validate(loop); }),
+            "'workgroupBarrier' must only be called from uniform control flow");
+  // Outside a loop the analysis follows the flow: the assignment after the barrier is harmless.
+  const ir::Module straight = resolved(R"(
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {
+  var x = 0u;
+  if (x == 0u) { workgroupBarrier(); }
+  x = i;
+}
+)");
+  EXPECT_EQ(errorOf([&] { validate(straight); }), "");
+}
+
+TEST(Validate, TheModuleNeedsAComputeEntryPoint) {
+  const ir::Module m = resolved("fn f() {}\n");
+  EXPECT_EQ(errorOf([&] { validate(m); }), "no @compute entry point");
+}
+
+// ---- write: WGSL's semantics spelled in GLSL ----
+
+std::string written(const std::string& source) {
+  const ir::Module m = resolved(source);
+  validate(m);
+  return writeGlsl(m);
+}
+
+TEST(Write, SpellsWgslSemanticsExplicitly) {
+  const std::string glsl = written(R"(
+@group(0) @binding(0) var<storage, read_write> b : array<i32>;
+var<workgroup> tile : array<f32, 8>;
+@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i : u32) {
+  let q = b[0] / b[1];
+  let s = b[0] << u32(b[1]);
+  let f = i32(tile[i]);
+  b[i] = q + s + f;
+}
+)");
+  EXPECT_NE(glsl.find("tg_div(w_b[min(uint(0), uint(w_b.length()) - 1u)]"), std::string::npos)
+      << glsl;
+  EXPECT_NE(glsl.find("int tg_div(int a, int b)"), std::string::npos) << "the helper it calls";
+  EXPECT_EQ(glsl.find("tg_rem("), std::string::npos) << "and no helper it does not call";
+  EXPECT_NE(glsl.find(" & 31u))"), std::string::npos) << "shift amounts are masked";
+  EXPECT_NE(glsl.find("tg_f2i(w_tile[min(uint(w_i), 7u)])"), std::string::npos) << "saturating";
+  EXPECT_NE(glsl.find("for (uint tg_w = gl_LocalInvocationIndex; tg_w < 8u;"), std::string::npos)
+      << "workgroup memory zeroed by the workgroup";
+  EXPECT_NE(glsl.find("layout(local_size_x = 8, local_size_y = 1, local_size_z = 1) in;"),
+            std::string::npos);
+}
+
+TEST(Write, ContinueReachesTheContinuingBlock) {
+  const std::string glsl = written(R"(
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+@compute @workgroup_size(1) fn main() {
+  var i = 0u;
+  loop {
+    if (i == 2u) { continue; }
+    if (i > 5u) { break; }
+    b[i] = i;
+    continuing { i++; break if i >= 8u; }
+  }
+}
+)");
+  EXPECT_NE(glsl.find("bool tg_break_2 = false;"), std::string::npos) << glsl;
+  EXPECT_NE(glsl.find("break;  // continue"), std::string::npos);
+  EXPECT_NE(glsl.find("{ tg_break_2 = true; break; }"), std::string::npos);
+  EXPECT_NE(glsl.find("if ((w_i_1 >= 8u)) break;"), std::string::npos);
+}
+
+TEST(Write, OnlyTheChosenEntryPointIsWritten) {
+  ir::Module m;
+  wgsl::Reflection r;
+  resolve(parse(R"(
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+@compute @workgroup_size(1) fn first() { b[0] = 1u; }
+@compute @workgroup_size(2) fn second() { b[0] = 2u; }
+)"),
+          "second", m, r);
+  validate(m);
+  const std::string glsl = writeGlsl(m);
+  EXPECT_NE(glsl.find("local_size_x = 2"), std::string::npos);
+  EXPECT_EQ(glsl.find("= 1u;"), std::string::npos) << glsl;
+  EXPECT_EQ(r.entryPoints, (std::vector<std::string>{"first", "second"}));
+}
+
+}  // namespace

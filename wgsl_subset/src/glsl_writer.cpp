@@ -1,0 +1,509 @@
+#include "glsl_writer.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace wgsl::detail {
+namespace {
+
+using K = Type::K;
+using EK = ir::Expr::Kind;
+using SK = ir::Stmt::Kind;
+
+// Helpers the written code calls for WGSL's defined integer and conversion semantics.
+const char* kPrelude =
+    R"(int tg_div(int a, int b) { return (b == 0 || (a == (-2147483647 - 1) && b == -1)) ? a : a / b; }
+uint tg_div(uint a, uint b) { return b == 0u ? a : a / b; }
+int tg_rem(int a, int b) { int d = (b == 0 || (a == (-2147483647 - 1) && b == -1)) ? 1 : b; return a - (a / d) * d; }
+uint tg_rem(uint a, uint b) { return b == 0u ? 0u : a % b; }
+float tg_rem(float a, float b) { return a - b * trunc(a / b); }
+int tg_f2i(float x) { return x != x ? 0 : int(clamp(x, -2147483648.0, 2147483520.0)); }
+uint tg_f2u(float x) { return x != x ? 0u : uint(clamp(x, 0.0, 4294967040.0)); }
+)";
+
+// GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized):
+// array<array<u32, 5>, 7> is `uint x[7][5]`, as Type::glsl() spells only the innermost element.
+std::string dims(const Type& t) {
+  if (t.k != K::Array) return "";
+  return "[" + (t.n ? std::to_string(t.n) : std::string()) + "]" + dims(*t.elem);
+}
+
+std::string zeroOf(const Type& t) {
+  switch (t.k) {
+    case K::Bool:
+      return "false";
+    case K::I32:
+      return "0";
+    case K::U32:
+      return "0u";
+    case K::F32:
+      return "0.0";
+    case K::Vec:
+      return t.glsl() + "(" + zeroOf(*t.elem) + ")";
+    default:
+      return "";
+  }
+}
+
+std::string builtinName(const std::string& wgsl) {
+  static const std::map<std::string, std::string> renamed = {{"atan2", "atan"},
+                                                             {"inverseSqrt", "inversesqrt"},
+                                                             {"round", "roundEven"},
+                                                             {"countOneBits", "bitCount"},
+                                                             {"firstLeadingBit", "findMSB"},
+                                                             {"reverseBits", "bitfieldReverse"}};
+  auto it = renamed.find(wgsl);
+  return it == renamed.end() ? wgsl : it->second;
+}
+
+std::string invocationBuiltin(const std::string& wgsl) {
+  static const std::map<std::string, std::string> names = {
+      {"global_invocation_id", "gl_GlobalInvocationID"},
+      {"local_invocation_id", "gl_LocalInvocationID"},
+      {"local_invocation_index", "gl_LocalInvocationIndex"},
+      {"workgroup_id", "gl_WorkGroupID"},
+      {"num_workgroups", "gl_NumWorkGroups"}};
+  return names.at(wgsl);
+}
+
+class GlslWriter {
+ public:
+  explicit GlslWriter(const ir::Module& m) : m_(m) {}
+
+  std::string run() {
+    for (const ir::Declaration& d : m_.order) {
+      switch (d.kind) {
+        case ir::Declaration::Kind::Struct:
+          declareStruct(d.structName);
+          break;
+        case ir::Declaration::Kind::Global:
+          declareGlobal(*d.global);
+          break;
+        case ir::Declaration::Kind::Function:  // the other entry points are left out
+          if (d.function == m_.entry || !d.function->entryPoint) function(*d.function);
+          break;
+      }
+    }
+    return "#version 450\n" + header_ + usedPrelude() + decls_ + body_;
+  }
+
+ private:
+  // The prelude helpers the code calls (glslang keeps uncalled functions: translate.cpp does
+  // not link). Each helper is one line, named `tg_<name>(` after its return type.
+  std::string usedPrelude() const {
+    std::string out;
+    std::istringstream lines(kPrelude);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t start = line.find("tg_"), end = line.find('(');
+      const std::string call = line.substr(start, end - start + 1);
+      if (decls_.find(call) != std::string::npos || body_.find(call) != std::string::npos)
+        out += line + "\n";
+    }
+    return out;
+  }
+
+  std::string name(const ir::Variable* v) const {
+    if (auto it = locals_.find(v); it != locals_.end()) return it->second;
+    return glslName(v->name);
+  }
+
+  // ---- declarations ----
+  void declareStruct(const std::string& structName) {
+    std::string d = "struct " + glslName(structName) + " {\n";
+    for (const auto& [mn, mt] : m_.structs.at(structName))
+      d += "  " + mt.glsl() + " " + glslName(mn) + dims(mt) + ";\n";
+    decls_ += d + "};\n";
+  }
+
+  void declareGlobal(const ir::Variable& v) {
+    const Type& t = v.type;
+    const std::string n = name(&v);
+    if (v.kind == ir::Variable::Kind::Const) return;  // each use spells its value
+    if (v.kind == ir::Variable::Kind::Override) {
+      decls_ += "layout(constant_id = " + std::to_string(v.overrideId) + ") const " + t.glsl() +
+                " " + n + " = " + (v.init ? expr(v.init) : zeroOf(t)) + ";\n";
+      return;
+    }
+    if (v.space == "storage" || v.space == "uniform") return declareResource(v);
+    if (v.space == "workgroup") {
+      decls_ += "shared " + t.glsl() + " " + n + dims(t) + ";\n";
+      zeroAtEntry_.push_back({n, t, true});
+      return;
+    }
+    // private
+    std::string init;
+    if (v.init)
+      init = " = " + expr(v.init);
+    else if (t.k != K::Array && t.k != K::Struct)
+      init = " = " + zeroOf(t);
+    decls_ += t.glsl() + " " + n + dims(t) + init + ";\n";
+    if (!v.init && (t.k == K::Array || t.k == K::Struct)) zeroAtEntry_.push_back({n, t, false});
+  }
+
+  void declareResource(const ir::Variable& v) {
+    const bool storage = v.space == "storage";
+    const std::string g = std::to_string(v.group), b = std::to_string(v.binding);
+    const std::string block = "tg_block_" + g + "_" + b;
+    const std::string layout = "layout(" + std::string(storage ? "std430" : "std140") +
+                               ", set = " + g + ", binding = " + b + ") ";
+    const std::string qual =
+        storage ? std::string(v.readOnly ? "readonly buffer " : "buffer ") : "uniform ";
+    const Type& t = v.type;
+    if (t.k == K::Array) {
+      decls_ += layout + qual + block + " { " + t.glsl() + " " + name(&v) + dims(t) + "; };\n";
+    } else if (t.k == K::Struct) {
+      std::string members;
+      for (const auto& [mn, mt] : m_.structs.at(t.name))
+        members += mt.glsl() + " " + glslName(mn) + dims(mt) + "; ";
+      decls_ += layout + qual + block + " { " + members + "} " + name(&v) + ";\n";
+    } else {
+      decls_ += layout + qual + block + " { " + t.glsl() + " " + name(&v) + "; };\n";
+    }
+  }
+
+  // Statements that give `target` (of type `t`) WGSL's zero value, which WGSL promises for every
+  // variable without an initializer; GLSL leaves arrays, structs and `shared` memory undefined.
+  std::string zeroFill(const std::string& target, const Type& t, const std::string& indent) const {
+    if (t.k == K::Array) {
+      const std::string i = "tg_z" + std::to_string(indent.size());  // unique per nesting level
+      return indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(t.n) + "; ++" + i +
+             ") {\n" + zeroFill(target + "[" + i + "]", *t.elem, indent + "  ") + indent + "}\n";
+    }
+    if (t.k == K::Struct) {
+      std::string out;
+      for (const auto& [mn, mt] : m_.structs.at(t.name))
+        out += zeroFill(target + "." + glslName(mn), mt, indent);
+      return out;
+    }
+    return indent + target + " = " + zeroOf(t.k == K::Atomic ? *t.elem : t) + ";\n";
+  }
+
+  // The entry point's first statements: private arrays and structs zeroed per invocation, then
+  // workgroup memory zeroed by the workgroup's invocations together (an array's elements are
+  // shared out by local index, anything else is written by invocation 0) and a barrier, as Tint
+  // and Dawn do when the driver does not zero it.
+  std::string zeroInitPrologue() const {
+    std::string out, shared;
+    for (const auto& z : zeroAtEntry_) {
+      if (!z.workgroup) {
+        out += zeroFill(z.name, z.type, "  ");
+      } else if (z.type.k == K::Array) {
+        shared += "  for (uint tg_w = gl_LocalInvocationIndex; tg_w < " + std::to_string(z.type.n) +
+                  "u; tg_w += gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z) {\n" +
+                  zeroFill(z.name + "[tg_w]", *z.type.elem, "    ") + "  }\n";
+      } else {
+        shared +=
+            "  if (gl_LocalInvocationIndex == 0u) {\n" + zeroFill(z.name, z.type, "    ") + "  }\n";
+      }
+    }
+    if (!shared.empty()) out += shared + "  barrier();\n";
+    return out;
+  }
+
+  void function(const ir::Function& f) {
+    std::string sig, prologue;
+    if (f.entryPoint) {
+      std::string overrideIds;  // local_size_{x,y,z}_id for dimensions an override sets
+      for (size_t i = 0; i < 3; ++i) {
+        if (const ir::Variable* o = f.workgroupSizeOverrides[i])
+          overrideIds +=
+              std::string(", local_size_") + "xyz"[i] + "_id = " + std::to_string(o->overrideId);
+      }
+      header_ += "layout(local_size_x = " + std::to_string(f.workgroupSize[0]) +
+                 ", local_size_y = " + std::to_string(f.workgroupSize[1]) +
+                 ", local_size_z = " + std::to_string(f.workgroupSize[2]) + overrideIds + ") in;\n";
+      for (const ir::Variable* p : f.params)
+        prologue +=
+            "  " + p->type.glsl() + " " + name(p) + " = " + invocationBuiltin(p->builtin) + ";\n";
+      prologue += zeroInitPrologue();
+      sig = "void main()";
+    } else {
+      std::string params;
+      for (const ir::Variable* p : f.params)
+        params += (params.empty() ? "" : ", ") + p->type.glsl() + " " + name(p) + dims(p->type);
+      sig = f.returnType.glsl() + " " + glslName(f.name) + "(" + params + ")";
+    }
+    std::string body = prologue;
+    for (const ir::Stmt* s : f.body) body += stmt(*s, 1);
+    body_ += sig + " {\n" + body + "}\n";
+  }
+
+  // ---- statements ----
+  enum class LoopKind { Plain, WithContinuing, Switch, Continuing };
+
+  static std::string pad(int d) { return std::string(static_cast<size_t>(d) * 2, ' '); }
+
+  std::string block(const std::vector<const ir::Stmt*>& body, int d) {
+    std::string s;
+    for (const ir::Stmt* st : body) s += stmt(*st, d + 1);
+    return "{\n" + s + pad(d) + "}";
+  }
+
+  std::string newLocal(const ir::Variable* v) {
+    return locals_[v] = glslName(v->name) + "_" + std::to_string(++counter_);
+  }
+
+  std::string stmt(const ir::Stmt& s, int d) {  // bounded: the parser limits statement nesting
+    const std::string p = pad(d);
+    switch (s.kind) {
+      case SK::Declare: {
+        const Type& t = s.var->type;
+        std::string code;
+        if (s.value)
+          code = expr(s.value);
+        else if (t.k != K::Array && t.k != K::Struct)
+          code = zeroOf(t);
+        const std::string n = newLocal(s.var);
+        if ((t.k == K::Array || t.k == K::Struct) && code.empty())  // WGSL zeroes variables
+          return p + t.glsl() + " " + n + dims(t) + ";\n" + zeroFill(n, t, p);
+        return p + t.glsl() + " " + n + dims(t) + (code.empty() ? "" : " = " + code) + ";\n";
+      }
+      case SK::CompareExchange:
+        return compareExchange(s, p);
+      case SK::Assign:
+        return p + expr(s.target) + " = " + expr(s.value) + ";\n";
+      case SK::Phony:
+        return p + "/* _ = */ " + expr(s.value) + ";\n";
+      case SK::Increment:
+        return p + expr(s.target) + "++;\n";
+      case SK::Decrement:
+        return p + expr(s.target) + "--;\n";
+      case SK::Evaluate:
+        return p + expr(s.value) + ";\n";
+      case SK::Return:
+        return s.value ? p + "return " + expr(s.value) + ";\n" : p + "return;\n";
+      case SK::If: {
+        std::string out = p + "if (" + expr(s.value) + ") " + block(s.body, d);
+        if (s.elseBody.empty()) return out + "\n";
+        if (s.elseBody.size() == 1 && s.elseBody[0]->kind == SK::If)
+          return out + " else\n" + stmt(*s.elseBody[0], d);
+        return out + " else " + block(s.elseBody, d) + "\n";
+      }
+      case SK::Block:
+        return p + block(s.body, d) + "\n";
+      case SK::While: {
+        const std::string c = expr(s.value);
+        loops_.push_back(LoopKind::Plain);
+        std::string out = p + "while (" + c + ") " + block(s.body, d) + "\n";
+        loops_.pop_back();
+        return out;
+      }
+      case SK::For: {
+        std::string init = s.init ? stmt(*s.init, 0) : ";";
+        while (!init.empty() && init.back() == '\n') init.pop_back();
+        const std::string cond = s.value ? expr(s.value) : "";
+        std::string update;
+        if (s.update) {
+          update = stmt(*s.update, 0);
+          while (!update.empty() && (update.back() == '\n' || update.back() == ';'))
+            update.pop_back();
+        }
+        loops_.push_back(LoopKind::Plain);
+        std::string out =
+            p + "for (" + init + " " + cond + "; " + update + ") " + block(s.body, d) + "\n";
+        loops_.pop_back();
+        return out;
+      }
+      case SK::Loop:
+        return loop(s, d);
+      case SK::Break:
+        if (loops_.back() == LoopKind::WithContinuing)
+          return p + "{ " + breakFlags_.back() + " = true; break; }\n";
+        return p + "break;\n";
+      case SK::Continue:
+        if (loops_.back() == LoopKind::WithContinuing) return p + "break;  // continue\n";
+        return p + "continue;\n";
+      case SK::Switch: {
+        std::string out = p + "switch (" + expr(s.value) + ") {\n";
+        loops_.push_back(LoopKind::Switch);
+        for (const auto& c : s.cases) {
+          for (const ir::Expr* e : c.selectors) out += p + "case " + expr(e) + ":\n";
+          if (c.isDefault) out += p + "default:\n";
+          out += p + "  " + block(c.body, d + 1) + "\n" + p + "  break;\n";
+        }
+        loops_.pop_back();
+        return out + p + "}\n";
+      }
+      case SK::BreakIf:  // only in a continuing block, which loop() writes
+      case SK::Discard:
+        return "";
+    }
+    return "";
+  }
+
+  // loop { body continuing { c; break if x; } }: `continue` must reach the continuing block, so
+  // the body runs inside a one-shot do-while that `continue` leaves.
+  std::string loop(const ir::Stmt& s, int d) {
+    const std::string p = pad(d);
+    const std::string brk = "tg_break_" + std::to_string(++counter_);
+    loops_.push_back(s.continuing.empty() ? LoopKind::Plain : LoopKind::WithContinuing);
+    breakFlags_.push_back(brk);
+    std::string out;
+    if (s.continuing.empty()) {
+      out = p + "for (;;) " + block(s.body, d) + "\n";
+    } else {
+      std::string inner;
+      for (const ir::Stmt* st : s.body) inner += stmt(*st, d + 3);
+      loops_.back() = LoopKind::Continuing;
+      std::string cont;
+      for (const ir::Stmt* st : s.continuing) {
+        if (st->kind == SK::BreakIf)
+          cont += pad(d + 1) + "if (" + expr(st->value) + ") break;\n";
+        else
+          cont += stmt(*st, d + 1);
+      }
+      out = p + "for (;;) {\n" + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
+            "do {\n" + inner + pad(d + 1) + "} while (false);\n" + pad(d + 1) + "if (" + brk +
+            ") break;\n" + cont + p + "}\n";
+    }
+    breakFlags_.pop_back();
+    loops_.pop_back();
+    return out;
+  }
+
+  // A strong compare-swap whose result fills WGSL's __atomic_compare_exchange_result struct.
+  std::string compareExchange(const ir::Stmt& s, const std::string& p) {
+    const Type& t = *s.target->type.elem;
+    const std::string structName = glslName(s.var->type.name);
+    if (compareExchangeStructs_.insert(structName).second)
+      decls_ += "struct " + structName + " { " + t.glsl() + " w_old_value; bool w_exchanged; };\n";
+    const std::string id = std::to_string(++counter_);
+    const std::string cmp = "tg_cmp_" + id, old = "tg_old_" + id;
+    const std::string n = newLocal(s.var);
+    std::string out = p + t.glsl() + " " + cmp + " = " + expr(s.compare) + ";\n";
+    out += p + t.glsl() + " " + old + " = atomicCompSwap(" + expr(s.target) + ", " + cmp + ", " +
+           expr(s.value) + ");\n";
+    return out + p + structName + " " + n + " = " + structName + "(" + old + ", " + old +
+           " == " + cmp + ");\n";
+  }
+
+  // ---- expressions ----
+  std::string args(const ir::Expr& e) {
+    std::string out;
+    for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + expr(e.args[i]);
+    return out;
+  }
+
+  std::string expr(const ir::Expr* e) {  // bounded: the parser limits expression depth
+    switch (e->kind) {
+      case EK::Literal:
+        return literalText(*e->constant, e->type);
+      case EK::Ref:
+        return e->var->inlined ? expr(e->var->inlined) : name(e->var);
+      case EK::Paren:
+        return "(" + expr(e->args[0]) + ")";
+      case EK::Unary:
+        return "(" + e->name + expr(e->args[0]) + ")";
+      case EK::Binary:
+        return binary(*e);
+      case EK::Index: {
+        const std::string base = expr(e->args[0]);
+        const Type& bt = e->args[0]->type;
+        // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
+        const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
+                                                            : std::to_string(bt.n - 1) + "u";
+        return base + "[min(uint(" + expr(e->args[1]) + "), " + limit + ")]";
+      }
+      case EK::Member:
+        return expr(e->args[0]) + "." + glslName(e->name);
+      case EK::Swizzle:
+        return expr(e->args[0]) + "." + e->name;
+      case EK::Convert: {
+        const Type& from = e->args[0]->type;
+        if (from.k == K::F32 && e->type.k == K::I32) return "tg_f2i(" + expr(e->args[0]) + ")";
+        if (from.k == K::F32 && e->type.k == K::U32) return "tg_f2u(" + expr(e->args[0]) + ")";
+        return e->type.glsl() + "(" + expr(e->args[0]) + ")";
+      }
+      case EK::Bitcast: {
+        const Type& from = e->args[0]->type;
+        std::string fn = e->type.glsl();
+        if (from.k == K::F32) fn = e->type.k == K::U32 ? "floatBitsToUint" : "floatBitsToInt";
+        if (e->type.k == K::F32) fn = from.k == K::U32 ? "uintBitsToFloat" : "intBitsToFloat";
+        return fn + "(" + expr(e->args[0]) + ")";
+      }
+      case EK::Construct:
+        return construct(*e);
+      case EK::Call:
+        return glslName(e->name) + "(" + args(*e) + ")";
+      case EK::Builtin: {
+        std::string code = builtinName(e->name) + "(" + args(*e) + ")";
+        if ((e->name == "firstLeadingBit" || e->name == "countOneBits") &&
+            e->type.scalarType().k == K::U32)
+          code = "uint(" + code + ")";  // findMSB and bitCount return int
+        return code;
+      }
+      case EK::ArrayLength:
+        return "uint(" + expr(e->args[0]) + ".length())";
+      case EK::Atomic:
+        return atomic(*e);
+      case EK::Barrier:
+        return e->name == "storageBarrier" ? "memoryBarrierBuffer(), barrier()" : "barrier()";
+      case EK::Select:
+        return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
+    }
+    return "";
+  }
+
+  std::string binary(const ir::Expr& e) {
+    const std::string l = expr(e.args[0]), r = expr(e.args[1]);
+    const std::string& op = e.name;
+    if (op == "<<" || op == ">>")  // WGSL masks a run-time amount to the bit width
+      return "(" + l + " " + op + " (" + r + " & 31u))";
+    if (e.type.k == K::Vec && e.type.elem->k == K::Bool && e.args[0]->type.k == K::Vec &&
+        e.args[0]->type.elem->k != K::Bool) {  // component-wise comparison
+      const char* fn = op == "=="   ? "equal"
+                       : op == "!=" ? "notEqual"
+                       : op == "<"  ? "lessThan"
+                       : op == ">"  ? "greaterThan"
+                       : op == "<=" ? "lessThanEqual"
+                                    : "greaterThanEqual";
+      return std::string(fn) + "(" + l + ", " + r + ")";
+    }
+    if (op == "/" && e.type.scalarType().isInteger()) return "tg_div(" + l + ", " + r + ")";
+    if (op == "%") return "tg_rem(" + l + ", " + r + ")";
+    return "(" + l + " " + op + " " + r + ")";
+  }
+
+  std::string construct(const ir::Expr& e) {
+    const Type& t = e.type;
+    if (t.k == K::Array) {
+      if (!e.args.empty()) return t.glsl() + dims(t) + "(" + args(e) + ")";
+      std::string code = t.glsl() + dims(t) + "(";
+      for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + zeroOf(*t.elem);
+      return code + ")";
+    }
+    return t.glsl() + "(" + (e.args.empty() ? zeroOf(*t.elem) : args(e)) + ")";
+  }
+
+  std::string atomic(const ir::Expr& e) {
+    const std::string target = expr(e.args[0]);
+    if (e.name == "atomicLoad") return "atomicOr(" + target + ", " + zeroOf(e.type) + ")";
+    const std::string v = expr(e.args[1]);
+    if (e.name == "atomicStore") return "atomicExchange(" + target + ", " + v + ")";
+    if (e.name == "atomicSub") return "atomicAdd(" + target + ", -(" + v + "))";
+    return e.name + "(" + target + ", " + v + ")";  // GLSL spells the others as WGSL does
+  }
+
+  const ir::Module& m_;
+  std::string header_, decls_, body_;
+  struct ZeroAtEntry {
+    std::string name;
+    Type type;
+    bool workgroup;  // else private
+  };
+  std::vector<ZeroAtEntry> zeroAtEntry_;
+  std::map<const ir::Variable*, std::string> locals_;
+  int counter_ = 0;  // numbers locals, loop break flags and compare-exchange temporaries
+  std::vector<LoopKind> loops_;
+  std::vector<std::string> breakFlags_;
+  std::set<std::string> compareExchangeStructs_;
+};
+
+}  // namespace
+
+std::string writeGlsl(const ir::Module& module) {
+  return GlslWriter(module).run();
+}
+
+}  // namespace wgsl::detail

@@ -1,0 +1,353 @@
+// The resolver's calls: value conversions, bitcasts, vector and array constructors, atomics,
+// barriers, select, the math builtins' overloads and user functions.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "resolver.h"
+
+namespace wgsl::detail {
+namespace {
+using K = Type::K;
+using EK = ir::Expr::Kind;
+
+// A type with a zero value the writer spells as one literal (scalars and vectors).
+bool hasScalarZero(const Type& t) {
+  return t.k == K::Bool || t.k == K::I32 || t.k == K::U32 || t.k == K::F32 || t.k == K::Vec;
+}
+}  // namespace
+
+std::vector<const ir::Expr*> Resolver::argsOf(const Expr& e) {
+  std::vector<X> out;
+  for (const auto& a : e.args) out.push_back(expr(*a));
+  return out;
+}
+
+void Resolver::arity(const Expr& e, size_t n) {
+  if (e.args.size() != n)
+    fail(e.pos, "'" + e.text + "' takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
+                    ", got " + std::to_string(e.args.size()));
+}
+
+const ir::Expr* Resolver::call(const Expr& e) {
+  const std::string& f = e.text;
+  if (lookup(f))
+    fail(e.pos, "cannot call '" + f + "': it is a value declared in scope, not a function");
+  if (e.typeArgs && f == "bitcast") return bitcast(e);
+  if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
+  if (f.starts_with("vec") || e.typeArgs) return construct(e);
+  if (f == "arrayLength") return arrayLength(e);
+  if (f.starts_with("atomic")) return atomic(e);
+  if (f == "workgroupBarrier" || f == "storageBarrier") {
+    arity(e, 0);
+    ir::Expr* out = node(EK::Barrier, e.pos, Type::scalar(K::Void));
+    out->name = f;
+    return out;
+  }
+  if (f == "select") return select(e);
+  if (auto it = functions_.find(f); it != functions_.end()) return userCall(e, *it->second);
+  return builtin(e);
+}
+
+const ir::Expr* Resolver::userCall(const Expr& e, const ir::Function& fn) {
+  if (e.args.size() != fn.params.size())
+    fail(e.pos, "function '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
+                    " arguments, got " + std::to_string(e.args.size()));
+  std::vector<X> args;
+  for (size_t i = 0; i < fn.params.size(); ++i)
+    args.push_back(convert(expr(*e.args[i]), fn.params[i]->type, e.args[i]->pos));
+  ir::Expr* out = node(EK::Call, e.pos, fn.returnType, std::move(args));
+  out->name = fn.name;
+  out->function = &fn;
+  return out;
+}
+
+const ir::Expr* Resolver::conversion(const Expr& e) {
+  arity(e, 1);
+  const Type to = Type::scalar(e.text == "f32"   ? K::F32
+                               : e.text == "i32" ? K::I32
+                               : e.text == "u32" ? K::U32
+                                                 : K::Bool);
+  X v = expr(*e.args[0]);
+  if (v->type.k == K::Vec)
+    fail(e.pos, e.text + "() converts scalars; use vecN<" + e.text + ">(...) for vectors");
+  if (!v->type.isScalar()) fail(e.pos, "cannot convert " + v->type.wgsl() + " to " + to.wgsl());
+  if (v->constant && v->type.isAbstract()) {
+    if (to.k == K::F32) return convert(v, to, e.pos);
+    if (to.k == K::Bool) return literal(*v->constant != 0 ? 1 : 0, to, e.pos);
+    return convert(literal(std::trunc(*v->constant), Type::scalar(K::AbstractInt), e.pos), to,
+                   e.pos);
+  }
+  v = convert(v, concrete(v->type), e.pos);
+  if (v->type == to) return v;
+  return node(EK::Convert, e.pos, to, {v});
+}
+
+const ir::Expr* Resolver::bitcast(const Expr& e) {
+  arity(e, 1);
+  if (e.typeArgs->args.size() != 1) fail(e.pos, "bitcast needs one target type: bitcast<T>(x)");
+  const Type target = resolveType(e.typeArgs->args[0]);
+  X v = expr(*e.args[0]);
+  v = convert(v, concrete(v->type), e.pos);
+  if (!target.isScalar() || !v->type.isScalar() || target.k == K::Bool || v->type.k == K::Bool)
+    unsupported(e.pos, "bitcast between " + v->type.wgsl() + " and " + target.wgsl());
+  if (v->type == target) return v;
+  return node(EK::Bitcast, e.pos, target, {v});
+}
+
+const ir::Expr* Resolver::construct(const Expr& e) {
+  if (e.typeArgs && e.typeArgs->name == "array") {
+    Type t = resolveType(*e.typeArgs);
+    if (t.n == 0) t.n = static_cast<int>(e.args.size());
+    if (e.args.empty() && t.n > 0) {  // the zero value
+      if (!hasScalarZero(*t.elem)) unsupported(e.pos, "zero-value constructor of " + t.wgsl());
+      return node(EK::Construct, e.pos, t);
+    }
+    if (static_cast<int>(e.args.size()) != t.n)
+      fail(e.pos, "array constructor needs " + std::to_string(t.n) + " elements, got " +
+                      std::to_string(e.args.size()));
+    std::vector<X> args;
+    for (const auto& a : e.args) args.push_back(convert(expr(*a), *t.elem, a->pos));
+    return node(EK::Construct, e.pos, t, std::move(args));
+  }
+  if (!e.text.starts_with("vec") || e.text.size() < 4 || e.text[3] < '2' || e.text[3] > '4') {
+    if (out_.structs.contains(e.text)) unsupported(e.pos, "struct constructor");
+    fail(e.pos, "unknown function '" + e.text + "'");
+  }
+  const int n = e.text[3] - '0';
+  std::vector<X> a = argsOf(e);
+  Type elem;
+  if (e.typeArgs) {
+    elem = *resolveType(*e.typeArgs).elem;
+  } else if (e.text.size() == 5) {
+    elem = Type::scalar(e.text[4] == 'f' ? K::F32 : e.text[4] == 'u' ? K::U32 : K::I32);
+  } else {
+    if (a.empty()) fail(e.pos, e.text + "() needs an element type or arguments");
+    elem = concrete(a[0]->type.scalarType());
+  }
+  int count = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i]->type.k == K::Vec) {
+      if (!(*a[i]->type.elem == elem))
+        fail(e.args[i]->pos, "vector component type mismatch: expected " + elem.wgsl() + ", got " +
+                                 a[i]->type.wgsl());
+      count += a[i]->type.n;
+    } else {
+      a[i] = convert(a[i], elem, e.args[i]->pos);
+      count += 1;
+    }
+  }
+  if (!(count == n || (count == 1 && a.size() == 1) || a.empty()))
+    fail(e.pos,
+         e.text + " needs " + std::to_string(n) + " components, got " + std::to_string(count));
+  return node(EK::Construct, e.pos, Type::vec(n, elem), std::move(a));
+}
+
+const ir::Expr* Resolver::arrayLength(const Expr& e) {
+  arity(e, 1);
+  const Expr& a = *e.args[0];
+  if (a.kind != Expr::Kind::Unary || a.text != "&")
+    fail(a.pos, "arrayLength takes a pointer: arrayLength(&buffer)");
+  X v = expr(*a.args[0]);
+  if (v->type.k != K::Array || v->type.n != 0)
+    fail(a.pos, "arrayLength needs a runtime-sized array, got " + v->type.wgsl());
+  return node(EK::ArrayLength, e.pos, Type::scalar(K::U32), {v});
+}
+
+// `&x` where x is an atomic; `f` writes it unless it is atomicLoad.
+const ir::Expr* Resolver::atomicOperand(const Expr& e, const std::string& f) {
+  if (e.args.empty()) fail(e.pos, f + " needs a pointer to an atomic as its first argument");
+  const Expr& p = *e.args[0];
+  if (p.kind != Expr::Kind::Unary || p.text != "&")
+    fail(p.pos, f + " takes a pointer: " + f + "(&x, ...)");
+  X target = expr(*p.args[0]);
+  if (target->type.k != K::Atomic)
+    fail(p.pos, f + " needs an atomic<i32> or atomic<u32>, got " + target->type.wgsl());
+  if (!target->writable && f != "atomicLoad")
+    fail(p.pos, f + " writes its operand, which is read-only here");
+  return target;
+}
+
+const ir::Expr* Resolver::atomic(const Expr& e) {
+  const std::string& f = e.text;
+  static const std::set<std::string> readModifyWrite = {"atomicAdd", "atomicSub",     "atomicMax",
+                                                        "atomicMin", "atomicAnd",     "atomicOr",
+                                                        "atomicXor", "atomicExchange"};
+  X target = atomicOperand(e, f);
+  const Type& t = *target->type.elem;
+  const auto make = [&](const Type& result, std::vector<X> args) {
+    ir::Expr* out = node(EK::Atomic, e.pos, result, std::move(args));
+    out->name = f;
+    return out;
+  };
+  if (f == "atomicLoad") {
+    arity(e, 1);
+    return make(t, {target});
+  }
+  if (f == "atomicStore") {
+    arity(e, 2);
+    return make(Type::scalar(K::Void), {target, convert(expr(*e.args[1]), t, e.args[1]->pos)});
+  }
+  if (f == "atomicCompareExchangeWeak")
+    unsupported(e.pos, "atomicCompareExchangeWeak outside a 'let' or 'var' initializer");
+  if (!readModifyWrite.contains(f)) fail(e.pos, "unknown atomic builtin '" + f + "'");
+  arity(e, 2);
+  return make(t, {target, convert(expr(*e.args[1]), t, e.args[1]->pos)});
+}
+
+const ir::Expr* Resolver::select(const Expr& e) {
+  arity(e, 3);
+  std::vector<X> a = argsOf(e);
+  unify(a[0], a[1], e.pos);
+  if (!(a[0]->type == a[1]->type))
+    fail(e.pos, "select: both values must have the same type, got " + a[0]->type.wgsl() + " and " +
+                    a[1]->type.wgsl());
+  if (a[2]->type.k != K::Bool)
+    fail(e.args[2]->pos, "select: the condition must be bool, got " + a[2]->type.wgsl());
+  if (a[0]->constant && a[1]->constant && a[2]->constant && a[0]->type.isScalar()) {
+    X v = *a[2]->constant != 0 ? a[1] : a[0];  // a const-expression: fold it
+    return literal(*v->constant, v->type, e.pos);
+  }
+  const Type t = concrete(a[0]->type);
+  return node(EK::Select, e.pos, t, {convert(a[0], t, e.pos), convert(a[1], t, e.pos), a[2]});
+}
+
+const ir::Expr* Resolver::builtin(const Expr& e) {
+  const std::string& f = e.text;
+  struct Rule {
+    int arity;
+    enum { Float, Numeric, Int, Bool } domain;
+    enum { Same, ScalarOfArg, BoolScalar } result = Same;
+  };
+  static const std::map<std::string, Rule> rules = {
+      {"abs", {1, Rule::Numeric}},
+      {"acos", {1, Rule::Float}},
+      {"asin", {1, Rule::Float}},
+      {"atan", {1, Rule::Float}},
+      {"atan2", {2, Rule::Float}},
+      {"ceil", {1, Rule::Float}},
+      {"clamp", {3, Rule::Numeric}},
+      {"cos", {1, Rule::Float}},
+      {"cosh", {1, Rule::Float}},
+      {"exp", {1, Rule::Float}},
+      {"exp2", {1, Rule::Float}},
+      {"floor", {1, Rule::Float}},
+      {"fma", {3, Rule::Float}},
+      {"fract", {1, Rule::Float}},
+      {"inverseSqrt", {1, Rule::Float}},
+      {"log", {1, Rule::Float}},
+      {"log2", {1, Rule::Float}},
+      {"max", {2, Rule::Numeric}},
+      {"min", {2, Rule::Numeric}},
+      {"mix", {3, Rule::Float}},
+      {"pow", {2, Rule::Float}},
+      {"round", {1, Rule::Float}},
+      {"sign", {1, Rule::Numeric}},
+      {"sin", {1, Rule::Float}},
+      {"sinh", {1, Rule::Float}},
+      {"smoothstep", {3, Rule::Float}},
+      {"sqrt", {1, Rule::Float}},
+      {"step", {2, Rule::Float}},
+      {"tan", {1, Rule::Float}},
+      {"tanh", {1, Rule::Float}},
+      {"trunc", {1, Rule::Float}},
+      {"dot", {2, Rule::Float, Rule::ScalarOfArg}},
+      {"length", {1, Rule::Float, Rule::ScalarOfArg}},
+      {"normalize", {1, Rule::Float}},
+      {"countOneBits", {1, Rule::Int}},
+      {"firstLeadingBit", {1, Rule::Int}},
+      {"reverseBits", {1, Rule::Int}},
+      {"all", {1, Rule::Bool, Rule::BoolScalar}},
+      {"any", {1, Rule::Bool, Rule::BoolScalar}},
+  };
+  auto it = rules.find(f);
+  if (it == rules.end()) {
+    static const std::set<std::string> known = {"textureLoad",
+                                                "textureStore",
+                                                "textureSample",
+                                                "dpdx",
+                                                "dpdy",
+                                                "fwidth",
+                                                "pack4x8snorm",
+                                                "unpack4x8snorm",
+                                                "quantizeToF16",
+                                                "workgroupUniformLoad",
+                                                "determinant",
+                                                "transpose",
+                                                "cross",
+                                                "distance",
+                                                "reflect",
+                                                "refract",
+                                                "faceForward",
+                                                "frexp",
+                                                "modf",
+                                                "ldexp",
+                                                "degrees",
+                                                "radians",
+                                                "saturate",
+                                                "extractBits",
+                                                "insertBits",
+                                                "firstTrailingBit",
+                                                "countLeadingZeros",
+                                                "countTrailingZeros",
+                                                "dot4I8Packed",
+                                                "subgroupAdd"};
+    if (known.contains(f)) unsupported(e.pos, "builtin function '" + f + "'");
+    fail(e.pos, "unresolved function '" + f + "'");
+  }
+  const Rule& r = it->second;
+  arity(e, static_cast<size_t>(r.arity));
+  std::vector<X> a = argsOf(e);
+  for (size_t i = 1; i < a.size(); ++i) unify(a[0], a[i], e.pos);
+  for (size_t i = 1; i < a.size(); ++i)
+    unify(a[0], a[i], e.pos);  // a later concrete argument fixes earlier abstract ones
+  const Type t = concrete(a[0]->type);
+  const Type& st = t.scalarType();
+  const bool ok = r.domain == Rule::Float     ? st.k == K::F32
+                  : r.domain == Rule::Numeric ? (st.k == K::F32 || st.k == K::I32 || st.k == K::U32)
+                  : r.domain == Rule::Int     ? (st.k == K::I32 || st.k == K::U32)
+                                          : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
+  if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0]->type.wgsl());
+  if (f == "min" || f == "max" || f == "abs" || f == "clamp") {
+    if (X v = foldNumeric(f, a, e)) return v;
+  }
+  for (size_t i = 0; i < a.size(); ++i) a[i] = convert(a[i], t, e.args[i]->pos);
+  if (t.k == K::Bool && (f == "all" || f == "any")) return a[0];  // all(scalar) is the scalar
+  const Type result = r.result == Rule::ScalarOfArg  ? st
+                      : r.result == Rule::BoolScalar ? Type::scalar(K::Bool)
+                                                     : t;
+  ir::Expr* out = node(EK::Builtin, e.pos, result, std::move(a));
+  out->name = f;
+  return out;
+}
+
+// min, max, abs and clamp on constant scalars are const-expressions (WGSL evaluates them at
+// shader creation): `const c = max(1, 2);` is the abstract-int 2. Abstract arguments stay
+// abstract; f32 folds in float; abs of the most negative i32 wraps, as at run time.
+const ir::Expr* Resolver::foldNumeric(const std::string& f, const std::vector<X>& a,
+                                      const Expr& e) {
+  for (X v : a) {
+    if (!v->constant || !v->type.isScalar()) return nullptr;
+  }
+  const Type t = a[0]->type;
+  std::vector<double> x;
+  for (size_t i = 0; i < a.size(); ++i) {
+    double c = *convert(a[i], t, e.args[i]->pos)->constant;
+    if (t.k == K::F32) c = static_cast<float>(c);
+    x.push_back(c);
+  }
+  double v = 0;
+  if (f == "min") v = std::min(x[0], x[1]);
+  if (f == "max") v = std::max(x[0], x[1]);
+  if (f == "abs") v = t.k == K::I32 && x[0] == -2147483648.0 ? x[0] : std::fabs(x[0]);
+  if (f == "clamp") {
+    if (x[1] > x[2])
+      fail(e.pos, "clamp called with 'low' (" + literalText(x[1], t) + ") greater than 'high' (" +
+                      literalText(x[2], t) + ")");
+    v = std::min(std::max(x[0], x[1]), x[2]);
+  }
+  return literal(v, t, e.pos);
+}
+
+}  // namespace wgsl::detail

@@ -1,0 +1,392 @@
+// The resolver's expressions: literals, names, operators, indexing and members, with WGSL's
+// abstract numerics (exact, folded in double / int64, made concrete where a type is needed) and
+// concrete const-expression folding.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "resolver.h"
+
+namespace wgsl::detail {
+namespace {
+
+using K = Type::K;
+using EK = ir::Expr::Kind;
+
+// f32 literals must be finite once rounded.
+void checkF32(double v, SourcePos pos) {
+  if (!std::isfinite(static_cast<float>(v)))
+    fail(pos, "value " + std::to_string(v) + " cannot be represented as f32");
+}
+
+}  // namespace
+
+ir::Expr* Resolver::node(EK kind, SourcePos pos, Type type, std::vector<X> args) {
+  ir::Expr& e = out_.exprs.emplace_back();
+  e.kind = kind;
+  e.pos = pos;
+  e.type = std::move(type);
+  e.args = std::move(args);
+  return &e;
+}
+
+const ir::Expr* Resolver::literal(double value, const Type& type, SourcePos pos) {
+  if (type.isFloat()) checkF32(value, pos);
+  ir::Expr* e = node(EK::Literal, pos, type);
+  e->constant = value;
+  return e;
+}
+
+Type Resolver::concrete(const Type& t) {
+  if (t.k == K::AbstractInt) return Type::scalar(K::I32);
+  if (t.k == K::AbstractFloat) return Type::scalar(K::F32);
+  if (t.k == K::Vec && t.elem->isAbstract()) return Type::vec(t.n, concrete(*t.elem));
+  return t;
+}
+
+// Converts a value to `to` where WGSL converts implicitly (abstract → concrete); otherwise the
+// types must already agree.
+const ir::Expr* Resolver::convert(X v, const Type& to, SourcePos pos) {
+  if (v->type == to) return v;
+  if (v->type.isAbstract() && v->constant && to.isScalar()) {
+    const double c = *v->constant;
+    if (to.k == K::F32 || to.k == K::AbstractFloat) {
+      checkF32(c, pos);
+      return literal(static_cast<double>(static_cast<float>(c)), to, pos);
+    }
+    if (v->type.k == K::AbstractFloat)
+      fail(pos, "cannot convert an abstract float to " + to.wgsl() + " implicitly (use " +
+                    to.wgsl() + "(...))");
+    if (to.k == K::I32) {
+      if (c < -2147483648.0 || c > 2147483647.0)
+        fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in i32");
+      return literal(c, to, pos);
+    }
+    if (to.k == K::U32) {
+      if (c < 0 || c > 4294967295.0)
+        fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in u32");
+      return literal(c, to, pos);
+    }
+  }
+  if (v->type.k == K::Vec && to.k == K::Vec && v->type.n == to.n && v->type.elem->isAbstract()) {
+    ir::Expr* out = node(EK::Convert, pos, to, {v});
+    out->constant = v->constant;
+    return out;
+  }
+  fail(pos, "type mismatch: expected " + to.wgsl() + ", got " + v->type.wgsl());
+}
+
+// Unifies abstract operands with the other side's concrete type.
+void Resolver::unify(X& l, X& r, SourcePos pos) {
+  if (l->type == r->type) return;
+  if (l->type.isAbstract() && r->type.isAbstract()) {  // int meets float: both abstract float
+    const Type af = Type::scalar(K::AbstractFloat);
+    if (l->type.k == K::AbstractInt) l = literal(*l->constant, af, pos);
+    if (r->type.k == K::AbstractInt) r = literal(*r->constant, af, pos);
+    return;
+  }
+  if (l->type.isAbstract() && !r->type.isAbstract())
+    l = convert(l, r->type.scalarType(), pos);
+  else if (r->type.isAbstract() && !l->type.isAbstract())
+    r = convert(r, l->type.scalarType(), pos);
+}
+
+const ir::Expr* Resolver::expr(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::BoolLit:
+      return literal(e.text == "true" ? 1.0 : 0.0, Type::scalar(K::Bool), e.pos);
+    case Expr::Kind::IntLit:
+      return intLiteral(e);
+    case Expr::Kind::FloatLit:
+      return floatLiteral(e);
+    case Expr::Kind::Paren: {
+      X v = expr(*e.args[0]);
+      ir::Expr* out = node(EK::Paren, e.pos, v->type, {v});
+      out->constant = v->constant;
+      return out;
+    }
+    case Expr::Kind::Ident:
+      return identifier(e);
+    case Expr::Kind::Unary:
+      return unary(e);
+    case Expr::Kind::Binary:
+      return binary(e.text, expr(*e.args[0]), expr(*e.args[1]), e.pos);
+    case Expr::Kind::Index:
+      return index(e);
+    case Expr::Kind::Member:
+      return member(e);
+    case Expr::Kind::Call:
+      return call(e);
+  }
+  fail(e.pos, "unsupported expression");
+}
+
+const ir::Expr* Resolver::identifier(const Expr& e) {
+  const ir::Variable* s = lookup(e.text);
+  if (!s) {
+    if (functions_.contains(e.text)) fail(e.pos, "function '" + e.text + "' used as a value");
+    fail(e.pos, "unresolved identifier '" + e.text + "'");
+  }
+  using VK = ir::Variable::Kind;
+  if (s->kind == VK::Global &&
+      (s->space == "storage" || s->space == "uniform" || s->space == "workgroup") &&
+      s->type.k != K::Array && s->type.k != K::Struct && s->type.k != K::Atomic &&
+      !s->type.isScalar() && s->type.k != K::Vec)
+    fail(e.pos, "cannot use '" + e.text + "' as a value");
+  ir::Expr* out = node(EK::Ref, e.pos, s->type);
+  out->var = s;
+  out->assignable = s->kind == VK::Var || s->kind == VK::Global;
+  out->writable = s->writable;
+  out->constant = s->constant;
+  return out;
+}
+
+const ir::Expr* Resolver::intLiteral(const Expr& e) {
+  std::string t = e.text;
+  char suffix = 0;
+  if (t.back() == 'i' || t.back() == 'u') suffix = t.back(), t.pop_back();
+  errno = 0;
+  const bool hex = t.size() > 2 && (t[1] == 'x' || t[1] == 'X');
+  const unsigned long long v =
+      std::strtoull(hex ? t.c_str() + 2 : t.c_str(), nullptr, hex ? 16 : 10);
+  if (errno == ERANGE || v > 0xFFFFFFFFFFFFull)
+    fail(e.pos, "integer literal '" + e.text + "' is out of range");
+  const auto d = static_cast<double>(v);
+  if (suffix == 'i') {
+    if (v > 2147483647ull) fail(e.pos, "integer literal '" + e.text + "' does not fit in i32");
+    return literal(d, Type::scalar(K::I32), e.pos);
+  }
+  if (suffix == 'u') {
+    if (v > 4294967295ull) fail(e.pos, "integer literal '" + e.text + "' does not fit in u32");
+    return literal(d, Type::scalar(K::U32), e.pos);
+  }
+  return literal(d, Type::scalar(K::AbstractInt), e.pos);
+}
+
+const ir::Expr* Resolver::floatLiteral(const Expr& e) {
+  std::string digits = e.text;
+  const bool suffixF = digits.back() == 'f';
+  if (suffixF) digits.pop_back();
+  const double v = std::strtod(digits.c_str(), nullptr);
+  if (!std::isfinite(v)) fail(e.pos, "float literal '" + e.text + "' is out of range");
+  if (suffixF) {
+    checkF32(v, e.pos);
+    return literal(static_cast<double>(static_cast<float>(v)), Type::scalar(K::F32), e.pos);
+  }
+  return literal(v, Type::scalar(K::AbstractFloat), e.pos);
+}
+
+const ir::Expr* Resolver::unary(const Expr& e) {
+  if (e.text == "&")
+    unsupported(e.pos, "pointer expression ('&') outside arrayLength and the atomic builtins");
+  X v = expr(*e.args[0]);
+  const Type& st = v->type.scalarType();
+  if (e.text == "-") {
+    if (!st.isNumeric() || st.k == K::U32)
+      fail(e.pos, "unary '-' needs a signed or float operand, got " + v->type.wgsl());
+    if (v->constant && v->type.isScalar()) {
+      const double c = -*v->constant;
+      if (v->type.k == K::I32 && c > 2147483647.0)
+        return literal(-2147483648.0, v->type, e.pos);  // wraps
+      return literal(c, v->type, e.pos);
+    }
+    ir::Expr* out = node(EK::Unary, e.pos, v->type, {v});
+    out->name = "-";
+    return out;
+  }
+  if (e.text == "!") {
+    if (v->type.k != K::Bool) fail(e.pos, "'!' needs a bool operand, got " + v->type.wgsl());
+    ir::Expr* out = node(EK::Unary, e.pos, v->type, {v});
+    out->name = "!";
+    if (v->constant) out->constant = *v->constant == 0 ? 1 : 0;
+    return out;
+  }
+  if (!st.isInteger()) fail(e.pos, "'~' needs an integer operand, got " + v->type.wgsl());
+  if (v->type.k == K::AbstractInt) v = convert(v, Type::scalar(K::I32), e.pos);
+  ir::Expr* out = node(EK::Unary, e.pos, v->type, {v});
+  out->name = "~";
+  return out;
+}
+
+const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos) {
+  const auto make = [&](const Type& t, std::optional<double> constant = std::nullopt) {
+    ir::Expr* out = node(EK::Binary, pos, t, {l, r});
+    out->name = op;
+    out->constant = constant;
+    return out;
+  };
+  if (op == "&&" || op == "||") {
+    if (l->type.k != K::Bool || r->type.k != K::Bool)
+      fail(pos,
+           "'" + op + "' needs bool operands, got " + l->type.wgsl() + " and " + r->type.wgsl());
+    return make(l->type);
+  }
+  if (op == "<<" || op == ">>") {
+    if (!l->type.scalarType().isInteger())
+      fail(pos, "shift needs an integer left operand, got " + l->type.wgsl());
+    if (l->type.k == K::AbstractInt) l = convert(l, Type::scalar(K::I32), pos);
+    if (r->type.isAbstract()) r = convert(r, Type::scalar(K::U32), pos);
+    if (r->type.scalarType().k != K::U32)
+      fail(pos, "shift amount must be u32, got " + r->type.wgsl());
+    if (r->constant && *r->constant >= 32)
+      fail(pos, "shift amount " + std::to_string(static_cast<int64_t>(*r->constant)) +
+                    " must be less than the bit width of the left operand (32)");
+    return make(l->type);
+  }
+  unify(l, r, pos);
+  const bool vecScalar = (l->type.k == K::Vec && r->type.isScalar() && *l->type.elem == r->type) ||
+                         (r->type.k == K::Vec && l->type.isScalar() && *r->type.elem == l->type);
+  if (!(l->type == r->type) && !vecScalar)
+    fail(pos, "operator '" + op + "' cannot combine " + l->type.wgsl() + " and " + r->type.wgsl());
+  const Type result = l->type.k == K::Vec ? l->type : r->type;
+  const Type& st = result.scalarType();
+  const bool cmp = op == "==" || op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=";
+  if (cmp) {
+    if (result.k == K::Vec) {
+      if (!(l->type == r->type))
+        fail(pos, "component-wise '" + op + "' needs two vectors of the same type");
+      if (st.k == K::Bool && op != "==" && op != "!=")
+        fail(pos, "'" + op + "' cannot compare bool vectors");
+      return make(Type::vec(result.n, Type::scalar(K::Bool)));
+    }
+    if (st.k == K::Bool && op != "==" && op != "!=")
+      fail(pos, "'" + op + "' cannot compare bool values");
+    std::optional<double> c;
+    if (l->constant && r->constant) {
+      const double a = *l->constant, b = *r->constant;
+      c = op == "=="   ? a == b
+          : op == "!=" ? a != b
+          : op == "<"  ? a < b
+          : op == ">"  ? a > b
+          : op == "<=" ? a <= b
+                       : a >= b;
+    }
+    return make(Type::scalar(K::Bool), c);
+  }
+  if (op == "&" || op == "|" || op == "^") {
+    if (!st.isInteger()) fail(pos, "'" + op + "' needs integer operands, got " + l->type.wgsl());
+    return make(result);
+  }
+  if (!st.isNumeric())
+    fail(pos, "arithmetic '" + op + "' needs numeric operands, got " + l->type.wgsl() + " and " +
+                  r->type.wgsl());
+  // Abstract constants fold in double / int64, as WGSL evaluates them at compile time.
+  if (result.isAbstract() && l->constant && r->constant) {
+    const double a = *l->constant, b = *r->constant;
+    double v = 0;
+    if (op == "+") {
+      v = a + b;
+    } else if (op == "-") {
+      v = a - b;
+    } else if (op == "*") {
+      v = a * b;
+    } else if (op == "/") {
+      if (result.k == K::AbstractInt) {
+        if (b == 0) fail(pos, "integer division by zero in a constant expression");
+        v = std::trunc(a / b);
+      } else {
+        v = a / b;
+      }
+    } else if (op == "%") {
+      if (result.k == K::AbstractInt && b == 0)
+        fail(pos, "integer remainder by zero in a constant expression");
+      v = std::fmod(a, b);
+    }
+    return literal(v, result, pos);
+  }
+  // Concrete scalar constants fold too (const-expressions): a result the type cannot hold and
+  // integer division by zero are errors, as in Tint.
+  if (result.isScalar() && l->constant && r->constant) return foldConcrete(op, l, r, result, pos);
+  return make(result);
+}
+
+const ir::Expr* Resolver::foldConcrete(const std::string& op, X l, X r, const Type& t,
+                                       SourcePos pos) {
+  const std::string what = "'" + literalText(*l->constant, l->type) + " " + op + " " +
+                           literalText(*r->constant, r->type) + "'";
+  if (t.k == K::F32) {  // f32 results must be finite
+    const auto a = static_cast<float>(*l->constant), b = static_cast<float>(*r->constant);
+    const float v = op == "+"   ? a + b
+                    : op == "-" ? a - b
+                    : op == "*" ? a * b
+                    : op == "/" ? a / b
+                                : std::fmod(a, b);
+    if (!std::isfinite(v)) fail(pos, what + " cannot be represented as 'f32'");
+    return literal(static_cast<double>(v), t, pos);
+  }
+  const auto a = static_cast<int64_t>(*l->constant), b = static_cast<int64_t>(*r->constant);
+  if ((op == "/" || op == "%") && b == 0)
+    fail(pos,
+         std::string("integer ") + (op == "/" ? "division" : "modulo") + " by zero is invalid");
+  const bool i32 = t.k == K::I32;
+  if (i32 && a == INT32_MIN && b == -1 && (op == "/" || op == "%"))
+    fail(pos, what + " cannot be represented as 'i32'");
+  // Concrete integer + - * wrap (two's complement), in const-expressions too.
+  const auto ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+  const uint32_t w = op == "+" ? ua + ub : op == "-" ? ua - ub : ua * ub;
+  const int64_t v = op == "/"   ? a / b
+                    : op == "%" ? a % b
+                    : i32       ? int64_t{static_cast<int32_t>(w)}
+                                : int64_t{w};
+  return literal(static_cast<double>(v), t, pos);
+}
+
+const ir::Expr* Resolver::index(const Expr& e) {
+  X base = expr(*e.args[0]);
+  X idx = expr(*e.args[1]);
+  if (idx->type.isAbstract()) idx = convert(idx, Type::scalar(K::I32), e.args[1]->pos);
+  if (idx->type.k != K::I32 && idx->type.k != K::U32)
+    fail(e.args[1]->pos, "index must be i32 or u32, got " + idx->type.wgsl());
+  if (idx->constant) {
+    const auto c = static_cast<int64_t>(*idx->constant);
+    const int n = base->type.k == K::Array || base->type.k == K::Vec ? base->type.n : 0;
+    if (c < 0 || (n > 0 && c >= n))
+      fail(e.args[1]->pos, "index " + std::to_string(c) + " out of bounds" +
+                               (n > 0 ? " [0.." + std::to_string(n - 1) + "]" : ""));
+  }
+  if (base->type.k != K::Array && base->type.k != K::Vec)
+    fail(e.pos, "cannot index a value of type " + base->type.wgsl());
+  ir::Expr* out = node(EK::Index, e.pos, *base->type.elem, {base, idx});
+  out->assignable = base->assignable;
+  out->writable = base->writable;
+  return out;
+}
+
+const ir::Expr* Resolver::member(const Expr& e) {
+  X base = expr(*e.args[0]);
+  const std::string& m = e.text;
+  if (base->type.k == K::Struct) {
+    for (const auto& [name, t] : out_.structs[base->type.name]) {
+      if (name != m) continue;
+      ir::Expr* out = node(EK::Member, e.pos, t, {base});
+      out->name = m;
+      out->assignable = base->assignable;
+      out->writable = base->writable;
+      return out;
+    }
+    fail(e.pos, "struct '" + base->type.name + "' has no member '" + m + "'");
+  }
+  if (base->type.k == K::Vec) {
+    const std::string xyzw = "xyzw", rgba = "rgba";
+    if (m.empty() || m.size() > 4) fail(e.pos, "invalid swizzle '" + m + "'");
+    const bool useRgba = rgba.find(m[0]) != std::string::npos;
+    std::string components;  // spelled xyzw
+    for (char c : m) {
+      const auto k = (useRgba ? rgba : xyzw).find(c);
+      if (k == std::string::npos || static_cast<int>(k) >= base->type.n)
+        fail(e.pos, "invalid swizzle '" + m + "' for " + base->type.wgsl());
+      components += xyzw[k];
+    }
+    const Type t =
+        m.size() == 1 ? *base->type.elem : Type::vec(static_cast<int>(m.size()), *base->type.elem);
+    ir::Expr* out = node(EK::Swizzle, e.pos, t, {base});
+    out->name = components;
+    out->assignable = base->assignable && m.size() == 1;
+    out->writable = base->writable && m.size() == 1;
+    return out;
+  }
+  fail(e.pos, "type " + base->type.wgsl() + " has no members");
+}
+
+}  // namespace wgsl::detail

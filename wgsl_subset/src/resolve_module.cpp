@@ -1,0 +1,482 @@
+// The resolver at module scope: declarations in dependency order, types, structs, resources,
+// consts and overrides, function signatures and the compute entry points' interface.
+#include <algorithm>
+
+#include "declaration_order.h"
+#include "resolver.h"
+
+namespace wgsl::detail {
+namespace {
+
+using K = Type::K;
+
+bool hasAttr(const std::vector<Attribute>& attrs, const char* name) {
+  return std::any_of(attrs.begin(), attrs.end(),
+                     [&](const Attribute& a) { return a.name == name; });
+}
+
+const Attribute* attr(const std::vector<Attribute>& attrs, const char* name) {
+  for (const auto& a : attrs) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+// The single argument of an attribute such as @group(0).
+const Expr& attrArg(const Attribute& a) {
+  if (a.args.size() != 1) fail(a.pos, "@" + a.name + " takes exactly one argument");
+  return *a.args[0];
+}
+
+}  // namespace
+
+void resolve(const Module& module, const std::string& entryPoint, ir::Module& out,
+             Reflection& reflection) {
+  Resolver(module, entryPoint, out, reflection).run();
+}
+
+void Resolver::run() {
+  // Every @compute function is an entry point; `entry` names the one asked for. WGSL never
+  // calls an entry point, so they are not callable functions here.
+  const Function* entry = nullptr;
+  for (const auto& f : m_.functions) {
+    for (const auto& a : f.attributes) {
+      if (a.name == "vertex" || a.name == "fragment")
+        unsupported(a.pos, "@" + a.name + " entry point (compute only)");
+    }
+    moduleFunctions_.insert(f.name);
+    if (!hasAttr(f.attributes, "compute")) continue;
+    reflection_.entryPoints.push_back(f.name);
+    if (!entry && (entryName_.empty() || f.name == entryName_)) entry = &f;
+  }
+  if (!entry && !entryName_.empty()) {
+    std::string known;
+    for (const auto& n : reflection_.entryPoints) known += (known.empty() ? "'" : ", '") + n + "'";
+    fail(SourcePos{1, 1}, "no @compute entry point named '" + entryName_ + "'" +
+                              (known.empty() ? std::string() : " (the module has " + known + ")"));
+  }
+  using DK = DeclarationRef::Kind;
+  using IK = ir::Declaration::Kind;
+  for (const DeclarationRef& d : declarationOrder(m_)) {
+    if (d.kind == DK::Struct) {
+      declareStruct(m_.structs[d.index]);
+      out_.order.push_back({IK::Struct, m_.structs[d.index].name, nullptr, nullptr});
+    } else if (d.kind == DK::Global) {
+      declareGlobal(m_.globals[d.index]);
+      out_.order.push_back({IK::Global, {}, lookup(m_.globals[d.index].name), nullptr});
+    } else {
+      const Function& f = m_.functions[d.index];
+      ir::Function& fn = out_.functions.emplace_back();
+      declareFunction(f, fn);
+      if (!fn.entryPoint) functions_[f.name] = &fn;
+      if (&f == entry) out_.entry = &fn;
+      out_.order.push_back({IK::Function, {}, nullptr, &fn});
+    }
+  }
+  if (!out_.entry) return;  // the validator says so, after the functions' own errors
+  reflection_.entryPoint = out_.entry->name;
+  reflection_.workgroupSize = out_.entry->workgroupSize;
+  for (size_t i = 0; i < 3; ++i) {
+    if (const ir::Variable* o = out_.entry->workgroupSizeOverrides[i])
+      reflection_.workgroupSizeOverrides[i] = o->name;
+  }
+}
+
+// ---- names ----
+
+ir::Variable* Resolver::lookup(const std::string& name) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (auto f = it->find(name); f != it->end()) return f->second;
+  }
+  return nullptr;
+}
+
+void Resolver::define(SourcePos pos, const std::string& name, ir::Variable* v) {
+  if (scopes_.back().contains(name)) fail(pos, "redeclaration of '" + name + "' in the same scope");
+  scopes_.back()[name] = v;
+}
+
+ir::Variable* Resolver::newVariable(ir::Variable v) {
+  out_.variables.push_back(std::move(v));
+  return &out_.variables.back();
+}
+
+// ---- types ----
+
+int64_t Resolver::constInt(const Expr& e, const char* what) {
+  const ir::Expr* v = expr(e);
+  if (!v->constant || !v->type.isInteger())
+    fail(e.pos, std::string(what) + " must be a constant integer expression");
+  return static_cast<int64_t>(*v->constant);
+}
+
+Type Resolver::resolveType(const TypeExpr& t) {
+  if (lookup(t.name)) fail(t.pos, "'" + t.name + "' is a value, not a type");
+  if (moduleFunctions_.contains(t.name))
+    fail(t.pos, "cannot use function '" + t.name + "' as type");
+  if (t.name == "f32") return Type::scalar(K::F32);
+  if (t.name == "i32") return Type::scalar(K::I32);
+  if (t.name == "u32") return Type::scalar(K::U32);
+  if (t.name == "bool") return Type::scalar(K::Bool);
+  if (t.name == "f16") unsupported(t.pos, "f16");
+  if (t.name == "vec2" || t.name == "vec3" || t.name == "vec4") {
+    if (t.args.size() != 1)
+      fail(t.pos, t.name + " needs an element type, e.g. " + t.name + "<f32>");
+    const Type e = resolveType(t.args[0]);
+    if (!e.isScalar() || e.isAbstract())
+      fail(t.args[0].pos, "vector element type must be bool, i32, u32 or f32, got " + e.wgsl());
+    return Type::vec(t.name[3] - '0', e);
+  }
+  if (t.name == "vec2f" || t.name == "vec3f" || t.name == "vec4f")
+    return Type::vec(t.name[3] - '0', Type::scalar(K::F32));
+  if (t.name == "vec2u" || t.name == "vec3u" || t.name == "vec4u")
+    return Type::vec(t.name[3] - '0', Type::scalar(K::U32));
+  if (t.name == "vec2i" || t.name == "vec3i" || t.name == "vec4i")
+    return Type::vec(t.name[3] - '0', Type::scalar(K::I32));
+  if (t.name == "array") {
+    if (t.args.size() != 1) fail(t.pos, "array needs an element type");
+    const Type e = resolveType(t.args[0]);
+    if (e.k == K::Array && e.n == 0)
+      fail(t.pos, "an array element cannot be a runtime-sized array");
+    int n = 0;
+    if (t.count) {
+      const int64_t c = constInt(*t.count, "array element count");
+      if (c <= 0 || c > (1 << 24))
+        fail(t.count->pos,
+             "array element count must be between 1 and 16777216, got " + std::to_string(c));
+      n = static_cast<int>(c);
+    }
+    return Type::array(e, n);
+  }
+  if (t.name == "atomic") {
+    if (t.args.size() != 1) fail(t.pos, "atomic needs an element type");
+    const Type e = resolveType(t.args[0]);
+    if (e.k != K::U32 && e.k != K::I32)
+      fail(t.pos, "atomic element type must be i32 or u32, got " + e.wgsl());
+    return Type{K::Atomic, 0, std::make_shared<Type>(e), {}};
+  }
+  if (t.name.starts_with("mat")) unsupported(t.pos, "matrix type '" + t.name + "'");
+  if (t.name == "ptr") unsupported(t.pos, "pointer type");
+  if (t.name.starts_with("texture") || t.name.starts_with("sampler"))
+    unsupported(t.pos, "texture and sampler types");
+  if (out_.structs.contains(t.name)) return Type{K::Struct, 0, nullptr, t.name};
+  fail(t.pos, "unknown type '" + t.name + "'");
+}
+
+// The first type inside `t` that cannot live in a buffer ("" when none).
+std::string Resolver::nonHostShareable(const Type& t) {
+  if (t.k == K::Bool) return "bool";
+  if (t.elem) {
+    if (std::string b = nonHostShareable(*t.elem); !b.empty()) return b;
+  }
+  if (t.k == K::Struct) {
+    for (const auto& [mn, mt] : out_.structs[t.name]) {
+      if (std::string b = nonHostShareable(mt); !b.empty()) return b;
+    }
+  }
+  return "";
+}
+
+// ---- declarations ----
+
+void Resolver::declareStruct(const StructDecl& s) {
+  if (out_.structs.contains(s.name)) fail(s.pos, "redeclaration of struct '" + s.name + "'");
+  ir::StructMembers members;
+  for (const auto& m : s.members) {
+    const Type t = resolveType(m.type);
+    if (t.k == K::Array && t.n == 0) unsupported(m.pos, "runtime-sized array member");
+    members.emplace_back(m.name, t);
+  }
+  out_.structs[s.name] = std::move(members);
+}
+
+void Resolver::declareGlobal(const GlobalVar& g) {
+  if (g.kind == GlobalVar::Kind::Const) return declareConst(g);
+  if (g.kind == GlobalVar::Kind::Override) return declareOverride(g);
+  if (g.addressSpace.empty())
+    fail(g.pos, "module-scope 'var' '" + g.name + "' needs an address space, e.g. var<private>");
+  if (!g.type) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
+  const Type t = resolveType(*g.type);
+  const std::string& space = g.addressSpace;
+  if (space == "storage" || space == "uniform") return declareResource(g, t);
+  ir::Variable v{.kind = ir::Variable::Kind::Global,
+                 .name = g.name,
+                 .pos = g.pos,
+                 .type = t,
+                 .space = space,
+                 .writable = true};
+  if (space == "workgroup") {
+    if (g.init) fail(g.init->pos, "workgroup variables cannot have an initializer");
+    if (t.k == K::Array && t.n == 0)
+      fail(g.pos, "workgroup array '" + g.name + "' needs a fixed size");
+    reflection_.workgroupStorageBytes += static_cast<uint32_t>(t.byteSize());
+    define(g.pos, g.name, newVariable(std::move(v)));
+    return;
+  }
+  if (space == "private") {
+    if (g.init) v.init = convert(expr(*g.init), t, g.init->pos);
+    define(g.pos, g.name, newVariable(std::move(v)));
+    return;
+  }
+  if (space == "function")
+    fail(g.pos, "'function' address space is only for variables inside functions");
+  if (space == "handle" || space == "push_constant")
+    unsupported(g.pos, "address space '" + space + "'");
+  fail(g.pos, "unknown address space '" + space + "'");
+}
+
+// A module-scope const: each use is its folded value.
+void Resolver::declareConst(const GlobalVar& g) {
+  if (!g.init) fail(g.pos, "const '" + g.name + "' needs an initializer");
+  X v = expr(*g.init);
+  if (!v->constant)
+    fail(g.init->pos, "const '" + g.name + "' must be initialized with a constant expression");
+  const Type t = g.type ? resolveType(*g.type) : v->type;
+  v = convert(v, t, g.init->pos);
+  define(g.pos, g.name,
+         newVariable({.kind = ir::Variable::Kind::Const,
+                      .name = g.name,
+                      .pos = g.pos,
+                      .type = t,
+                      .constant = v->constant,
+                      .inlined = v}));
+}
+
+void Resolver::declareOverride(const GlobalVar& g) {
+  if (!g.type && !g.init) fail(g.pos, "override '" + g.name + "' needs a type or an initializer");
+  X init = g.init ? expr(*g.init) : nullptr;
+  const Type t = g.type ? resolveType(*g.type) : concrete(init->type);
+  if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
+  uint32_t id = nextOverrideId_;
+  if (const Attribute* a = attr(g.attributes, "id")) {
+    const int64_t v = constInt(attrArg(*a), "@id");
+    if (v < 0 || v > 65535)
+      fail(attrArg(*a).pos, "@id value must be between 0 and 65535, got " + std::to_string(v));
+    id = static_cast<uint32_t>(v);
+    for (const auto& o : reflection_.overrides) {
+      if (o.id == id)
+        fail(attrArg(*a).pos,
+             "@id(" + std::to_string(id) + ") is already used by override '" + o.name + "'");
+    }
+  } else {
+    for (const auto& o : reflection_.overrides) {
+      if (o.id == id) id = std::max(id, o.id + 1);
+    }
+  }
+  nextOverrideId_ = std::max(nextOverrideId_, id + 1);
+  std::optional<double> defaultValue;
+  if (init) {
+    if (!init->constant)
+      fail(g.init->pos, "override '" + g.name + "' default must be a constant expression");
+    init = convert(init, t, g.init->pos);
+    defaultValue = init->constant;
+  }
+  reflection_.overrides.push_back({g.name, id, t.wgsl(), defaultValue});
+  define(g.pos, g.name,
+         newVariable({.kind = ir::Variable::Kind::Override,
+                      .name = g.name,
+                      .pos = g.pos,
+                      .type = t,
+                      .init = init,
+                      .overrideId = id}));
+}
+
+void Resolver::declareResource(const GlobalVar& g, const Type& t) {
+  const std::string& space = g.addressSpace;
+  const Attribute* group = attr(g.attributes, "group");
+  const Attribute* binding = attr(g.attributes, "binding");
+  if (!group || !binding)
+    fail(g.pos, "resource variable '" + g.name + "' needs @group and @binding attributes");
+  const int64_t gv = constInt(attrArg(*group), "@group");
+  const int64_t bv = constInt(attrArg(*binding), "@binding");
+  if (gv < 0) fail(attrArg(*group).pos, "@group value must be non-negative");
+  if (bv < 0) fail(attrArg(*binding).pos, "@binding value must be non-negative");
+  // WebGPU's limits (maxBindGroups 4, maxBindingsPerBindGroup 1000), as the shim reports.
+  if (gv >= 4)
+    fail(attrArg(*group).pos,
+         "@group(" + std::to_string(gv) + ") exceeds the maximum bind group index 3");
+  if (bv >= 1000)
+    fail(attrArg(*binding).pos,
+         "@binding(" + std::to_string(bv) + ") exceeds the maximum binding number 999");
+  const auto gi = static_cast<uint32_t>(gv);
+  const auto bi = static_cast<uint32_t>(bv);
+  if (const std::string bad = nonHostShareable(t); !bad.empty())
+    fail(g.type->pos, "type '" + bad + "' cannot be used in address space '" + space +
+                          "' as it is non-host-shareable");
+  for (const auto& b : reflection_.bindings) {
+    if (b.group == gi && b.binding == bi)
+      fail(g.pos, "@group(" + std::to_string(gi) + ") @binding(" + std::to_string(bi) +
+                      ") is already used by '" + b.name + "'");
+  }
+  bool readOnly = true;
+  if (space == "storage") {
+    if (g.access.empty() || g.access == "read")
+      readOnly = true;
+    else if (g.access == "read_write")
+      readOnly = false;
+    else if (g.access == "write")
+      unsupported(g.pos, "access mode 'write' (storage buffers are 'read' or 'read_write')");
+    else
+      fail(g.pos, "unknown access mode '" + g.access + "'");
+  } else if (!g.access.empty()) {
+    fail(g.pos, "uniform variables take no access mode");
+  }
+  std::string element;
+  if (t.k == K::Array) {
+    if (space == "uniform")
+      unsupported(g.pos, "array in the uniform address space (wrap it in a struct)");
+    element = t.elem->wgsl();
+  } else if (t.k == K::Struct) {
+    element = t.name;
+  } else {
+    if (space == "storage")
+      unsupported(g.pos, "storage variable of type " + t.wgsl() + " (use an array or a struct)");
+    element = t.wgsl();
+  }
+  reflection_.bindings.push_back(
+      {gi, bi, space == "storage" ? BindingInfo::Kind::Storage : BindingInfo::Kind::Uniform,
+       readOnly, element, g.name});
+  define(g.pos, g.name,
+         newVariable({.kind = ir::Variable::Kind::Global,
+                      .name = g.name,
+                      .pos = g.pos,
+                      .type = t,
+                      .space = space,
+                      .writable = space == "storage" && !readOnly,
+                      .group = gi,
+                      .binding = bi,
+                      .readOnly = readOnly}));
+}
+
+// ---- functions ----
+
+void Resolver::declareFunction(const Function& f, ir::Function& fn) {
+  fn.name = f.name;
+  fn.pos = f.pos;
+  fn.entryPoint = hasAttr(f.attributes, "compute");
+  scopes_.emplace_back();
+  if (fn.entryPoint) {
+    entryPointInterface(f, fn);
+    fn.returnType = Type::scalar(K::Void);
+  } else {
+    fn.returnType = f.returnType ? resolveType(*f.returnType) : Type::scalar(K::Void);
+    for (const auto& p : f.params) {
+      if (!p.attributes.empty())
+        fail(p.attributes[0].pos, "parameter attributes are only allowed on entry points");
+      const Type t = resolveType(p.type);
+      if (t.k == K::Array && t.n == 0)
+        fail(p.type.pos, "a parameter cannot be a runtime-sized array");
+      ir::Variable* v = newVariable({.kind = ir::Variable::Kind::Param,
+                                     .name = p.name,
+                                     .pos = p.pos,
+                                     .type = t,
+                                     .paramIndex = fn.params.size()});
+      define(p.pos, p.name, v);
+      fn.params.push_back(v);
+    }
+  }
+  returnType_ = fn.returnType;
+  for (const auto& s : f.body) {  // the body shares the parameters' scope
+    if (const ir::Stmt* st = stmt(*s)) fn.body.push_back(st);
+  }
+  scopes_.pop_back();
+}
+
+// A compute entry point: no result, @workgroup_size, and parameters that are all builtins.
+void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
+  if (f.returnType) fail(f.returnType->pos, "a compute entry point cannot return a value");
+  const Attribute* ws = attr(f.attributes, "workgroup_size");
+  if (!ws) fail(f.pos, "@compute entry point '" + f.name + "' needs @workgroup_size");
+  if (ws->args.empty() || ws->args.size() > 3)
+    fail(ws->pos, "@workgroup_size takes 1 to 3 arguments");
+  std::optional<Type> argType;
+  static const int64_t kMax[3] = {1024, 1024, 64};  // glslang's (and Vulkan's) minimum maxima
+  for (size_t i = 0; i < ws->args.size(); ++i) {
+    const Expr& a = *ws->args[i];
+    X arg = expr(a);
+    const Type at = arg->type;
+    if (!at.isAbstract()) {
+      if (argType && !(*argType == at))
+        fail(a.pos, "@workgroup_size arguments must be of the same type, either i32 or u32");
+      argType = at;
+    }
+    // An override names a specialization constant: the size is its default here and the
+    // pipeline's constant at pipeline creation (the shim reads local_size_*_id back).
+    const ir::Variable* o = arg->constant ? nullptr : workgroupSizeOverride(a);
+    int64_t v = 0;
+    if (o) {
+      if (!at.isInteger())
+        fail(a.pos,
+             "'@workgroup_size' argument must be a constant or override-expression of type "
+             "'abstract-integer', 'i32' or 'u32'");
+      if (!o->init)
+        unsupported(a.pos, "override '" + o->name + "' without a default value in @workgroup_size");
+      fn.workgroupSizeOverrides[i] = o;
+      v = static_cast<int64_t>(*o->init->constant);
+    } else {
+      v = constInt(a, "@workgroup_size argument");
+    }
+    if (v < 1)
+      fail(a.pos, "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
+    if (v > kMax[i])
+      fail(a.pos, "@workgroup_size argument " + std::to_string(v) + " exceeds the maximum (" +
+                      std::to_string(kMax[i]) + ")");
+    fn.workgroupSize[i] = static_cast<uint32_t>(v);
+  }
+  static const std::map<std::string, Type> builtins = {
+      {"global_invocation_id", Type::vec(3, Type::scalar(K::U32))},
+      {"local_invocation_id", Type::vec(3, Type::scalar(K::U32))},
+      {"local_invocation_index", Type::scalar(K::U32)},
+      {"workgroup_id", Type::vec(3, Type::scalar(K::U32))},
+      {"num_workgroups", Type::vec(3, Type::scalar(K::U32))},
+  };
+  for (const auto& p : f.params) {
+    const Attribute* b = attr(p.attributes, "builtin");
+    if (!b || b->args.size() != 1 || b->args[0]->kind != Expr::Kind::Ident)
+      fail(p.pos, "entry point parameter '" + p.name + "' needs a @builtin(...) attribute");
+    auto it = builtins.find(b->args[0]->text);
+    if (it == builtins.end())
+      unsupported(b->pos, "builtin '" + b->args[0]->text + "' in a compute shader");
+    const Type t = resolveType(p.type);
+    if (!(t == it->second))
+      fail(p.type.pos,
+           "@builtin(" + it->first + ") must have type " + it->second.wgsl() + ", got " + t.wgsl());
+    ir::Variable* v = newVariable({.kind = ir::Variable::Kind::Param,
+                                   .name = p.name,
+                                   .pos = p.pos,
+                                   .type = t,
+                                   .builtin = it->first,
+                                   .paramIndex = fn.params.size()});
+    define(p.pos, p.name, v);
+    fn.params.push_back(v);
+  }
+}
+
+// The override a @workgroup_size argument names (null when it names none). Other
+// override-expressions (`wg * 2u`) would need a computed specialization constant, which GLSL's
+// local_size_*_id cannot express: outside the subset.
+const ir::Variable* Resolver::workgroupSizeOverride(const Expr& e) {
+  const Expr* x = &e;
+  while (x->kind == Expr::Kind::Paren) x = x->args[0].get();
+  if (x->kind == Expr::Kind::Ident) {
+    const ir::Variable* v = lookup(x->text);
+    if (v && v->kind == ir::Variable::Kind::Override) return v;
+  }
+  if (usesOverride(e))
+    unsupported(e.pos, "override-expression in @workgroup_size other than a single override");
+  return nullptr;
+}
+
+bool Resolver::usesOverride(const Expr& e) {  // bounded: the parser limits expression depth
+  if (e.kind == Expr::Kind::Ident) {
+    for (const auto& o : reflection_.overrides) {
+      if (o.name == e.text) return true;
+    }
+  }
+  for (const auto& a : e.args) {
+    if (usesOverride(*a)) return true;
+  }
+  return false;
+}
+
+}  // namespace wgsl::detail
