@@ -60,17 +60,33 @@ TEST(Lowering, EntryPointsAreChosenByName) {
   o.entryPoint = "third";
   const wgsl::Result missing = wgsl::translate(src, o);
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.diagnostics.front().message.find("no @compute entry point named 'third' (the module has 'cs_main', 'second')"),
-            std::string::npos) << missing.diagnostics.front().message;
+  EXPECT_NE(missing.diagnostics.front().message.find(
+                "no @compute entry point named 'third' (the module has 'cs_main', 'second')"),
+            std::string::npos)
+      << missing.diagnostics.front().message;
 }
 
 TEST(Lowering, PrecedenceFollowsWgsl) {
-  const std::string g = lowered("  b[0] = b[1] + b[2] * b[3] << 1u;\n  b[1] = b[0] | b[1] & b[2];");
-  EXPECT_NE(g.find("((w_b[min(uint(1), uint(w_b.length()) - 1u)] + (w_b[min(uint(2), "
+  // * binds tighter than +; a shift takes unary operands, so the sum is parenthesised.
+  const std::string g =
+      lowered("  b[0] = (b[1] + b[2] * b[3]) << 1u;\n  b[1] = b[0] & b[1] & b[2];");
+  EXPECT_NE(g.find("(((w_b[min(uint(1), uint(w_b.length()) - 1u)] + (w_b[min(uint(2), "
                    "uint(w_b.length()) - 1u)] * "
-                   "w_b[min(uint(3), uint(w_b.length()) - 1u)])) << (1u & 31u))"),
+                   "w_b[min(uint(3), uint(w_b.length()) - 1u)]))) << (1u & 31u))"),
             std::string::npos)
       << g;
+  // WGSL's grammar, not C's precedence: mixing these operators needs parentheses (as Tint says).
+  for (const auto& [expr, message] : std::vector<std::pair<std::string, std::string>>{
+           {"b[1] + b[2] << 1u", "mixing '+' and '<<' requires parenthesis"},
+           {"b[0] | b[1] & b[2]", "mixing '|' and '&' requires parenthesis"},
+           {"b[0] << 1u >> 1u", "mixing '<<' and '>>' requires parenthesis"}}) {
+    const wgsl::Result r = wgsl::translate(
+        "@group(0) @binding(0) var<storage, read_write> b : array<u32>;\n"
+        "@compute @workgroup_size(1) fn main() { b[0] = " +
+        expr + "; }\n");
+    ASSERT_FALSE(r.ok()) << expr;
+    EXPECT_EQ(r.diagnostics[0].message, message) << expr;
+  }
 }
 
 TEST(Lowering, NestedTemplatesCloseWithAdjacentAngles) {

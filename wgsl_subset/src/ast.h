@@ -78,6 +78,7 @@ struct Stmt {
     Block,
     Discard,
     PhonyAssign,
+    ConstAssert,
   } kind;
   SourcePos pos;
   std::string name;                 // declared name; compound operator for CompoundAssign
@@ -136,6 +137,7 @@ struct StructDecl {
 };
 
 struct Module {
+  std::vector<StmtPtr> constAsserts;  // module-scope const_assert, checked after every declaration
   std::vector<GlobalVar> globals;
   std::vector<Function> functions;
   std::vector<StructDecl> structs;

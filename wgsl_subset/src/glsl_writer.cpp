@@ -20,6 +20,33 @@ uint tg_rem(uint a, uint b) { return b == 0u ? 0u : a % b; }
 float tg_rem(float a, float b) { return a - b * trunc(a / b); }
 int tg_f2i(float x) { return x != x ? 0 : int(clamp(x, -2147483648.0, 2147483520.0)); }
 uint tg_f2u(float x) { return x != x ? 0u : uint(clamp(x, 0.0, 4294967040.0)); }
+ivec2 tg_vdiv(ivec2 a, ivec2 b) { return ivec2(tg_div(a.x, b.x), tg_div(a.y, b.y)); }
+ivec3 tg_vdiv(ivec3 a, ivec3 b) { return ivec3(tg_div(a.x, b.x), tg_div(a.y, b.y), tg_div(a.z, b.z)); }
+ivec4 tg_vdiv(ivec4 a, ivec4 b) { return ivec4(tg_div(a.x, b.x), tg_div(a.y, b.y), tg_div(a.z, b.z), tg_div(a.w, b.w)); }
+uvec2 tg_vdiv(uvec2 a, uvec2 b) { return uvec2(tg_div(a.x, b.x), tg_div(a.y, b.y)); }
+uvec3 tg_vdiv(uvec3 a, uvec3 b) { return uvec3(tg_div(a.x, b.x), tg_div(a.y, b.y), tg_div(a.z, b.z)); }
+uvec4 tg_vdiv(uvec4 a, uvec4 b) { return uvec4(tg_div(a.x, b.x), tg_div(a.y, b.y), tg_div(a.z, b.z), tg_div(a.w, b.w)); }
+ivec2 tg_vrem(ivec2 a, ivec2 b) { return ivec2(tg_rem(a.x, b.x), tg_rem(a.y, b.y)); }
+ivec3 tg_vrem(ivec3 a, ivec3 b) { return ivec3(tg_rem(a.x, b.x), tg_rem(a.y, b.y), tg_rem(a.z, b.z)); }
+ivec4 tg_vrem(ivec4 a, ivec4 b) { return ivec4(tg_rem(a.x, b.x), tg_rem(a.y, b.y), tg_rem(a.z, b.z), tg_rem(a.w, b.w)); }
+uvec2 tg_vrem(uvec2 a, uvec2 b) { return uvec2(tg_rem(a.x, b.x), tg_rem(a.y, b.y)); }
+uvec3 tg_vrem(uvec3 a, uvec3 b) { return uvec3(tg_rem(a.x, b.x), tg_rem(a.y, b.y), tg_rem(a.z, b.z)); }
+uvec4 tg_vrem(uvec4 a, uvec4 b) { return uvec4(tg_rem(a.x, b.x), tg_rem(a.y, b.y), tg_rem(a.z, b.z), tg_rem(a.w, b.w)); }
+vec2 tg_vrem(vec2 a, vec2 b) { return a - b * trunc(a / b); }
+vec3 tg_vrem(vec3 a, vec3 b) { return a - b * trunc(a / b); }
+vec4 tg_vrem(vec4 a, vec4 b) { return a - b * trunc(a / b); }
+ivec2 tg_vf2i(vec2 x) { return ivec2(tg_f2i(x.x), tg_f2i(x.y)); }
+ivec3 tg_vf2i(vec3 x) { return ivec3(tg_f2i(x.x), tg_f2i(x.y), tg_f2i(x.z)); }
+ivec4 tg_vf2i(vec4 x) { return ivec4(tg_f2i(x.x), tg_f2i(x.y), tg_f2i(x.z), tg_f2i(x.w)); }
+uvec2 tg_vf2u(vec2 x) { return uvec2(tg_f2u(x.x), tg_f2u(x.y)); }
+uvec3 tg_vf2u(vec3 x) { return uvec3(tg_f2u(x.x), tg_f2u(x.y), tg_f2u(x.z)); }
+uvec4 tg_vf2u(vec4 x) { return uvec4(tg_f2u(x.x), tg_f2u(x.y), tg_f2u(x.z), tg_f2u(x.w)); }
+int tg_dot(ivec2 a, ivec2 b) { return a.x * b.x + a.y * b.y; }
+int tg_dot(ivec3 a, ivec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+int tg_dot(ivec4 a, ivec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+uint tg_dot(uvec2 a, uvec2 b) { return a.x * b.x + a.y * b.y; }
+uint tg_dot(uvec3 a, uvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+uint tg_dot(uvec4 a, uvec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 )";
 
 // GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized):
@@ -89,22 +116,38 @@ class GlslWriter {
   }
 
  private:
-  // The prelude helpers the code calls (glslang keeps uncalled functions: translate.cpp does
-  // not link). Each helper is one line, named `tg_<name>(` after its return type.
+  // The prelude helpers the code calls, and those they call (glslang keeps uncalled functions:
+  // translate.cpp does not link). Each helper is one line, named `tg_<name>(` after its return
+  // type, after the helpers it calls.
   std::string usedPrelude() const {
-    std::string out;
+    std::vector<std::pair<std::string, std::string>> helpers;  // (call, line)
     std::istringstream lines(kPrelude);
     for (std::string line; std::getline(lines, line);) {
       const size_t start = line.find("tg_"), end = line.find('(');
-      const std::string call = line.substr(start, end - start + 1);
-      if (decls_.find(call) != std::string::npos || body_.find(call) != std::string::npos)
-        out += line + "\n";
+      helpers.emplace_back(line.substr(start, end - start + 1), line);
+    }
+    std::vector<bool> used(helpers.size());
+    const auto calls = [](const std::string& code, const std::string& call) {
+      return code.find(call) != std::string::npos;
+    };
+    for (size_t i = helpers.size(); i-- > 0;) {  // callers come after their callees
+      used[i] = used[i] || calls(decls_, helpers[i].first) || calls(body_, helpers[i].first);
+      if (!used[i]) continue;
+      const std::string& line = helpers[i].second;
+      const std::string body = line.substr(line.find('{'));
+      for (size_t j = 0; j < i; ++j) used[j] = used[j] || calls(body, helpers[j].first);
+    }
+    std::string out;
+    for (size_t i = 0; i < helpers.size(); ++i) {
+      if (used[i]) out += helpers[i].second + "\n";
     }
     return out;
   }
 
   std::string name(const ir::Variable* v) const {
     if (auto it = locals_.find(v); it != locals_.end()) return it->second;
+    // WGSL lets a value share a struct's name; GLSL's `w_S w_S` is a syntax error.
+    if (m_.structs.contains(v->name)) return glslName(v->name) + "_v";
     return glslName(v->name);
   }
 
@@ -254,6 +297,10 @@ class GlslWriter {
           code = expr(s.value);
         else if (t.k != K::Array && t.k != K::Struct)
           code = zeroOf(t);
+        if (hoisted_.contains(s.var)) {  // declared before the loop body: assigned here
+          if (!code.empty()) return p + name(s.var) + " = " + code + ";\n";
+          return zeroFill(name(s.var), t, p);
+        }
         const std::string n = newLocal(s.var);
         if ((t.k == K::Array || t.k == K::Struct) && code.empty())  // WGSL zeroes variables
           return p + t.glsl() + " " + n + dims(t) + ";\n" + zeroFill(n, t, p);
@@ -261,8 +308,17 @@ class GlslWriter {
       }
       case SK::CompareExchange:
         return compareExchange(s, p);
-      case SK::Assign:
-        return p + expr(s.target) + " = " + expr(s.value) + ";\n";
+      case SK::Assign: {
+        if (!isBufferStruct(*s.target)) return p + expr(s.target) + " = " + expr(s.value) + ";\n";
+        const std::string tmp = "tg_copy_" + std::to_string(++counter_);
+        const Type& t = s.target->type;
+        std::string out =
+            p + "{\n" + p + "  " + t.glsl() + " " + tmp + " = " + expr(s.value) + ";\n";
+        for (const auto& [mn, mt] : m_.structs.at(t.name))
+          out += p + "  " + name(s.target->var) + "." + glslName(mn) + " = " + tmp + "." +
+                 glslName(mn) + ";\n";
+        return out + p + "}\n";
+      }
       case SK::Phony:
         return p + "/* _ = */ " + expr(s.value) + ";\n";
       case SK::Increment:
@@ -343,6 +399,17 @@ class GlslWriter {
     if (s.continuing.empty()) {
       out = p + "for (;;) " + block(s.body, d) + "\n";
     } else {
+      // The body runs inside the do-while, so what it declares and the continuing block uses is
+      // declared before it (and assigned where the body declares it).
+      std::set<const ir::Variable*> used;
+      for (const ir::Stmt* st : s.continuing) referenced(*st, used);
+      std::string hoisted;
+      for (const ir::Stmt* st : s.body) {
+        if (st->kind != SK::Declare || !used.contains(st->var)) continue;
+        hoisted_.insert(st->var);
+        hoisted += pad(d + 1) + st->var->type.glsl() + " " + newLocal(st->var) +
+                   dims(st->var->type) + ";\n";
+      }
       std::string inner;
       for (const ir::Stmt* st : s.body) inner += stmt(*st, d + 3);
       loops_.back() = LoopKind::Continuing;
@@ -353,7 +420,7 @@ class GlslWriter {
         else
           cont += stmt(*st, d + 1);
       }
-      out = p + "for (;;) {\n" + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
+      out = p + "for (;;) {\n" + hoisted + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
             "do {\n" + inner + pad(d + 1) + "} while (false);\n" + pad(d + 1) + "if (" + brk +
             ") break;\n" + cont + p + "}\n";
     }
@@ -378,6 +445,24 @@ class GlslWriter {
            " == " + cmp + ");\n";
   }
 
+  // The variables a statement (and what it holds) refers to.
+  static void referenced(const ir::Expr* e, std::set<const ir::Variable*>& out) {
+    if (!e) return;
+    if (e->kind == EK::Ref) out.insert(e->var);
+    for (const ir::Expr* a : e->args) referenced(a, out);
+  }
+  static void referenced(const ir::Stmt& s, std::set<const ir::Variable*>& out) {
+    for (const ir::Expr* e : {s.target, s.value, s.rhs, s.compare}) referenced(e, out);
+    for (const auto* body : {&s.body, &s.elseBody, &s.continuing}) {
+      for (const ir::Stmt* st : *body) referenced(*st, out);
+    }
+    if (s.init) referenced(*s.init, out);
+    if (s.update) referenced(*s.update, out);
+    for (const auto& c : s.cases) {
+      for (const ir::Stmt* st : c.body) referenced(*st, out);
+    }
+  }
+
   // ---- expressions ----
   std::string args(const ir::Expr& e) {
     std::string out;
@@ -390,7 +475,9 @@ class GlslWriter {
       case EK::Literal:
         return literalText(*e->constant, e->type);
       case EK::Ref:
-        return e->var->inlined ? expr(e->var->inlined) : name(e->var);
+        if (e->var->inlined) return expr(e->var->inlined);
+        if (isBufferStruct(*e)) return bufferStructValue(*e->var);
+        return name(e->var);
       case EK::Paren:
         return "(" + expr(e->args[0]) + ")";
       case EK::Unary:
@@ -405,14 +492,17 @@ class GlslWriter {
                                                             : std::to_string(bt.n - 1) + "u";
         return base + "[min(uint(" + expr(e->args[1]) + "), " + limit + ")]";
       }
-      case EK::Member:
-        return expr(e->args[0]) + "." + glslName(e->name);
+      case EK::Member:  // a buffer's block instance names its members directly
+        return (isBufferStruct(*e->args[0]) ? name(e->args[0]->var) : expr(e->args[0])) + "." +
+               glslName(e->name);
       case EK::Swizzle:
         return expr(e->args[0]) + "." + e->name;
-      case EK::Convert: {
-        const Type& from = e->args[0]->type;
-        if (from.k == K::F32 && e->type.k == K::I32) return "tg_f2i(" + expr(e->args[0]) + ")";
-        if (from.k == K::F32 && e->type.k == K::U32) return "tg_f2u(" + expr(e->args[0]) + ")";
+      case EK::Convert: {  // f32 to integers saturates
+        const Type& from = e->args[0]->type.scalarType();
+        const Type& to = e->type.scalarType();
+        const std::string v = e->type.k == K::Vec ? "v" : "";
+        if (from.k == K::F32 && to.k == K::I32) return "tg_" + v + "f2i(" + expr(e->args[0]) + ")";
+        if (from.k == K::F32 && to.k == K::U32) return "tg_" + v + "f2u(" + expr(e->args[0]) + ")";
         return e->type.glsl() + "(" + expr(e->args[0]) + ")";
       }
       case EK::Bitcast: {
@@ -427,6 +517,7 @@ class GlslWriter {
       case EK::Call:
         return glslName(e->name) + "(" + args(*e) + ")";
       case EK::Builtin: {
+        if (e->name == "dot" && e->type.isInteger()) return "tg_dot(" + args(*e) + ")";
         std::string code = builtinName(e->name) + "(" + args(*e) + ")";
         if ((e->name == "firstLeadingBit" || e->name == "countOneBits") &&
             e->type.scalarType().k == K::U32)
@@ -460,20 +551,59 @@ class GlslWriter {
                                     : "greaterThanEqual";
       return std::string(fn) + "(" + l + ", " + r + ")";
     }
-    if (op == "/" && e.type.scalarType().isInteger()) return "tg_div(" + l + ", " + r + ")";
-    if (op == "%") return "tg_rem(" + l + ", " + r + ")";
+    if ((op == "&" || op == "|") && e.type.scalarType().k == K::Bool) {  // both sides evaluated
+      const std::string u = e.type.k == K::Vec ? "uvec" + std::to_string(e.type.n) : "uint";
+      return e.type.glsl() + "(" + u + "(" + l + ") " + op + " " + u + "(" + r + "))";
+    }
+    const bool integer = e.type.scalarType().isInteger();
+    if ((op == "/" && integer) || op == "%") {
+      const std::string fn = op == "/" ? "div(" : "rem(";
+      if (e.type.k != K::Vec) return "tg_" + fn + l + ", " + r + ")";
+      // Component-wise, a scalar operand splatted to the vector.
+      const auto splat = [&](const ir::Expr* x, const std::string& code) {
+        return x->type.k == K::Vec ? code : e.type.glsl() + "(" + code + ")";
+      };
+      return "tg_v" + fn + splat(e.args[0], l) + ", " + splat(e.args[1], r) + ")";
+    }
     return "(" + l + " " + op + " " + r + ")";
   }
 
   std::string construct(const ir::Expr& e) {
     const Type& t = e.type;
+    if (e.args.empty()) return zeroValue(t);
+    return t.glsl() + dims(t) + "(" + args(e) + ")";
+  }
+
+  // The zero value of a constructible type as one expression (the resolver bounds its size).
+  std::string zeroValue(const Type& t) const {
+    if (t.k == K::Vec) return t.glsl() + "(" + zeroOf(*t.elem) + ")";
     if (t.k == K::Array) {
-      if (!e.args.empty()) return t.glsl() + dims(t) + "(" + args(e) + ")";
       std::string code = t.glsl() + dims(t) + "(";
-      for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + zeroOf(*t.elem);
+      for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + zeroValue(*t.elem);
       return code + ")";
     }
-    return t.glsl() + "(" + (e.args.empty() ? zeroOf(*t.elem) : args(e)) + ")";
+    if (t.k == K::Struct) {
+      std::string code = glslName(t.name) + "(";
+      const ir::StructMembers& members = m_.structs.at(t.name);
+      for (size_t i = 0; i < members.size(); ++i)
+        code += (i ? ", " : "") + zeroValue(members[i].second);
+      return code + ")";
+    }
+    return zeroOf(t);
+  }
+
+  // A storage or uniform variable of struct type is a GLSL block instance, which is no value of
+  // the struct type: as a value it is rebuilt from its members, and assigned member by member.
+  static bool isBufferStruct(const ir::Expr& e) {
+    return e.kind == EK::Ref && e.var->type.k == K::Struct &&
+           (e.var->space == "storage" || e.var->space == "uniform");
+  }
+  std::string bufferStructValue(const ir::Variable& v) {
+    std::string code = glslName(v.type.name) + "(";
+    const ir::StructMembers& members = m_.structs.at(v.type.name);
+    for (size_t i = 0; i < members.size(); ++i)
+      code += (i ? ", " : "") + name(&v) + "." + glslName(members[i].first);
+    return code + ")";
   }
 
   std::string atomic(const ir::Expr& e) {
@@ -498,6 +628,7 @@ class GlslWriter {
   std::vector<LoopKind> loops_;
   std::vector<std::string> breakFlags_;
   std::set<std::string> compareExchangeStructs_;
+  std::set<const ir::Variable*> hoisted_;  // declared before a loop body with a continuing block
 };
 
 }  // namespace

@@ -1,31 +1,159 @@
 #include "lexer.h"
 
 #include <cctype>
+#include <cstdio>
 #include <set>
 
 namespace wgsl::detail {
 namespace {
 
 // WGSL's reserved words (spec §15.3): never identifiers.
-const std::set<std::string, std::less<>> kReserved = {
-    "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "asm_fragment",
-    "async", "attribute", "auto", "await", "become", "cast", "catch", "class", "co_await",
-    "co_return", "co_yield", "coherent", "column_major", "common", "compile", "compile_fragment",
-    "concept", "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger",
-    "decltype", "delete", "demote", "demote_to_helper", "do", "dynamic_cast", "enum", "explicit",
-    "export", "extends", "extern", "external", "fallthrough", "filter", "final", "finally",
-    "friend", "from", "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements",
-    "import", "inline", "instanceof", "interface", "layout", "lowp", "macro", "macro_rules",
-    "match", "mediump", "meta", "mod", "module", "move", "mut", "mutable", "namespace", "new",
-    "nil", "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent",
-    "noperspective", "null", "nullptr", "of", "operator", "package", "packoffset", "partition",
-    "pass", "patch", "pixelfragment", "precise", "precision", "premerge", "priv", "protected",
-    "pub", "public", "readonly", "ref", "regardless", "register", "reinterpret_cast", "require",
-    "resource", "restrict", "self", "set", "shared", "sizeof", "smooth", "snorm", "static",
-    "static_assert", "static_cast", "std", "subroutine", "super", "target", "template", "this",
-    "thread_local", "throw", "trait", "try", "type", "typedef", "typeid", "typename", "typeof",
-    "union", "unless", "unorm", "unsafe", "unsized", "use", "using", "varying", "virtual",
-    "volatile", "wgsl", "where", "with", "writeonly", "yield"};
+const std::set<std::string, std::less<>> kReserved = {"NULL",
+                                                      "Self",
+                                                      "abstract",
+                                                      "active",
+                                                      "alignas",
+                                                      "alignof",
+                                                      "as",
+                                                      "asm",
+                                                      "asm_fragment",
+                                                      "async",
+                                                      "attribute",
+                                                      "auto",
+                                                      "await",
+                                                      "become",
+                                                      "cast",
+                                                      "catch",
+                                                      "class",
+                                                      "co_await",
+                                                      "co_return",
+                                                      "co_yield",
+                                                      "coherent",
+                                                      "column_major",
+                                                      "common",
+                                                      "compile",
+                                                      "compile_fragment",
+                                                      "concept",
+                                                      "const_cast",
+                                                      "consteval",
+                                                      "constexpr",
+                                                      "constinit",
+                                                      "crate",
+                                                      "debugger",
+                                                      "decltype",
+                                                      "delete",
+                                                      "demote",
+                                                      "demote_to_helper",
+                                                      "do",
+                                                      "dynamic_cast",
+                                                      "enum",
+                                                      "explicit",
+                                                      "export",
+                                                      "extends",
+                                                      "extern",
+                                                      "external",
+                                                      "fallthrough",
+                                                      "filter",
+                                                      "final",
+                                                      "finally",
+                                                      "friend",
+                                                      "from",
+                                                      "fxgroup",
+                                                      "get",
+                                                      "goto",
+                                                      "groupshared",
+                                                      "highp",
+                                                      "impl",
+                                                      "implements",
+                                                      "import",
+                                                      "inline",
+                                                      "instanceof",
+                                                      "interface",
+                                                      "layout",
+                                                      "lowp",
+                                                      "macro",
+                                                      "macro_rules",
+                                                      "match",
+                                                      "mediump",
+                                                      "meta",
+                                                      "mod",
+                                                      "module",
+                                                      "move",
+                                                      "mut",
+                                                      "mutable",
+                                                      "namespace",
+                                                      "new",
+                                                      "nil",
+                                                      "noexcept",
+                                                      "noinline",
+                                                      "nointerpolation",
+                                                      "non_coherent",
+                                                      "noncoherent",
+                                                      "noperspective",
+                                                      "null",
+                                                      "nullptr",
+                                                      "of",
+                                                      "operator",
+                                                      "package",
+                                                      "packoffset",
+                                                      "partition",
+                                                      "pass",
+                                                      "patch",
+                                                      "pixelfragment",
+                                                      "precise",
+                                                      "precision",
+                                                      "premerge",
+                                                      "priv",
+                                                      "protected",
+                                                      "pub",
+                                                      "public",
+                                                      "readonly",
+                                                      "ref",
+                                                      "regardless",
+                                                      "register",
+                                                      "reinterpret_cast",
+                                                      "require",
+                                                      "resource",
+                                                      "restrict",
+                                                      "self",
+                                                      "set",
+                                                      "shared",
+                                                      "sizeof",
+                                                      "smooth",
+                                                      "snorm",
+                                                      "static",
+                                                      "static_assert",
+                                                      "static_cast",
+                                                      "std",
+                                                      "subroutine",
+                                                      "super",
+                                                      "target",
+                                                      "template",
+                                                      "this",
+                                                      "thread_local",
+                                                      "throw",
+                                                      "trait",
+                                                      "try",
+                                                      "type",
+                                                      "typedef",
+                                                      "typeid",
+                                                      "typename",
+                                                      "typeof",
+                                                      "union",
+                                                      "unless",
+                                                      "unorm",
+                                                      "unsafe",
+                                                      "unsized",
+                                                      "use",
+                                                      "using",
+                                                      "varying",
+                                                      "virtual",
+                                                      "volatile",
+                                                      "wgsl",
+                                                      "where",
+                                                      "with",
+                                                      "writeonly",
+                                                      "yield"};
 
 // The length of the well-formed UTF-8 sequence of a code point >= U+0080 at src[i]; 0 if none.
 size_t utf8Length(std::string_view src, size_t i) {
@@ -36,6 +164,36 @@ size_t utf8Length(std::string_view src, size_t i) {
     if ((static_cast<unsigned char>(src[i + k]) & 0xC0) != 0x80) return 0;
   }
   return n;
+}
+
+std::string hex(uint32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04X", cp);
+  return buf;
+}
+
+// The code point of the UTF-8 sequence of length `n` at src[i].
+uint32_t codePoint(std::string_view src, size_t i, size_t n) {
+  uint32_t cp = static_cast<unsigned char>(src[i]) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(src[i + k]) & 0x3F);
+  return cp;
+}
+
+// Whether a non-ASCII code point may appear in an identifier. WGSL takes Unicode's XID_Start
+// and XID_Continue; this rejects the blocks that hold no letters or digits (Latin-1 symbols,
+// punctuation, arrows, mathematical and technical symbols, box drawing, dingbats, emoji,
+// private use, specials) and accepts the rest, so every script's letters pass and symbols do not.
+bool identifierCodePoint(uint32_t cp) {
+  if (cp < 0xC0) return cp == 0xAA || cp == 0xB5 || cp == 0xBA;  // ª µ º
+  if (cp == 0xD7 || cp == 0xF7) return false;                    // × ÷
+  static const std::pair<uint32_t, uint32_t> symbols[] = {
+      {0x2000, 0x203E}, {0x2041, 0x2053}, {0x2055, 0x206F},   {0x2190, 0x2BFF},   {0x2E00, 0x2E7F},
+      {0x3000, 0x3004}, {0x3008, 0x3020}, {0xD800, 0xF8FF},   {0xFE00, 0xFE0F},   {0xFE10, 0xFE6F},
+      {0xFF00, 0xFF0F}, {0xFFF0, 0xFFFF}, {0x1F000, 0x1FBFF}, {0xE0000, 0x10FFFF}};
+  for (const auto& [lo, hi] : symbols) {
+    if (cp >= lo && cp <= hi) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -183,17 +341,24 @@ std::vector<Token> lex(std::string_view src) {
       continue;
     }
     const SourcePos start = pos;
-    // Identifiers: ASCII letters, digits and '_', plus any non-ASCII code point (WGSL allows
-    // Unicode XID identifiers; this accepts every well-formed UTF-8 sequence there).
+    // Identifiers: ASCII letters, digits and '_', plus non-ASCII letters (identifierCodePoint).
+    if (const size_t n0 = utf8Length(src, i); n0 > 0 && !identifierCodePoint(codePoint(src, i, n0)))
+      fail(start, "invalid character in an identifier (U+" + hex(codePoint(src, i, n0)) + ")");
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || utf8Length(src, i) > 0) {
       size_t j = i;
       for (;;) {
-        if (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_'))
+        if (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_')) {
           ++j;
-        else if (const size_t n = j < src.size() ? utf8Length(src, j) : 0; n > 0)
+        } else if (const size_t n = j < src.size() ? utf8Length(src, j) : 0; n > 0) {
+          if (!identifierCodePoint(codePoint(src, j, n))) {
+            SourcePos at = start;
+            at.column += static_cast<uint32_t>(j - i);
+            fail(at, "invalid character in an identifier (U+" + hex(codePoint(src, j, n)) + ")");
+          }
           j += n;
-        else
+        } else {
           break;
+        }
       }
       std::string text(src.substr(i, j - i));
       if (text.starts_with("__"))

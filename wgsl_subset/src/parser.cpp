@@ -9,14 +9,18 @@ const std::set<std::string> kTemplatedTypes = {
     "vec2",   "vec3",   "vec4",   "array",  "atomic", "bitcast", "ptr",    "mat2x2",
     "mat3x3", "mat4x4", "mat2x3", "mat2x4", "mat3x2", "mat3x4",  "mat4x2", "mat4x3"};
 
+// Templated names outside the subset (Tint's experimental buffer extension).
+const std::set<std::string> kUnsupportedTemplated = {"buffer", "bufferArrayView", "bufferView"};
+
 // Deeply nested input must fail cleanly instead of exhausting the stack.
 constexpr int kMaxNesting = 128;
 
 // WGSL keywords: never names.
 const std::set<std::string> kKeywords = {
-    "alias",   "break",    "case",   "const", "const_assert", "continue", "continuing",
-    "default", "diagnostic", "discard", "else", "enable", "false", "fn", "for", "if", "let",
-    "loop",    "override", "requires", "return", "struct", "switch", "true", "var", "while"};
+    "alias",   "break",      "case",    "const", "const_assert", "continue", "continuing",
+    "default", "diagnostic", "discard", "else",  "enable",       "false",    "fn",
+    "for",     "if",         "let",     "loop",  "override",     "requires", "return",
+    "struct",  "switch",     "true",    "var",   "while"};
 
 class Parser {
  public:
@@ -25,7 +29,19 @@ class Parser {
   Module module() {
     Module m;
     while (!at(Tok::End)) {
-      if (atIdent("enable") || atIdent("requires") || atIdent("diagnostic"))
+      if (atIdent("diagnostic")) {  // filters only derivative and subgroup uniformity: moot here
+        next();
+        expect(Tok::LParen, "after 'diagnostic'");
+        while (!at(Tok::RParen) && !at(Tok::End)) next();
+        expect(Tok::RParen, "to close the diagnostic control");
+        expect(Tok::Semi, "after the diagnostic directive");
+        continue;
+      }
+      if (atIdent("const_assert")) {
+        m.constAsserts.push_back(constAssert());
+        continue;
+      }
+      if (atIdent("enable") || atIdent("requires"))
         unsupported(peek().pos, "'" + peek().text + "' directive");
       if (atIdent("alias")) unsupported(peek().pos, "type alias");
       if (at(Tok::Semi)) {
@@ -107,7 +123,10 @@ class Parser {
     std::vector<Attribute> out;
     while (at(Tok::At)) {
       const SourcePos pos = next().pos;
-      Attribute a{pos, ident("an attribute name"), {}};
+      // `diagnostic` and `const` are keywords and attribute names too.
+      const bool keywordName =
+          at(Tok::Ident) && (peek().text == "diagnostic" || peek().text == "const");
+      Attribute a{pos, keywordName ? next().text : ident("an attribute name"), {}};
       static const std::set<std::string> known = {
           "group", "binding",    "builtin",  "compute",     "workgroup_size", "id",
           "align", "size",       "location", "interpolate", "invariant",      "must_use",
@@ -133,6 +152,8 @@ class Parser {
     TypeExpr t;
     t.pos = peek().pos;
     t.name = ident("a type");
+    if (kUnsupportedTemplated.contains(t.name) && at(Tok::Lt))
+      unsupported(t.pos, "'" + t.name + "'");
     if (t.name.starts_with("texture_") || t.name == "sampler" || t.name == "sampler_comparison")
       unsupported(t.pos, "texture and sampler types ('" + t.name + "')");
     if (at(Tok::Lt) && (kTemplatedTypes.contains(t.name))) {
@@ -220,8 +241,25 @@ class Parser {
   }
 
   // ---- statements ----
+  // Attributes before a statement or a body: only @diagnostic, which filters derivative and
+  // subgroup uniformity diagnostics (neither exists in compute code without subgroups).
+  void bodyAttributes() {
+    for (const Attribute& a : attributes()) {
+      if (a.name != "diagnostic") fail(a.pos, "'@" + a.name + "' is not allowed here");
+    }
+  }
+
+  // const_assert expr;
+  StmtPtr constAssert() {
+    auto s = make(Stmt::Kind::ConstAssert, next().pos);
+    s->expr = expression();
+    expect(Tok::Semi, "after the const assertion");
+    return s;
+  }
+
   std::vector<StmtPtr> block() {
     const Nest nest(*this, peek().pos);
+    bodyAttributes();
     expect(Tok::LBrace, "to open a block");
     std::vector<StmtPtr> out;
     while (!at(Tok::RBrace)) {
@@ -243,7 +281,13 @@ class Parser {
   StmtPtr statement() {
     const SourcePos pos = peek().pos;
     const Nest nest(*this, pos);
-    if (at(Tok::At)) unsupported(pos, "statement attribute");
+    if (at(Tok::At)) {
+      bodyAttributes();
+      if (!at(Tok::LBrace) && !atIdent("if") && !atIdent("for") && !atIdent("while") &&
+          !atIdent("loop") && !atIdent("switch"))
+        fail(peek().pos,
+             "attributes are only allowed before a block, if, for, while, loop or switch");
+    }
     if (at(Tok::LBrace)) {
       auto s = make(Stmt::Kind::Block, pos);
       s->body = block();
@@ -273,11 +317,13 @@ class Parser {
     if (atIdent("loop")) {
       next();
       auto s = make(Stmt::Kind::Loop, pos);
+      bodyAttributes();
       expect(Tok::LBrace, "to open the loop body");
       while (!at(Tok::RBrace)) {
         if (at(Tok::End)) fail(peek().pos, "expected '}' to close the loop, got end of input");
         if (atIdent("continuing")) {
           next();
+          bodyAttributes();
           expect(Tok::LBrace, "to open the continuing block");
           while (!at(Tok::RBrace)) {
             if (at(Tok::End)) fail(peek().pos, "expected '}' to close the continuing block");
@@ -325,7 +371,7 @@ class Parser {
       return make(Stmt::Kind::Continue, pos);
     }
     if (atIdent("discard")) unsupported(pos, "'discard' (compute shaders only)");
-    if (atIdent("const_assert")) unsupported(pos, "const_assert");
+    if (atIdent("const_assert")) return constAssert();
     auto s = simpleStatement();
     expect(Tok::Semi, "after the statement");
     return s;
@@ -407,8 +453,7 @@ class Parser {
       if (atIdent("if")) {
         const Nest nest(*this, peek().pos);  // an else-if chain nests like a block
         s->elseBody.push_back(ifStmt());
-      }
-      else
+      } else
         s->elseBody = block();
     }
     return s;
@@ -417,6 +462,7 @@ class Parser {
   StmtPtr switchStmt() {
     auto s = make(Stmt::Kind::Switch, next().pos);
     s->expr = expression();
+    bodyAttributes();
     expect(Tok::LBrace, "to open the switch body");
     while (!at(Tok::RBrace)) {
       Stmt::Case c;
@@ -481,40 +527,99 @@ class Parser {
     return e;
   }
 
-  ExprPtr level(int lvl) {
-    // Lowest to highest binding.
-    static const std::vector<std::vector<std::pair<Tok, const char*>>> levels = {
-        {{Tok::OrOr, "||"}},
-        {{Tok::AndAnd, "&&"}},
-        {{Tok::Pipe, "|"}},
-        {{Tok::Caret, "^"}},
-        {{Tok::Amp, "&"}},
-        {{Tok::EqEq, "=="}, {Tok::NotEq, "!="}},
-        {{Tok::Lt, "<"}, {Tok::Gt, ">"}, {Tok::Le, "<="}, {Tok::Ge, ">="}},
-        {{Tok::Shl, "<<"}},  // >> is matched through atShr()
-        {{Tok::Plus, "+"}, {Tok::Minus, "-"}},
-        {{Tok::Star, "*"}, {Tok::Slash, "/"}, {Tok::Percent, "%"}},
+  // WGSL's expression grammar (spec §16.1), which is stricter than precedence: `&&` and `||`
+  // chain only with themselves, over relational expressions; `&`, `|` and `^` chain only with
+  // themselves, over unary expressions; a relational operator joins two shift expressions at
+  // most; `<<` and `>>` join two unary expressions. Mixing them needs parentheses, as in Tint.
+  ExprPtr level(int /*from the top*/) {
+    ExprPtr left = relational();
+    const auto opText = [&]() -> std::string {
+      if (at(Tok::AndAnd)) return "&&";
+      if (at(Tok::OrOr)) return "||";
+      if (at(Tok::Amp)) return "&";
+      if (at(Tok::Pipe)) return "|";
+      if (at(Tok::Caret)) return "^";
+      return "";
     };
-    if (lvl == static_cast<int>(levels.size())) return unary();
-    ExprPtr left = level(lvl + 1);
-    for (;;) {
-      if (lvl == 7 && atShr()) {
-        const Token op = next();
-        next();
-        left = binary(std::move(left), op, level(lvl + 1), ">>");
-        continue;
-      }
-      bool matched = false;
-      for (const auto& [tok, text] : levels[static_cast<size_t>(lvl)]) {
-        if (!at(tok)) continue;
-        if (tok == Tok::Gt && (noGreater_.back() || atShr())) continue;
-        const Token op = next();
-        left = binary(std::move(left), op, level(lvl + 1), text);
-        matched = true;
-        break;
-      }
-      if (!matched) return left;
+    const std::string op = opText();
+    if (op.empty()) return left;
+    const bool bitwise = op != "&&" && op != "||";
+    if (bitwise && left->kind == Expr::Kind::Binary) mixing(left->text, op);
+    while (opText() == op) {
+      const Token t = next();
+      ExprPtr right = bitwise ? unary() : relational();
+      left = binary(std::move(left), t, std::move(right), op);
     }
+    if (const std::string other = opText(); !other.empty()) mixing(op, other);
+    if (!bitwise && (at(Tok::Amp) || at(Tok::Pipe) || at(Tok::Caret))) mixing(op, opText());
+    return left;
+  }
+
+  [[noreturn]] void mixing(const std::string& a, const std::string& b) {
+    fail(peek().pos, "mixing '" + a + "' and '" + b + "' requires parenthesis");
+  }
+
+  // The relational operator at the cursor ("" when none); `>` is not one inside a template.
+  std::string relationalOp() {
+    if (at(Tok::Lt)) return "<";
+    if (at(Tok::Le)) return "<=";
+    if (at(Tok::Ge)) return ">=";
+    if (at(Tok::EqEq)) return "==";
+    if (at(Tok::NotEq)) return "!=";
+    if (at(Tok::Gt) && !noGreater_.back() && !atShr()) return ">";
+    return "";
+  }
+
+  ExprPtr relational() {
+    ExprPtr left = shift();
+    const std::string op = relationalOp();
+    if (op.empty()) return left;
+    const Token t = next();
+    left = binary(std::move(left), t, shift(), op);
+    if (const std::string again = relationalOp(); !again.empty()) mixing(op, again);
+    return left;
+  }
+
+  ExprPtr shift() {
+    ExprPtr left = additive();
+    const bool shr = atShr();
+    if (!shr && !at(Tok::Shl)) return left;
+    const std::string op = shr ? ">>" : "<<";
+    if (left->kind == Expr::Kind::Binary) mixing(left->text, op);
+    const Token t = next();
+    if (shr) next();
+    left = binary(std::move(left), t, unary(), op);
+    if (atShr() || at(Tok::Shl)) mixing(op, atShr() ? ">>" : "<<");
+    if (at(Tok::Plus) || at(Tok::Minus) || at(Tok::Star) || at(Tok::Slash) || at(Tok::Percent))
+      mixing(op, peek().text);
+    return left;
+  }
+
+  ExprPtr additive() {
+    ExprPtr left = multiplicative();
+    for (;;) {
+      const Tok after = peek(1).kind;
+      if (at(Tok::MinusMinus) && after != Tok::Semi && after != Tok::RParen &&
+          after != Tok::RBrace && after != Tok::Comma && after != Tok::End) {  // `a--b`: `a - -b`
+        Token second = t_[i_];
+        second.kind = t_[i_].kind = Tok::Minus;
+        second.text = t_[i_].text = "-";
+        second.pos.column++;
+        t_.insert(t_.begin() + static_cast<std::ptrdiff_t>(i_) + 1, second);
+      }
+      if (!at(Tok::Plus) && !at(Tok::Minus)) return left;
+      const Token t = next();
+      left = binary(std::move(left), t, multiplicative(), t.text);
+    }
+  }
+
+  ExprPtr multiplicative() {
+    ExprPtr left = unary();
+    while (at(Tok::Star) || at(Tok::Slash) || at(Tok::Percent)) {
+      const Token t = next();
+      left = binary(std::move(left), t, unary(), t.text);
+    }
+    return left;
   }
 
   ExprPtr unary() {
@@ -531,7 +636,14 @@ class Parser {
       return measured(std::move(e));
     }
     if (at(Tok::Star)) unsupported(pos, "pointer dereference ('*')");
-    if (at(Tok::MinusMinus)) fail(pos, "'--' is a statement in WGSL, not a prefix operator");
+    if (at(Tok::MinusMinus)) {  // `--x` in an expression is `- -x`
+      Token second = t_[i_];
+      second.kind = t_[i_].kind = Tok::Minus;
+      second.text = t_[i_].text = "-";
+      second.pos.column++;
+      t_.insert(t_.begin() + static_cast<std::ptrdiff_t>(i_) + 1, second);
+      return unary();
+    }
     return postfix(primary());
   }
 
@@ -575,6 +687,8 @@ class Parser {
         const SourcePos pos = t.pos;
         std::optional<TypeExpr> templ;
         std::string name = t.text;
+        if (kUnsupportedTemplated.contains(name) && peek(1).kind == Tok::Lt)
+          unsupported(pos, "'" + name + "'");
         if (kTemplatedTypes.contains(name) && peek(1).kind == Tok::Lt) {
           templ = type();
         } else {

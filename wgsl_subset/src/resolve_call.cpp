@@ -12,10 +12,40 @@ namespace {
 using K = Type::K;
 using EK = ir::Expr::Kind;
 
-// A type with a zero value the writer spells as one literal (scalars and vectors).
-bool hasScalarZero(const Type& t) {
-  return t.k == K::Bool || t.k == K::I32 || t.k == K::U32 || t.k == K::F32 || t.k == K::Vec;
+// The zero value of an array or struct is spelled element by element: a bound on its size.
+constexpr uint64_t kMaxZeroValueScalars = 65536;
+
+// Whether values of `t` can be constructed (no atomics, no runtime-sized arrays), and how many
+// scalars they hold.
+bool constructible(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
+                   uint64_t* scalars) {
+  switch (t.k) {
+    case K::Atomic:
+      return false;
+    case K::Vec:
+      *scalars += static_cast<uint64_t>(t.n);
+      return true;
+    case K::Array: {
+      if (t.n == 0) return false;
+      uint64_t inner = 0;
+      if (!constructible(*t.elem, structs, &inner)) return false;
+      // Saturates well below 2^64: at most 2^32 per element times 2^24 elements.
+      *scalars =
+          std::min(*scalars + std::min<uint64_t>(inner, 1ull << 32) * static_cast<uint64_t>(t.n),
+                   uint64_t{1} << 62);
+      return true;
+    }
+    case K::Struct:
+      for (const auto& [name, mt] : structs.at(t.name)) {
+        if (!constructible(mt, structs, scalars)) return false;
+      }
+      return true;
+    default:
+      *scalars += 1;
+      return true;
+  }
 }
+
 }  // namespace
 
 std::vector<const ir::Expr*> Resolver::argsOf(const Expr& e) {
@@ -34,8 +64,15 @@ const ir::Expr* Resolver::call(const Expr& e) {
   const std::string& f = e.text;
   if (lookup(f))
     fail(e.pos, "cannot call '" + f + "': it is a value declared in scope, not a function");
+  // A module-scope function shadows the builtin of its name (atomicAdd_1, vec_len, ...).
+  if (auto it = functions_.find(f); it != functions_.end() && !e.typeArgs)
+    return userCall(e, *it->second);
   if (e.typeArgs && f == "bitcast") return bitcast(e);
   if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
+  if (out_.structs.contains(f) && !e.typeArgs) return structConstruct(e);
+  if (f == "array" && !e.typeArgs) return inferredArray(e);
+  if (f.size() == 6 && f.starts_with("mat") && f[3] >= '2' && f[3] <= '4' && f[4] == 'x')
+    unsupported(e.pos, "matrix constructor '" + f + "'");
   if (f.starts_with("vec") || e.typeArgs) return construct(e);
   if (f == "arrayLength") return arrayLength(e);
   if (f.starts_with("atomic")) return atomic(e);
@@ -46,7 +83,6 @@ const ir::Expr* Resolver::call(const Expr& e) {
     return out;
   }
   if (f == "select") return select(e);
-  if (auto it = functions_.find(f); it != functions_.end()) return userCall(e, *it->second);
   return builtin(e);
 }
 
@@ -64,11 +100,12 @@ const ir::Expr* Resolver::userCall(const Expr& e, const ir::Function& fn) {
 }
 
 const ir::Expr* Resolver::conversion(const Expr& e) {
-  arity(e, 1);
   const Type to = Type::scalar(e.text == "f32"   ? K::F32
                                : e.text == "i32" ? K::I32
                                : e.text == "u32" ? K::U32
                                                  : K::Bool);
+  if (e.args.empty()) return literal(0, to, e.pos);  // the zero value
+  arity(e, 1);
   X v = expr(*e.args[0]);
   if (v->type.k == K::Vec)
     fail(e.pos, e.text + "() converts scalars; use vecN<" + e.text + ">(...) for vectors");
@@ -101,7 +138,12 @@ const ir::Expr* Resolver::construct(const Expr& e) {
     Type t = resolveType(*e.typeArgs);
     if (t.n == 0) t.n = static_cast<int>(e.args.size());
     if (e.args.empty() && t.n > 0) {  // the zero value
-      if (!hasScalarZero(*t.elem)) unsupported(e.pos, "zero-value constructor of " + t.wgsl());
+      uint64_t scalars = 0;
+      if (!constructible(t, out_.structs, &scalars))
+        fail(e.pos, "array constructor has non-constructible element type " + t.elem->wgsl());
+      if (scalars > kMaxZeroValueScalars)
+        unsupported(e.pos, "zero-value constructor of " + t.wgsl() + " (more than " +
+                               std::to_string(kMaxZeroValueScalars) + " scalars)");
       return node(EK::Construct, e.pos, t);
     }
     if (static_cast<int>(e.args.size()) != t.n)
@@ -112,7 +154,8 @@ const ir::Expr* Resolver::construct(const Expr& e) {
     return node(EK::Construct, e.pos, t, std::move(args));
   }
   if (!e.text.starts_with("vec") || e.text.size() < 4 || e.text[3] < '2' || e.text[3] > '4') {
-    if (out_.structs.contains(e.text)) unsupported(e.pos, "struct constructor");
+    if (e.typeArgs && out_.structs.contains(e.text))
+      unsupported(e.pos, "struct constructor with template arguments");
     fail(e.pos, "unknown function '" + e.text + "'");
   }
   const int n = e.text[3] - '0';
@@ -123,15 +166,33 @@ const ir::Expr* Resolver::construct(const Expr& e) {
   } else if (e.text.size() == 5) {
     elem = Type::scalar(e.text[4] == 'f' ? K::F32 : e.text[4] == 'u' ? K::U32 : K::I32);
   } else {
-    if (a.empty()) fail(e.pos, e.text + "() needs an element type or arguments");
-    elem = concrete(a[0]->type.scalarType());
+    // Inferred: the arguments' common element type; abstract when they all are (`vec3(1, 2, 3)`
+    // is a vec3<abstract-int>, made concrete where it is used), abstract-int for `vec3()`.
+    elem = Type::scalar(K::AbstractInt);
+    for (X v : a) {
+      const Type& st = v->type.scalarType();
+      if (!st.isAbstract()) {
+        elem = st;
+        break;
+      }
+      if (st.k == K::AbstractFloat) elem = st;
+    }
+  }
+  const Type t = Type::vec(n, elem);
+  // vecN<T>(v) of a vecN<U>: a component-wise value conversion.
+  if (a.size() == 1 && a[0]->type.k == K::Vec && a[0]->type.n == n && !(*a[0]->type.elem == elem)) {
+    const Type& from = *a[0]->type.elem;
+    if (from.isAbstract()) return convert(a[0], t, e.pos);
+    if (!elem.isScalar() || elem.isAbstract())
+      fail(e.args[0]->pos, "vector component type mismatch: expected " + elem.wgsl() + ", got " +
+                               a[0]->type.wgsl());
+    return node(EK::Convert, e.pos, t, {a[0]});
   }
   int count = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i]->type.k == K::Vec) {
       if (!(*a[i]->type.elem == elem))
-        fail(e.args[i]->pos, "vector component type mismatch: expected " + elem.wgsl() + ", got " +
-                                 a[i]->type.wgsl());
+        a[i] = convert(a[i], Type::vec(a[i]->type.n, elem), e.args[i]->pos);
       count += a[i]->type.n;
     } else {
       a[i] = convert(a[i], elem, e.args[i]->pos);
@@ -141,7 +202,50 @@ const ir::Expr* Resolver::construct(const Expr& e) {
   if (!(count == n || (count == 1 && a.size() == 1) || a.empty()))
     fail(e.pos,
          e.text + " needs " + std::to_string(n) + " components, got " + std::to_string(count));
-  return node(EK::Construct, e.pos, Type::vec(n, elem), std::move(a));
+  return node(EK::Construct, e.pos, t, std::move(a));
+}
+
+// S(a, b, ...) with one argument per member, or S() for the zero value.
+const ir::Expr* Resolver::structConstruct(const Expr& e) {
+  const Type t{K::Struct, 0, nullptr, e.text};
+  const ir::StructMembers& members = out_.structs.at(e.text);
+  uint64_t scalars = 0;
+  if (!constructible(t, out_.structs, &scalars))
+    fail(e.pos, "struct constructor has non-constructible type '" + e.text + "'");
+  if (e.args.empty()) {
+    if (scalars > kMaxZeroValueScalars)
+      unsupported(e.pos, "zero-value constructor of '" + e.text + "' (more than " +
+                             std::to_string(kMaxZeroValueScalars) + " scalars)");
+    return node(EK::Construct, e.pos, t);
+  }
+  if (e.args.size() != members.size())
+    fail(e.pos, "structure constructor has too " +
+                    std::string(e.args.size() < members.size() ? "few" : "many") +
+                    " inputs: expected " + std::to_string(members.size()) + ", found " +
+                    std::to_string(e.args.size()));
+  std::vector<X> args;
+  for (size_t i = 0; i < members.size(); ++i)
+    args.push_back(convert(expr(*e.args[i]), members[i].second, e.args[i]->pos));
+  return node(EK::Construct, e.pos, t, std::move(args));
+}
+
+// array(a, b, ...): the element type is the arguments' common type.
+const ir::Expr* Resolver::inferredArray(const Expr& e) {
+  if (e.args.empty())
+    fail(e.pos, "'array' requires at least one argument (or a type: array<T, N>())");
+  std::vector<X> a = argsOf(e);
+  Type elem = a[0]->type;
+  for (X v : a) {
+    if (!v->type.isAbstract() && !(v->type.k == K::Vec && v->type.elem->isAbstract())) {
+      elem = v->type;
+      break;
+    }
+    if (v->type.k == K::AbstractFloat) elem = v->type;
+  }
+  elem = concrete(elem);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = convert(a[i], elem, e.args[i]->pos);
+  const Type t = Type::array(elem, static_cast<int>(a.size()));
+  return node(EK::Construct, e.pos, t, std::move(a));
 }
 
 const ir::Expr* Resolver::arrayLength(const Expr& e) {
@@ -222,6 +326,12 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
   };
   static const std::map<std::string, Rule> rules = {
       {"abs", {1, Rule::Numeric}},
+      {"acosh", {1, Rule::Float}},
+      {"asinh", {1, Rule::Float}},
+      {"atanh", {1, Rule::Float}},
+      {"degrees", {1, Rule::Float}},
+      {"radians", {1, Rule::Float}},
+      {"distance", {2, Rule::Float, Rule::ScalarOfArg}},
       {"acos", {1, Rule::Float}},
       {"asin", {1, Rule::Float}},
       {"atan", {1, Rule::Float}},
@@ -252,7 +362,7 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
       {"tan", {1, Rule::Float}},
       {"tanh", {1, Rule::Float}},
       {"trunc", {1, Rule::Float}},
-      {"dot", {2, Rule::Float, Rule::ScalarOfArg}},
+      {"dot", {2, Rule::Numeric, Rule::ScalarOfArg}},
       {"length", {1, Rule::Float, Rule::ScalarOfArg}},
       {"normalize", {1, Rule::Float}},
       {"countOneBits", {1, Rule::Int}},
@@ -263,36 +373,101 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
   };
   auto it = rules.find(f);
   if (it == rules.end()) {
-    static const std::set<std::string> known = {"textureLoad",
-                                                "textureStore",
-                                                "textureSample",
-                                                "dpdx",
-                                                "dpdy",
-                                                "fwidth",
-                                                "pack4x8snorm",
-                                                "unpack4x8snorm",
-                                                "quantizeToF16",
-                                                "workgroupUniformLoad",
-                                                "determinant",
-                                                "transpose",
+    // WGSL's other builtin functions (spec §17), and the experimental ones Tint's tests use.
+    static const std::set<std::string> known = {"countLeadingZeros",
+                                                "countTrailingZeros",
                                                 "cross",
-                                                "distance",
+                                                "determinant",
+                                                "dot4I8Packed",
+                                                "dot4U8Packed",
+                                                "dpdx",
+                                                "dpdxCoarse",
+                                                "dpdxFine",
+                                                "dpdy",
+                                                "dpdyCoarse",
+                                                "dpdyFine",
+                                                "extractBits",
+                                                "faceForward",
+                                                "firstTrailingBit",
+                                                "frexp",
+                                                "fwidth",
+                                                "fwidthCoarse",
+                                                "fwidthFine",
+                                                "insertBits",
+                                                "ldexp",
+                                                "modf",
+                                                "pack2x16float",
+                                                "pack2x16snorm",
+                                                "pack2x16unorm",
+                                                "pack4x8snorm",
+                                                "pack4x8unorm",
+                                                "pack4xI8",
+                                                "pack4xU8",
+                                                "pack4xI8Clamp",
+                                                "pack4xU8Clamp",
+                                                "quantizeToF16",
                                                 "reflect",
                                                 "refract",
-                                                "faceForward",
-                                                "frexp",
-                                                "modf",
-                                                "ldexp",
-                                                "degrees",
-                                                "radians",
                                                 "saturate",
-                                                "extractBits",
-                                                "insertBits",
-                                                "firstTrailingBit",
-                                                "countLeadingZeros",
-                                                "countTrailingZeros",
-                                                "dot4I8Packed",
-                                                "subgroupAdd"};
+                                                "textureBarrier",
+                                                "textureDimensions",
+                                                "textureGather",
+                                                "textureGatherCompare",
+                                                "textureLoad",
+                                                "textureNumLayers",
+                                                "textureNumLevels",
+                                                "textureNumSamples",
+                                                "textureSample",
+                                                "textureSampleBaseClampToEdge",
+                                                "textureSampleBias",
+                                                "textureSampleCompare",
+                                                "textureSampleCompareLevel",
+                                                "textureSampleGrad",
+                                                "textureSampleLevel",
+                                                "textureStore",
+                                                "transpose",
+                                                "unpack2x16float",
+                                                "unpack2x16snorm",
+                                                "unpack2x16unorm",
+                                                "unpack4x8snorm",
+                                                "unpack4x8unorm",
+                                                "unpack4xI8",
+                                                "unpack4xU8",
+                                                "workgroupUniformLoad",
+                                                "subgroupAdd",
+                                                "subgroupAll",
+                                                "subgroupAnd",
+                                                "subgroupAny",
+                                                "subgroupBallot",
+                                                "subgroupBroadcast",
+                                                "subgroupBroadcastFirst",
+                                                "subgroupElect",
+                                                "subgroupExclusiveAdd",
+                                                "subgroupExclusiveMul",
+                                                "subgroupInclusiveAdd",
+                                                "subgroupInclusiveMul",
+                                                "subgroupMax",
+                                                "subgroupMin",
+                                                "subgroupMul",
+                                                "subgroupOr",
+                                                "subgroupShuffle",
+                                                "subgroupShuffleDown",
+                                                "subgroupShuffleUp",
+                                                "subgroupShuffleXor",
+                                                "subgroupXor",
+                                                "quadBroadcast",
+                                                "quadSwapDiagonal",
+                                                "quadSwapX",
+                                                "quadSwapY",
+                                                "bufferArrayView",
+                                                "bufferLength",
+                                                "bufferView",
+                                                "subgroupMatrixLoad",
+                                                "subgroupMatrixStore",
+                                                "subgroupMatrixMultiply",
+                                                "subgroupMatrixMultiplyAccumulate",
+                                                "subgroupMatrixScalarAdd",
+                                                "print"};
     if (known.contains(f)) unsupported(e.pos, "builtin function '" + f + "'");
     fail(e.pos, "unresolved function '" + f + "'");
   }

@@ -14,6 +14,10 @@ namespace {
 using K = Type::K;
 using EK = ir::Expr::Kind;
 
+bool isAbstractVector(const Type& t) {
+  return t.k == K::Vec && t.elem->isAbstract();
+}
+
 // f32 literals must be finite once rounded.
 void checkF32(double v, SourcePos pos) {
   if (!std::isfinite(static_cast<float>(v)))
@@ -31,7 +35,15 @@ ir::Expr* Resolver::node(EK kind, SourcePos pos, Type type, std::vector<X> args)
   return &e;
 }
 
+// A const-expression that cannot be evaluated is an error, except in the right operand of a
+// short-circuiting `false &&` or `true ||`, which WGSL does not evaluate: there it is a zero.
+const ir::Expr* Resolver::notEvaluable(SourcePos pos, const std::string& message, const Type& t) {
+  if (!unevaluated_) fail(pos, message);
+  return literal(0, t, pos);
+}
+
 const ir::Expr* Resolver::literal(double value, const Type& type, SourcePos pos) {
+  if (type.isFloat() && !std::isfinite(static_cast<float>(value)) && unevaluated_) value = 0;
   if (type.isFloat()) checkF32(value, pos);
   ir::Expr* e = node(EK::Literal, pos, type);
   e->constant = value;
@@ -52,7 +64,9 @@ const ir::Expr* Resolver::convert(X v, const Type& to, SourcePos pos) {
   if (v->type.isAbstract() && v->constant && to.isScalar()) {
     const double c = *v->constant;
     if (to.k == K::F32 || to.k == K::AbstractFloat) {
-      checkF32(c, pos);
+      if (!std::isfinite(static_cast<float>(c)))
+        return notEvaluable(pos, "value " + std::to_string(c) + " cannot be represented as f32",
+                            to);
       return literal(static_cast<double>(static_cast<float>(c)), to, pos);
     }
     if (v->type.k == K::AbstractFloat)
@@ -60,26 +74,58 @@ const ir::Expr* Resolver::convert(X v, const Type& to, SourcePos pos) {
                     to.wgsl() + "(...))");
     if (to.k == K::I32) {
       if (c < -2147483648.0 || c > 2147483647.0)
-        fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in i32");
+        return notEvaluable(
+            pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in i32", to);
       return literal(c, to, pos);
     }
     if (to.k == K::U32) {
       if (c < 0 || c > 4294967295.0)
-        fail(pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in u32");
+        return notEvaluable(
+            pos, "value " + std::to_string(static_cast<int64_t>(c)) + " does not fit in u32", to);
       return literal(c, to, pos);
     }
   }
-  if (v->type.k == K::Vec && to.k == K::Vec && v->type.n == to.n && v->type.elem->isAbstract()) {
-    ir::Expr* out = node(EK::Convert, pos, to, {v});
-    out->constant = v->constant;
-    return out;
+  if (v->kind == EK::Ref && v->var->inlined && (v->type.isAbstract() || isAbstractVector(v->type)))
+    return convert(v->var->inlined, to, pos);  // an abstract const: its value, made concrete
+  if (isAbstractVector(v->type) && to.k == K::Vec && v->type.n == to.n) {
+    if (v->type.elem->k == K::AbstractFloat && to.elem->isInteger())
+      fail(pos, "cannot convert " + v->type.wgsl() + " to " + to.wgsl() + " implicitly");
+    if (v->kind == EK::Construct) {  // vec3(1, 2, 3): each component made concrete
+      std::vector<X> args;
+      for (X a : v->args)
+        args.push_back(
+            convert(a, a->type.k == K::Vec ? Type::vec(a->type.n, *to.elem) : *to.elem, pos));
+      return node(EK::Construct, v->pos, to, std::move(args));
+    }
+    return node(EK::Convert, pos, to, {v});
   }
+  // An abstract value known only at run time (an element of an abstract vector by a run-time
+  // index): its GLSL spelling is already an int or a float.
+  if (v->type.isAbstract() && !v->constant && to.isScalar() && to.k != K::Bool &&
+      !(v->type.k == K::AbstractFloat && to.isInteger()))
+    return node(EK::Convert, pos, to, {v});
   fail(pos, "type mismatch: expected " + to.wgsl() + ", got " + v->type.wgsl());
 }
 
 // Unifies abstract operands with the other side's concrete type.
 void Resolver::unify(X& l, X& r, SourcePos pos) {
   if (l->type == r->type) return;
+  if (isAbstractVector(l->type) || isAbstractVector(r->type)) {
+    // The abstract side takes the other's element type (abstract-int meets abstract-float:
+    // abstract-float), keeping its own shape.
+    const Type& ls = l->type.scalarType();
+    const Type& rs = r->type.scalarType();
+    Type elem = ls.isAbstract() ? rs : ls;
+    if (ls.isAbstract() && rs.isAbstract())
+      elem = Type::scalar(ls.k == K::AbstractFloat || rs.k == K::AbstractFloat ? K::AbstractFloat
+                                                                               : K::AbstractInt);
+    const auto shaped = [&](X v) {
+      return v->type.k == K::Vec ? Type::vec(v->type.n, elem) : elem;
+    };
+    if (ls.isAbstract() && !(l->type == shaped(l))) l = convert(l, shaped(l), pos);
+    if (rs.isAbstract() && !(r->type == shaped(r))) r = convert(r, shaped(r), pos);
+    return;
+  }
   if (l->type.isAbstract() && r->type.isAbstract()) {  // int meets float: both abstract float
     const Type af = Type::scalar(K::AbstractFloat);
     if (l->type.k == K::AbstractInt) l = literal(*l->constant, af, pos);
@@ -90,6 +136,36 @@ void Resolver::unify(X& l, X& r, SourcePos pos) {
     l = convert(l, r->type.scalarType(), pos);
   else if (r->type.isAbstract() && !l->type.isAbstract())
     r = convert(r, l->type.scalarType(), pos);
+}
+
+// A const-expression without a folded scalar value: a vector, array or struct built from
+// constants (`const v = vec3(1.0, 2.0, 3.0);`), which each use spells out.
+bool Resolver::isConstExpr(X e) {  // bounded: the parser limits expression depth
+  if (e->constant) return true;
+  switch (e->kind) {
+    case EK::Ref:
+      return e->var->kind == ir::Variable::Kind::Const;
+    case EK::Call:
+    case EK::Atomic:
+    case EK::Barrier:
+    case EK::ArrayLength:
+      return false;
+    default:
+      for (X a : e->args) {
+        if (!isConstExpr(a)) return false;
+      }
+      return true;
+  }
+}
+
+// WGSL bounds fixed-size arrays outside the storage address space (Tint's message).
+void Resolver::checkArrayCounts(const Type& t, SourcePos pos) {
+  if (t.k == K::Array && t.n >= 65536)
+    fail(pos, "array count (" + std::to_string(t.n) + ") must be less than 65536");
+  if (t.elem) checkArrayCounts(*t.elem, pos);
+  if (t.k == K::Struct) {
+    for (const auto& [name, mt] : out_.structs.at(t.name)) checkArrayCounts(mt, pos);
+  }
 }
 
 const ir::Expr* Resolver::expr(const Expr& e) {
@@ -110,8 +186,16 @@ const ir::Expr* Resolver::expr(const Expr& e) {
       return identifier(e);
     case Expr::Kind::Unary:
       return unary(e);
-    case Expr::Kind::Binary:
-      return binary(e.text, expr(*e.args[0]), expr(*e.args[1]), e.pos);
+    case Expr::Kind::Binary: {
+      X l = expr(*e.args[0]);
+      // `false && x` and `true || x` do not evaluate x (its const-expressions included).
+      const bool skipped = l->constant && ((e.text == "&&" && *l->constant == 0) ||
+                                           (e.text == "||" && *l->constant != 0));
+      unevaluated_ += skipped;
+      X r = expr(*e.args[1]);
+      unevaluated_ -= skipped;
+      return binary(e.text, l, r, e.pos);
+    }
     case Expr::Kind::Index:
       return index(e);
     case Expr::Kind::Member:
@@ -150,8 +234,11 @@ const ir::Expr* Resolver::intLiteral(const Expr& e) {
   const bool hex = t.size() > 2 && (t[1] == 'x' || t[1] == 'X');
   const unsigned long long v =
       std::strtoull(hex ? t.c_str() + 2 : t.c_str(), nullptr, hex ? 16 : 10);
-  if (errno == ERANGE || v > 0xFFFFFFFFFFFFull)
+  if (errno == ERANGE || v > 9223372036854775807ull)
     fail(e.pos, "integer literal '" + e.text + "' is out of range");
+  // Abstract integers are held in a double: exact up to 2^53.
+  if (!suffix && v > (1ull << 53))
+    unsupported(e.pos, "abstract-integer literal above 2^53 ('" + e.text + "')");
   const auto d = static_cast<double>(v);
   if (suffix == 'i') {
     if (v > 2147483647ull) fail(e.pos, "integer literal '" + e.text + "' does not fit in i32");
@@ -220,11 +307,28 @@ const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos)
     if (l->type.k != K::Bool || r->type.k != K::Bool)
       fail(pos,
            "'" + op + "' needs bool operands, got " + l->type.wgsl() + " and " + r->type.wgsl());
-    return make(l->type);
+    std::optional<double> c;
+    if (l->constant && r->constant)
+      c = op == "&&" ? (*l->constant != 0 && *r->constant != 0)
+                     : (*l->constant != 0 || *r->constant != 0);
+    return make(l->type, c);
   }
   if (op == "<<" || op == ">>") {
     if (!l->type.scalarType().isInteger())
       fail(pos, "shift needs an integer left operand, got " + l->type.wgsl());
+    if (l->type.k == K::AbstractInt && l->constant && r->constant && r->type.isInteger()) {
+      // Abstract integers shift in 64 bits; held exactly up to 2^53.
+      const auto a = static_cast<int64_t>(*l->constant);
+      const auto b = static_cast<int64_t>(*r->constant);
+      const std::string what = "'" + std::to_string(a) + " " + op + " " + std::to_string(b) + "'";
+      if (b < 0 || b >= 64)
+        fail(pos, "shift amount " + std::to_string(b) + " must be less than 64");
+      const int64_t v = op == "<<" ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : a >> b;
+      if (op == "<<" && (v >> b) != a) fail(pos, what + " cannot be represented as 'abstract-int'");
+      if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53))
+        unsupported(pos, "abstract-integer value above 2^53 (" + what + ")");
+      return literal(static_cast<double>(v), l->type, pos);
+    }
     if (l->type.k == K::AbstractInt) l = convert(l, Type::scalar(K::I32), pos);
     if (r->type.isAbstract()) r = convert(r, Type::scalar(K::U32), pos);
     if (r->type.scalarType().k != K::U32)
@@ -265,7 +369,8 @@ const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos)
     return make(Type::scalar(K::Bool), c);
   }
   if (op == "&" || op == "|" || op == "^") {
-    if (!st.isInteger()) fail(pos, "'" + op + "' needs integer operands, got " + l->type.wgsl());
+    if (!st.isInteger() && !(st.k == K::Bool && op != "^"))
+      fail(pos, "'" + op + "' needs integer operands, got " + l->type.wgsl());
     return make(result);
   }
   if (!st.isNumeric())
@@ -283,14 +388,15 @@ const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos)
       v = a * b;
     } else if (op == "/") {
       if (result.k == K::AbstractInt) {
-        if (b == 0) fail(pos, "integer division by zero in a constant expression");
+        if (b == 0)
+          return notEvaluable(pos, "integer division by zero in a constant expression", result);
         v = std::trunc(a / b);
       } else {
         v = a / b;
       }
     } else if (op == "%") {
       if (result.k == K::AbstractInt && b == 0)
-        fail(pos, "integer remainder by zero in a constant expression");
+        return notEvaluable(pos, "integer remainder by zero in a constant expression", result);
       v = std::fmod(a, b);
     }
     return literal(v, result, pos);
@@ -312,16 +418,17 @@ const ir::Expr* Resolver::foldConcrete(const std::string& op, X l, X r, const Ty
                     : op == "*" ? a * b
                     : op == "/" ? a / b
                                 : std::fmod(a, b);
-    if (!std::isfinite(v)) fail(pos, what + " cannot be represented as 'f32'");
+    if (!std::isfinite(v)) return notEvaluable(pos, what + " cannot be represented as 'f32'", t);
     return literal(static_cast<double>(v), t, pos);
   }
   const auto a = static_cast<int64_t>(*l->constant), b = static_cast<int64_t>(*r->constant);
   if ((op == "/" || op == "%") && b == 0)
-    fail(pos,
-         std::string("integer ") + (op == "/" ? "division" : "modulo") + " by zero is invalid");
+    return notEvaluable(
+        pos, std::string("integer ") + (op == "/" ? "division" : "modulo") + " by zero is invalid",
+        t);
   const bool i32 = t.k == K::I32;
   if (i32 && a == INT32_MIN && b == -1 && (op == "/" || op == "%"))
-    fail(pos, what + " cannot be represented as 'i32'");
+    return notEvaluable(pos, what + " cannot be represented as 'i32'", t);
   // Concrete integer + - * wrap (two's complement), in const-expressions too.
   const auto ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
   const uint32_t w = op == "+" ? ua + ub : op == "-" ? ua - ub : ua * ub;
@@ -330,6 +437,34 @@ const ir::Expr* Resolver::foldConcrete(const std::string& op, X l, X r, const Ty
                     : i32       ? int64_t{static_cast<int32_t>(w)}
                                 : int64_t{w};
   return literal(static_cast<double>(v), t, pos);
+}
+
+// Component `i` of a constant vector or array built by a constructor (`vec2(1, 2).x`,
+// `array(3, 4)[1]`, a const of either), when it is a folded scalar or a constructor itself;
+// null otherwise.
+static const ir::Expr* constantComponent(const ir::Expr* base, int64_t i) {
+  for (;;) {  // through parentheses, consts and vecN(v) of a same-size vector
+    if (base->kind == EK::Paren)
+      base = base->args[0];
+    else if (base->kind == EK::Ref && base->var->inlined)
+      base = base->var->inlined;
+    else if (base->kind == EK::Construct && base->type.k == K::Vec && base->args.size() == 1 &&
+             base->args[0]->type.k == K::Vec)
+      base = base->args[0];
+    else
+      break;
+  }
+  if (base->kind != EK::Construct || base->args.empty()) return nullptr;
+  if (base->type.k == K::Vec && base->args.size() == 1 && base->args[0]->type.isScalar())
+    return base->args[0]->constant ? base->args[0] : nullptr;  // a splat
+  if (base->type.k == K::Vec) {
+    for (const ir::Expr* a : base->args) {
+      if (a->type.k == K::Vec) return nullptr;  // built from vector parts
+    }
+  }
+  if (i < 0 || i >= static_cast<int64_t>(base->args.size())) return nullptr;
+  const ir::Expr* c = base->args[static_cast<size_t>(i)];
+  return c->constant || c->kind == EK::Construct ? c : nullptr;
 }
 
 const ir::Expr* Resolver::index(const Expr& e) {
@@ -347,6 +482,9 @@ const ir::Expr* Resolver::index(const Expr& e) {
   }
   if (base->type.k != K::Array && base->type.k != K::Vec)
     fail(e.pos, "cannot index a value of type " + base->type.wgsl());
+  if (idx->constant) {
+    if (X c = constantComponent(base, static_cast<int64_t>(*idx->constant))) return c;
+  }
   ir::Expr* out = node(EK::Index, e.pos, *base->type.elem, {base, idx});
   out->assignable = base->assignable;
   out->writable = base->writable;
@@ -380,10 +518,25 @@ const ir::Expr* Resolver::member(const Expr& e) {
     }
     const Type t =
         m.size() == 1 ? *base->type.elem : Type::vec(static_cast<int>(m.size()), *base->type.elem);
+    if (components.size() == 1) {  // a component of a constant vector is a constant
+      X c = constantComponent(base, static_cast<int64_t>(xyzw.find(components[0])));
+      if (c && c->constant) return c;
+    }
+    if (base->kind == EK::Swizzle) {  // v.yz.x is v.y: one swizzle of the vector
+      std::string composed;
+      for (char c : components) composed += base->name[xyzw.find(c)];
+      components = composed;
+      base = base->args[0];
+    }
+    // Assignable when it names distinct components (`v.zy = ...`).
+    bool distinct = true;
+    for (size_t i = 0; i < components.size(); ++i) {
+      if (components.find(components[i], i + 1) != std::string::npos) distinct = false;
+    }
     ir::Expr* out = node(EK::Swizzle, e.pos, t, {base});
     out->name = components;
-    out->assignable = base->assignable && m.size() == 1;
-    out->writable = base->writable && m.size() == 1;
+    out->assignable = base->assignable && distinct;
+    out->writable = base->writable && distinct;
     return out;
   }
   fail(e.pos, "type " + base->type.wgsl() + " has no members");

@@ -73,6 +73,7 @@ void Resolver::run() {
       out_.order.push_back({IK::Function, {}, nullptr, &fn});
     }
   }
+  for (const auto& a : m_.constAsserts) constAssert(*a);
   if (!out_.entry) return;  // the validator says so, after the functions' own errors
   reflection_.entryPoint = out_.entry->name;
   reflection_.workgroupSize = out_.entry->workgroupSize;
@@ -140,10 +141,13 @@ Type Resolver::resolveType(const TypeExpr& t) {
       fail(t.pos, "an array element cannot be a runtime-sized array");
     int n = 0;
     if (t.count) {
+      if (usesOverride(*t.count)) unsupported(t.count->pos, "override-sized array");
       const int64_t c = constInt(*t.count, "array element count");
-      if (c <= 0 || c > (1 << 24))
-        fail(t.count->pos,
-             "array element count must be between 1 and 16777216, got " + std::to_string(c));
+      if (c <= 0)
+        fail(t.count->pos, "array count (" + std::to_string(c) + ") must be greater than 0");
+      if (c > (1 << 24))
+        unsupported(t.count->pos,
+                    "array of more than 16777216 elements (" + std::to_string(c) + ")");
       n = static_cast<int>(c);
     }
     return Type::array(e, n);
@@ -160,6 +164,7 @@ Type Resolver::resolveType(const TypeExpr& t) {
   if (t.name.starts_with("texture") || t.name.starts_with("sampler"))
     unsupported(t.pos, "texture and sampler types");
   if (out_.structs.contains(t.name)) return Type{K::Struct, 0, nullptr, t.name};
+  if (t.name == "buffer") unsupported(t.pos, "'buffer' types");
   fail(t.pos, "unknown type '" + t.name + "'");
 }
 
@@ -195,9 +200,12 @@ void Resolver::declareGlobal(const GlobalVar& g) {
   if (g.kind == GlobalVar::Kind::Override) return declareOverride(g);
   if (g.addressSpace.empty())
     fail(g.pos, "module-scope 'var' '" + g.name + "' needs an address space, e.g. var<private>");
-  if (!g.type) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
-  const Type t = resolveType(*g.type);
   const std::string& space = g.addressSpace;
+  // var<private> v = expr; takes the initializer's (concrete) type.
+  X init = !g.type && g.init && space == "private" ? expr(*g.init) : nullptr;
+  if (!g.type && !init) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
+  const Type t = g.type ? resolveType(*g.type) : concrete(init->type);
+  if (space != "storage") checkArrayCounts(t, g.type ? g.type->pos : g.pos);
   if (space == "storage" || space == "uniform") return declareResource(g, t);
   ir::Variable v{.kind = ir::Variable::Kind::Global,
                  .name = g.name,
@@ -214,13 +222,13 @@ void Resolver::declareGlobal(const GlobalVar& g) {
     return;
   }
   if (space == "private") {
-    if (g.init) v.init = convert(expr(*g.init), t, g.init->pos);
+    if (g.init) v.init = convert(init ? init : expr(*g.init), t, g.init->pos);
     define(g.pos, g.name, newVariable(std::move(v)));
     return;
   }
   if (space == "function")
     fail(g.pos, "'function' address space is only for variables inside functions");
-  if (space == "handle" || space == "push_constant")
+  if (space == "handle" || space == "push_constant" || space == "immediate")
     unsupported(g.pos, "address space '" + space + "'");
   fail(g.pos, "unknown address space '" + space + "'");
 }
@@ -229,7 +237,7 @@ void Resolver::declareGlobal(const GlobalVar& g) {
 void Resolver::declareConst(const GlobalVar& g) {
   if (!g.init) fail(g.pos, "const '" + g.name + "' needs an initializer");
   X v = expr(*g.init);
-  if (!v->constant)
+  if (!isConstExpr(v))
     fail(g.init->pos, "const '" + g.name + "' must be initialized with a constant expression");
   const Type t = g.type ? resolveType(*g.type) : v->type;
   v = convert(v, t, g.init->pos);

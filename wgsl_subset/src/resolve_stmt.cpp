@@ -72,8 +72,11 @@ const ir::Stmt* Resolver::stmt(const Stmt& s) {
       return out;
     }
     case Stmt::Kind::PhonyAssign: {
+      X v = expr(*s.expr);
+      if (isConstExpr(v)) return nullptr;      // nothing to evaluate (and abstract values stay so)
+      checkArrayCounts(v->type, s.expr->pos);  // a value outside the storage address space
       ir::Stmt* out = newStmt(SK::Phony, s.pos);
-      out->value = expr(*s.expr);
+      out->value = v;
       return out;
     }
     case Stmt::Kind::CompoundAssign: {
@@ -151,8 +154,19 @@ const ir::Stmt* Resolver::stmt(const Stmt& s) {
       return switchStmt(s);
     case Stmt::Kind::Discard:
       unsupported(s.pos, "discard");
+    case Stmt::Kind::ConstAssert:
+      constAssert(s);
+      return nullptr;
   }
   return nullptr;
+}
+
+void Resolver::constAssert(const Stmt& s) {
+  X c = expr(*s.expr);
+  if (c->type.k != K::Bool)
+    fail(s.expr->pos, "const assertion condition must be a bool, got '" + c->type.wgsl() + "'");
+  if (!c->constant) fail(s.expr->pos, "const assertion requires a const-expression condition");
+  if (*c->constant == 0) fail(s.pos, "const assertion failed");
 }
 
 const ir::Stmt* Resolver::declaration(const Stmt& s) {
@@ -170,9 +184,11 @@ const ir::Stmt* Resolver::declaration(const Stmt& s) {
   if (t.k == K::Atomic)
     fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
   using VK = ir::Variable::Kind;
-  if (s.kind == Stmt::Kind::Const && init && !init->constant)
+  if (s.kind == Stmt::Kind::Const && init && !isConstExpr(init))
     fail(s.expr->pos, "const '" + s.name + "' must be initialized with a constant expression");
-  if (s.kind == Stmt::Kind::Const && init && init->type.isAbstract() && !s.type) {
+  if (s.kind != Stmt::Kind::Const) checkArrayCounts(t, s.type ? s.type->pos : s.pos);
+  if (s.kind == Stmt::Kind::Const && init && !s.type &&
+      (init->type.isAbstract() || (init->type.k == K::Vec && init->type.elem->isAbstract()))) {
     define(s.pos, s.name,
            newVariable({.kind = VK::Const,
                         .name = s.name,
@@ -247,9 +263,11 @@ const ir::Stmt* Resolver::loop(const Stmt& s) {
   for (const auto& st : s.body) {
     if (const ir::Stmt* b = stmt(*st)) out->body.push_back(b);
   }
+  scopes_.emplace_back();  // nested in the body's scope: it may redeclare the body's names
   for (const auto& st : s.continuing) {
     if (const ir::Stmt* c = stmt(*st)) out->continuing.push_back(c);
   }
+  scopes_.pop_back();
   scopes_.pop_back();
   return out;
 }

@@ -56,6 +56,7 @@ class Resolver {
   std::vector<const ir::Stmt*> block(const std::vector<StmtPtr>& body);
   const ir::Stmt* stmt(const Stmt& s);
   const ir::Stmt* declaration(const Stmt& s);
+  void constAssert(const Stmt& s);
   const ir::Stmt* compareExchange(const Stmt& s);
   const ir::Stmt* loop(const Stmt& s);
   const ir::Stmt* switchStmt(const Stmt& s);
@@ -75,9 +76,12 @@ class Resolver {
   X member(const Expr& e);
   X convert(X v, const Type& to, SourcePos pos);
   void unify(X& l, X& r, SourcePos pos);
+  static bool isConstExpr(X e);
+  void checkArrayCounts(const Type& t, SourcePos pos);
   static Type concrete(const Type& t);
   ir::Expr* node(ir::Expr::Kind kind, SourcePos pos, Type type, std::vector<X> args = {});
   X literal(double value, const Type& type, SourcePos pos);
+  X notEvaluable(SourcePos pos, const std::string& message, const Type& t);
 
   // ---- calls (resolve_call.cpp) ----
   X call(const Expr& e);
@@ -85,6 +89,8 @@ class Resolver {
   X conversion(const Expr& e);
   X bitcast(const Expr& e);
   X construct(const Expr& e);
+  X structConstruct(const Expr& e);
+  X inferredArray(const Expr& e);
   X atomic(const Expr& e);
   X arrayLength(const Expr& e);
   X select(const Expr& e);
@@ -103,6 +109,7 @@ class Resolver {
   std::set<std::string> moduleFunctions_;                 // every function the module declares
   Type returnType_;                                       // of the function being resolved
   uint32_t nextOverrideId_ = 0;
+  int unevaluated_ = 0;  // inside the right operand of a short-circuiting && or ||
 };
 
 }  // namespace wgsl::detail

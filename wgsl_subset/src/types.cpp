@@ -7,7 +7,8 @@
 namespace wgsl::detail {
 
 std::string glslName(const std::string& name) {
-  bool plain = name.size() <= 200 && name.find("__") == std::string::npos && !name.ends_with('_');
+  bool plain = name.size() <= 200 && name.find("__") == std::string::npos && !name.ends_with('_') &&
+               !name.starts_with('_');  // "w_" + "_x" would hold the reserved "__"
   for (const char c : name) {
     if (static_cast<unsigned char>(c) >= 0x80) plain = false;
   }
@@ -85,10 +86,10 @@ std::string Type::glsl() const {
     case K::AbstractFloat:
       return "float";
     case K::Vec: {
-      const std::string prefix = elem->k == K::Bool  ? "b"
-                                 : elem->k == K::I32 ? "i"
-                                 : elem->k == K::U32 ? "u"
-                                                     : "";
+      const std::string prefix = elem->k == K::Bool                               ? "b"
+                                 : elem->k == K::I32 || elem->k == K::AbstractInt ? "i"
+                                 : elem->k == K::U32                              ? "u"
+                                                                                  : "";
       return prefix + "vec" + std::to_string(n);
     }
     case K::Array:

@@ -7,7 +7,8 @@
 namespace wgsl::detail {
 
 // The GLSL spelling of a WGSL name: `w_` + name, so no WGSL name is a GLSL keyword; names GLSL
-// cannot spell (non-ASCII, '__' inside, longer than glslang's token limit) become `wx_<hash>`.
+// cannot spell (non-ASCII, '__' inside, a leading or trailing '_', longer than glslang's token
+// limit) become `wx_<hash>`.
 std::string glslName(const std::string& name);
 
 struct Type;
