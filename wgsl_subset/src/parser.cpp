@@ -9,8 +9,9 @@ const std::set<std::string> kTemplatedTypes = {
     "vec2",   "vec3",   "vec4",   "array",  "atomic", "bitcast", "ptr",    "mat2x2",
     "mat3x3", "mat4x4", "mat2x3", "mat2x4", "mat3x2", "mat3x4",  "mat4x2", "mat4x3"};
 
-// Templated names outside the subset (Tint's experimental buffer extension).
-const std::set<std::string> kUnsupportedTemplated = {"buffer", "bufferArrayView", "bufferView"};
+// Templated names outside the subset (binding arrays; Tint's experimental buffer extension).
+const std::set<std::string> kUnsupportedTemplated = {"buffer", "bufferArrayView", "bufferView",
+                                                      "binding_array"};
 
 // Deeply nested input must fail cleanly instead of exhausting the stack.
 constexpr int kMaxNesting = 128;
