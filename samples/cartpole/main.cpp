@@ -27,7 +27,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   CartpolePolicy model(c);
-  auto train = tg::compile(tg_models::cartpoleSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::cartpoleSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(14);
   const auto coin = [&](const std::vector<float>&, const std::vector<bool>& live) {
     std::vector<int32_t> a(live.size(), 0);
@@ -53,7 +53,7 @@ int run(tg_samples::CommonOptions& o, CartpoleConfig c, int evalEpisodes) {
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   CartpolePolicy model(c);
-  auto train = tg::compile(tg_models::cartpoleSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::cartpoleSpec(model, c), tg_samples::runtimeOptions(o));
   auto actor = train.attach(tg_models::cartpoleActor(c));
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u);
   const auto probs = [&](const std::vector<float>& states) {

@@ -37,7 +37,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   DigitMlp model(c);
-  auto train = tg::compile(tg_models::digitCanvasSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::digitCanvasSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(13);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
     std::vector<float> x = tg_samples::synthetic::pixels(rng, c.batch * c.inputDim);
@@ -80,7 +80,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
   c.seed = o.seed;
   c.lr = s.lr;
   DigitMlp model(c);
-  auto train = tg::compile(tg_models::digitCanvasSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::digitCanvasSpec(model, c), tg_samples::runtimeOptions(o));
   // One predictor for both batch sizes (B = evalBatch for the test set, B = 1 for the canvas);
   // it stays attached across replaceModel and recompiles for the new model on its next run.
   auto predict = train.attach({.forward = tg_models::digitCanvasPredict, .inputs = tg_models::digitCanvasPredictInputs(c)});

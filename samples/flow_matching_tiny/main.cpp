@@ -43,7 +43,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   FlowMatchingTiny model(c);
-  auto train = tg::compile(tg_models::flowMatchingTinySpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::flowMatchingTinySpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(14);
   const std::vector<float> table = tg_models::flowTNormTable(c);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
@@ -96,7 +96,7 @@ int run(tg_samples::CommonOptions& o, FlowMatchingTinyConfig c, const std::strin
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   FlowMatchingTiny model(c);
-  auto train = tg::compile(tg_models::flowMatchingTinySpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::flowMatchingTinySpec(model, c), tg_samples::runtimeOptions(o));
   const std::vector<float> table = tg_models::flowTNormTable(c);
   tg_samples::BatchSampler sampler(static_cast<size_t>(trainSet.count), o.seed);
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u);

@@ -89,7 +89,7 @@ int run(tg_samples::CommonOptions& o) {
   const std::string adapter = tg_samples::startApp(o);
   const KanConfig c{.seed = o.seed};
   Kan model(c);
-  auto train = tg::compile(tg_models::kanSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::kanSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 data(parity ? 13 : o.seed ^ 0x9e3779b9u);
   const tg_samples::LoopStats stats =
       tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) { return sineBatch(data, c.batch); });

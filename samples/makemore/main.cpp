@@ -35,7 +35,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   Makemore model(c);
-  auto train = tg::compile(tg_models::makemoreSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::makemoreSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(11);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
     return tg_models::makemoreBatch(
@@ -59,7 +59,7 @@ int run(tg_samples::CommonOptions& o, MakemoreConfig c, const std::string& words
   const std::string adapter = tg_samples::startApp(o);
 
   Makemore model(c);
-  auto train = tg::compile(tg_models::makemoreSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::makemoreSpec(model, c), tg_samples::runtimeOptions(o));
   auto sampler = train.attach(tg_models::makemoreSampler(c));
   auto valLoss = train.attach(tg_models::makemoreValLoss(c));
   auto batchOf = [&](const std::vector<std::string>& pool, tg::Mulberry32& rng) {

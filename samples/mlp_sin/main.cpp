@@ -27,7 +27,7 @@ int run(tg_samples::CommonOptions& o) {
   tg_models::MLP model;
   tg::TrainingSpec<tg_models::MLP> spec = tg_models::mlpSpec(model, kBatch);
   spec.seed = o.seed;
-  auto train = tg::compile(spec, {.device = o.device});
+  auto train = tg::compile(spec, tg_samples::runtimeOptions(o));
 
   tg::Mulberry32 data(kDataSeed);
   const tg_samples::LoopStats stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {

@@ -27,7 +27,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   MnistCnn model(c);
-  auto train = tg::compile(tg_models::mnistCnnSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::mnistCnnSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(11);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
     std::vector<float> x = tg_samples::synthetic::pixels(rng, c.batch * c.imageSize * c.imageSize);
@@ -48,7 +48,7 @@ int run(tg_samples::CommonOptions& o, const std::string& dataDir, int64_t trainI
 
   const MnistCnnConfig c{.batch = batch, .evalBatch = evalBatch, .seed = o.seed};
   MnistCnn model(c);
-  auto train = tg::compile(tg_models::mnistCnnSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::mnistCnnSpec(model, c), tg_samples::runtimeOptions(o));
   auto predict = train.attach({.forward = tg_models::mnistCnnPredict, .inputs = tg_models::mnistCnnPredictInputs(c)});
   auto evaluate = [&](int64_t count) {
     return tg_samples::classify(testSet, count, c.evalBatch, c.classes, [&](std::vector<float> x) {

@@ -72,7 +72,7 @@ int run(tg_samples::CommonOptions& o, NerfTinyConfig c) {
   const std::vector<float> target = parity ? parityTarget(c) : tg_samples::nerf::renderScene(c.imageW, c.imageH);
   const std::string adapter = tg_samples::startApp(o);
   NerfTiny model(c);
-  auto train = tg::compile(tg_models::nerfTinySpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::nerfTinySpec(model, c), tg_samples::runtimeOptions(o));
   const std::vector<float> freqs = tg_models::nerfFreqs(c), grid = tg_models::nerfGridCoords(c);
   tg::Mulberry32 rng(parity ? 15 : o.seed ^ 0x9e3779b9u);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) { return pixelBatch(c, rng, grid, target, freqs); });

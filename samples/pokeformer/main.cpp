@@ -56,7 +56,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   Pokeformer model(c);
-  auto train = tg::compile(tg_models::pokeformerSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::pokeformerSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(12);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
     return nameBatch(c, [&] {
@@ -91,7 +91,7 @@ int run(tg_samples::CommonOptions& o, PokeformerConfig c, const std::string& wor
   c.seed = o.seed;
   c.batchInfer = 1;
   Pokeformer model(c);
-  auto train = tg::compile(tg_models::pokeformerSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::pokeformerSpec(model, c), tg_samples::runtimeOptions(o));
   auto sampler = train.attach(tg_models::pokeformerSampler(c));
   auto lossOf = train.attach({.forward = tg_models::pokeformerLoss, .inputs = tg_models::pokeformerInputs(c)});
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u);

@@ -18,12 +18,24 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
   app.add_option("--parity-golden", o.parityGolden,
                  "run the parity case's sizes and synthetic feeds through this app's training loop and compare "
                  "the losses with this golden file (tests/parity/golden/<case>.json) bit for bit");
+  app.add_option("--kernels", o.kernels,
+                 "kernel set: fast (our own tiled matmuls, reductions and fused element-wise kernels) or upstream "
+                 "(upstream's kernels, its bits); --parity-golden always runs upstream")
+      ->check(CLI::IsMember({"fast", "upstream"}))
+      ->capture_default_str();
+}
+
+tg::RuntimeOptions runtimeOptions(const CommonOptions& o) {
+  tg::RuntimeOptions r{.device = o.device};
+  r.emit.kernels = o.kernels == "upstream" || !o.parityGolden.empty() ? tg::KernelSet::Upstream : tg::KernelSet::Fast;
+  return r;
 }
 
 std::string startApp(const CommonOptions& o) {
   const tg::WebGPUSupport gpu = tg::checkWebGPU({.device = o.device});
   if (!gpu.ok) throw std::runtime_error(gpu.message);
-  std::printf("device: %s\n", gpu.adapter.c_str());
+  std::printf("device: %s\nkernels: %s\n", gpu.adapter.c_str(),
+              o.parityGolden.empty() ? o.kernels.c_str() : "upstream (parity)");
   std::fflush(stdout);
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);

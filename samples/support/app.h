@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <tensorgrad/tensorgrad.h>
 
 #include <filesystem>
 #include <functional>
@@ -19,10 +20,17 @@ struct CommonOptions {
   // Non-empty: run the parity suite's case instead (its sizes, synthetic feeds and step count)
   // through the app's training loop and compare the losses with this golden file bit for bit.
   std::filesystem::path parityGolden;
+  // "fast" (our own kernels, the default) or "upstream" (upstream's kernels, bit for bit).
+  std::string kernels = "fast";
 };
 
-// Adds --steps --seed --device --log-every --out --parity-golden with `defaults` as defaults.
+// Adds --steps --seed --device --log-every --out --parity-golden --kernels with `defaults` as
+// defaults.
 void addCommonOptions(CLI::App& app, CommonOptions& options);
+
+// The runtime options of the app's compiles: its device and kernel set. A --parity-golden run
+// always takes upstream's kernels: matching upstream bit for bit is its point.
+tg::RuntimeOptions runtimeOptions(const CommonOptions& options);
 
 // Probes the device (throws naming the problem), prints it, creates the output folder. Returns
 // the adapter's name.

@@ -12,7 +12,7 @@ nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : 
 }  // namespace
 
 Results::Results(const std::string& app, const CommonOptions& o, const std::string& adapter) : out_(o.out) {
-  json_ = {{"app", app}, {"device", adapter}, {"seed", o.seed}, {"steps", o.steps},
+  json_ = {{"app", app}, {"device", adapter}, {"kernels", o.kernels}, {"seed", o.seed}, {"steps", o.steps},
            {"metrics", nlohmann::json::object()}, {"pictures", nlohmann::json::object()}};
 }
 

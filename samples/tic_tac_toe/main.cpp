@@ -32,7 +32,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   TicTacToePolicy model(c);
-  auto train = tg::compile(tg_models::ticTacToeSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::ticTacToeSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(15);
   const auto random = [&](const std::vector<float>&, const std::vector<const ttt::Game*>& games) {
     std::vector<int> moves;
@@ -50,7 +50,7 @@ int run(tg_samples::CommonOptions& o, TicTacToeConfig c, int evalEvery, int eval
   TicTacToePolicy model(c);
   tg::TrainingSpec<TicTacToePolicy> spec = tg_models::ticTacToeSpec(model, c);
   spec.optimizer = tg::Adam{{}, lr};
-  auto train = tg::compile(spec, {.device = o.device});
+  auto train = tg::compile(spec, tg_samples::runtimeOptions(o));
   auto actor = train.attach(tg_models::ticTacToeActor(c));
   tg::Mulberry32 rng(o.seed ^ 0x9e3779b9u), evalRng(o.seed + 1);
   const auto probs = [&](const std::vector<float>& boards, size_t n) {

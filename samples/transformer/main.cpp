@@ -42,7 +42,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   const Transformer model(c);
-  auto train = tg::compile(tg_models::transformerSpec(model), {.device = o.device});
+  auto train = tg::compile(tg_models::transformerSpec(model), tg_samples::runtimeOptions(o));
   const std::vector<float> mask = resultMask(c);
   tg::Mulberry32 rng(11);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
@@ -61,7 +61,7 @@ int run(tg_samples::CommonOptions& o, const TransformerConfig& c, int evalPairs,
   const Transformer model(c);
   tg::TrainingSpec<Transformer> spec = tg_models::transformerSpec(model);
   spec.seed = o.seed;
-  auto train = tg::compile(spec, {.device = o.device});
+  auto train = tg::compile(spec, tg_samples::runtimeOptions(o));
   auto infer = train.attach({.forward = [](const Transformer& m, const tg::Inputs& in) {
                                return tg_models::transformerForward(m, in["tokens"]);
                              },

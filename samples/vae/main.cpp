@@ -30,7 +30,7 @@ int parityRun(tg_samples::CommonOptions& o) {
   o.steps = tg_samples::goldenSteps(o.parityGolden);
   tg_samples::startApp(o);
   Vae model(c);
-  auto train = tg::compile(tg_models::vaeSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::vaeSpec(model, c), tg_samples::runtimeOptions(o));
   tg::Mulberry32 rng(12);
   const auto stats = tg_samples::trainLoop(train, o.steps, o.logEvery, [&](int) {
     return tg::Feed{{"x", tg_samples::synthetic::pixels(rng, c.batch * c.inputDim)}};
@@ -57,7 +57,7 @@ int run(tg_samples::CommonOptions& o, VaeConfig c, const std::string& dataDir, i
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   Vae model(c);
-  auto train = tg::compile(tg_models::vaeSpec(model, c), {.device = o.device});
+  auto train = tg::compile(tg_models::vaeSpec(model, c), tg_samples::runtimeOptions(o));
   auto encode = train.attach({.forward = tg_models::vaeEncode, .inputs = tg_models::vaeEncodeInputs(c)});
   auto decode = train.attach({.forward = tg_models::vaeDecode, .inputs = tg_models::vaeDecodeInputs(c)});
 
