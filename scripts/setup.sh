@@ -17,6 +17,8 @@ packages=(
   graphviz chromium
   # The sample apps' data: Fashion-MNIST (IDX files) and a word list.
   dataset-fashion-mnist wamerican
+  # The sample apps' independent references (samples/reference, CPU PyTorch).
+  python3-torch
 )
 # Node from Debian unless a Node with npm is already installed (e.g. from NodeSource, whose
 # nodejs package conflicts with Debian's npm).

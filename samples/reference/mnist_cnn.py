@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""PyTorch reference for samples/mnist_cnn (issue 27): the same CNN, data, order and optimizer.
+
+Mirrors the C++ app step for step:
+  * model (samples/models/mnist_cnn.h): Conv2d(1->16, 3x3, pad 1) -> ReLU -> MaxPool 2
+    -> Conv2d(16->32, 3x3, pad 1) -> ReLU -> MaxPool 2 -> flatten NCHW [B, 1568]
+    -> Linear(1568->64) -> ReLU -> Linear(64->10); cross-entropy (mean over the batch).
+  * init (--init): "tensorgrad" draws exactly tensorgrad's numbers: Mulberry32(seed), one
+    stream in declaration order, weights N(0, 0.02^2) by Box-Muller (cos branch, u1 >= 1e-10),
+    biases zero (no draws). "fanin" gives each weight tensorgrad's init.kaiming(1.0) with
+    the true fan-in (in*kh*kw for a conv, in for a linear): "fanin" draws N(0, (gain^2)/fan_in)
+    from the same stream (--gain; 1/sqrt(3) gives PyTorch's default weight variance).
+    "torch" keeps PyTorch's own defaults (kaiming-uniform a=sqrt(5), uniform biases).
+  * data (samples/support/fashion_mnist.cpp): pixels / 255 in [0, 1], no normalisation.
+  * order (samples/support/sampler.cpp): each epoch a Fisher-Yates shuffle drawn from a second
+    Mulberry32(seed): for i = n-1 .. 1: j = floor(next() * (i + 1)), swap(i, j).
+  * optimizer: global grad-norm clip 1.0 (max / (norm + 1e-6), as clip_grad_norm_), then AdamW
+    lr 1e-3, betas (0.9, 0.999), eps 1e-8, decoupled weight decay 0.01 on the weights only
+    (tensorgrad does not decay zero-initialised biases). tensorgrad folds the bias corrections
+    into the step size (p -= lr*sqrt(1-b2^t)/(1-b1^t) * m/(sqrt(v)+eps)), so its eps is
+    effectively larger by 1/sqrt(1-b2^t); with eps = 1e-8 the difference is negligible.
+  * test accuracy on the first --test-images test images (default all 10,000).
+"""
+import argparse
+import gzip
+import json
+import math
+import os
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+class Mulberry32:
+    """tensorgrad::Mulberry32 (tensorgrad/src/front/module.cpp): uniform doubles in [0, 1)."""
+
+    def __init__(self, seed):
+        self.state = seed & 0xFFFFFFFF
+
+    def next(self):
+        self.state = (self.state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = self.state
+        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
+        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296.0
+
+    def normal(self):
+        u1 = max(1e-10, self.next())
+        u2 = self.next()
+        return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
+
+
+def read_idx(path):
+    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+        data = f.read()
+    ndims = data[3]
+    dims = [int.from_bytes(data[4 + 4 * d:8 + 4 * d], "big") for d in range(ndims)]
+    return np.frombuffer(data, np.uint8, offset=4 + 4 * ndims).reshape(dims)
+
+
+def load(data_dir, prefix, limit):
+    def find(stem):
+        for name in (stem + ".gz", stem):
+            if os.path.exists(os.path.join(data_dir, name)):
+                return os.path.join(data_dir, name)
+        raise FileNotFoundError(os.path.join(data_dir, stem + ".gz"))
+    x = read_idx(find(prefix + "-images-idx3-ubyte")).astype(np.float32) / np.float32(255)
+    y = read_idx(find(prefix + "-labels-idx1-ubyte")).astype(np.int64)
+    if limit > 0:
+        x, y = x[:limit], y[:limit]
+    return torch.from_numpy(x).unsqueeze(1), torch.from_numpy(y)  # [N, 1, 28, 28], [N]
+
+
+class BatchSampler:
+    """samples/support/sampler.cpp: epoch-shuffled indices, crossing epochs."""
+
+    def __init__(self, count, seed):
+        self.rng, self.order, self.cursor = Mulberry32(seed), list(range(count)), 0
+        self.shuffle()
+
+    def shuffle(self):
+        o = self.order
+        for i in range(len(o) - 1, 0, -1):
+            j = int(self.rng.next() * (i + 1))
+            o[i], o[j] = o[j], o[i]
+
+    def next(self, batch):
+        out = []
+        while len(out) < batch:
+            if self.cursor == len(self.order):
+                self.shuffle()
+                self.cursor = 0
+            out.append(self.order[self.cursor])
+            self.cursor += 1
+        return out
+
+
+class MnistCnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 16, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(16, 32, 3, padding=1)
+        self.fc1 = torch.nn.Linear(32 * 7 * 7, 64)
+        self.fc2 = torch.nn.Linear(64, 10)
+
+    def forward(self, x):
+        h = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        h = F.max_pool2d(F.relu(self.conv2(h)), 2)
+        h = F.relu(self.fc1(h.reshape(x.shape[0], -1)))  # NCHW flatten, as tensorgrad's reshape
+        return self.fc2(h)
+
+
+def init_like_tensorgrad(model, seed, mode, gain):
+    """Overwrites the weights with tensorgrad's draws. tensorgrad stores a Linear's W as
+    [in, out] (y = x W), so its stream fills [in, out] and is transposed into torch's [out, in]."""
+    rng = Mulberry32(seed)
+    with torch.no_grad():
+        for layer in (model.conv1, model.conv2, model.fc1, model.fc2):  # declaration order
+            w = layer.weight
+            tg_shape = list(w.shape) if w.dim() == 4 else [w.shape[1], w.shape[0]]
+            fan_in = tg_shape[0] if w.dim() == 2 else int(np.prod(tg_shape[1:]))
+            std = 0.02 if mode == "tensorgrad" else gain / math.sqrt(fan_in)
+            vals = np.array([rng.normal() * std for _ in range(w.numel())], np.float32)
+            vals = torch.from_numpy(vals).reshape(tg_shape)
+            w.copy_(vals if w.dim() == 4 else vals.t())
+            layer.bias.zero_()  # init.zeros draws nothing
+
+
+def accuracy(model, x, y, batch=256):
+    with torch.no_grad():
+        correct = sum((model(x[i:i + batch]).argmax(1) == y[i:i + batch]).sum().item()
+                      for i in range(0, len(x), batch))
+    return correct / len(x)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--train-images", type=int, default=0, help="first N (0: all 60000)")
+    ap.add_argument("--test-images", type=int, default=10000)
+    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--init", choices=["tensorgrad", "fanin", "torch"], default="tensorgrad")
+    ap.add_argument("--gain", type=float, default=1 / math.sqrt(3), help="--init fanin: std = gain/sqrt(fan_in)")
+    ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--json", help="write {app, steps, testAccuracy, finalLoss, losses} here")
+    a = ap.parse_args()
+    torch.set_num_threads(2)
+    torch.manual_seed(a.seed)  # only used by --init torch
+
+    xtr, ytr = load(a.data, "train", a.train_images)
+    xte, yte = load(a.data, "t10k", a.test_images)
+    model = MnistCnn()
+    if a.init != "torch":
+        init_like_tensorgrad(model, a.seed, a.init, a.gain)
+    weights = [p for n, p in model.named_parameters() if n.endswith("weight")]
+    biases = [p for n, p in model.named_parameters() if n.endswith("bias")]
+    opt = torch.optim.AdamW([{"params": weights, "weight_decay": 0.01},
+                             {"params": biases, "weight_decay": 0.0}],
+                            lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
+    sampler = BatchSampler(len(xtr), a.seed)
+    losses = []
+    for step in range(a.steps):
+        idx = torch.tensor(sampler.next(a.batch))
+        loss = F.cross_entropy(model(xtr[idx]), ytr[idx])
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.item())
+        if a.log_every and (step + 1) % a.log_every == 0:
+            print(f"step {step + 1} loss {loss.item():.6g}", flush=True)
+    acc = accuracy(model, xte, yte)
+    print(f"init {a.init}: final loss {losses[-1]:.6g} after {a.steps} steps; "
+          f"test accuracy {100 * acc:.2f}% on {len(xte)} images")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"app": "mnist_cnn", "steps": a.steps, "testAccuracy": acc,
+                       "finalLoss": losses[-1], "losses": losses}, f)
+
+
+if __name__ == "__main__":
+    main()
