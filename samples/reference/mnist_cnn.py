@@ -5,12 +5,14 @@ Mirrors the C++ app step for step:
   * model (samples/models/mnist_cnn.h): Conv2d(1->16, 3x3, pad 1) -> ReLU -> MaxPool 2
     -> Conv2d(16->32, 3x3, pad 1) -> ReLU -> MaxPool 2 -> flatten NCHW [B, 1568]
     -> Linear(1568->64) -> ReLU -> Linear(64->10); cross-entropy (mean over the batch).
-  * init (--init): "tensorgrad" draws exactly tensorgrad's numbers: Mulberry32(seed), one
-    stream in declaration order, weights N(0, 0.02^2) by Box-Muller (cos branch, u1 >= 1e-10),
-    biases zero (no draws). "fanin" gives each weight tensorgrad's init.kaiming(1.0) with
-    the true fan-in (in*kh*kw for a conv, in for a linear): "fanin" draws N(0, (gain^2)/fan_in)
-    from the same stream (--gain; 1/sqrt(3) gives PyTorch's default weight variance).
-    "torch" keeps PyTorch's own defaults (kaiming-uniform a=sqrt(5), uniform biases).
+  * init (--init): every mode but "torch" draws exactly tensorgrad's numbers: Mulberry32(seed),
+    one stream in declaration order, weights by Box-Muller (cos branch, u1 >= 1e-10), biases
+    zero (no draws). "fanin" (the app's default since issue 27) scales weight draws to
+    N(0, gain^2/fan_in) with the true fan-in (in*kh*kw for a conv, in for a linear) and --gain
+    (default sqrt(2), He's gain for ReLU, the app's default; 1/sqrt(3) is PyTorch's default
+    weight variance), as mnist_cnn --init-gain;
+    "tensorgrad" is upstream's N(0, 0.02^2) (mnist_cnn --init-gain 0). "torch" keeps PyTorch's
+    own defaults (kaiming-uniform a=sqrt(5), uniform biases).
   * data (samples/support/fashion_mnist.cpp): pixels / 255 in [0, 1], no normalisation.
   * order (samples/support/sampler.cpp): each epoch a Fisher-Yates shuffle drawn from a second
     Mulberry32(seed): for i = n-1 .. 1: j = floor(next() * (i + 1)), swap(i, j).
@@ -28,27 +30,16 @@ import math
 import os
 
 import numpy as np
-import torch
+
+from common import Mulberry32, spread, torch
 import torch.nn.functional as F
 
 
-class Mulberry32:
-    """tensorgrad::Mulberry32 (tensorgrad/src/front/module.cpp): uniform doubles in [0, 1)."""
-
-    def __init__(self, seed):
-        self.state = seed & 0xFFFFFFFF
-
-    def next(self):
-        self.state = (self.state + 0x6D2B79F5) & 0xFFFFFFFF
-        t = self.state
-        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
-        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF
-        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296.0
-
-    def normal(self):
-        u1 = max(1e-10, self.next())
-        u2 = self.next()
-        return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
+def normal(rng):
+    """tensorgrad's Box-Muller (tensorgrad/src/front/module.cpp): cos branch, u1 >= 1e-10."""
+    u1 = max(1e-10, rng.next())
+    u2 = rng.next()
+    return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
 
 
 def read_idx(path):
@@ -121,7 +112,7 @@ def init_like_tensorgrad(model, seed, mode, gain):
             tg_shape = list(w.shape) if w.dim() == 4 else [w.shape[1], w.shape[0]]
             fan_in = tg_shape[0] if w.dim() == 2 else int(np.prod(tg_shape[1:]))
             std = 0.02 if mode == "tensorgrad" else gain / math.sqrt(fan_in)
-            vals = np.array([rng.normal() * std for _ in range(w.numel())], np.float32)
+            vals = np.array([normal(rng) * std for _ in range(w.numel())], np.float32)
             vals = torch.from_numpy(vals).reshape(tg_shape)
             w.copy_(vals if w.dim() == 4 else vals.t())
             layer.bias.zero_()  # init.zeros draws nothing
@@ -134,33 +125,17 @@ def accuracy(model, x, y, batch=256):
     return correct / len(x)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--steps", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--train-images", type=int, default=0, help="first N (0: all 60000)")
-    ap.add_argument("--test-images", type=int, default=10000)
-    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
-    ap.add_argument("--init", choices=["tensorgrad", "fanin", "torch"], default="tensorgrad")
-    ap.add_argument("--gain", type=float, default=1 / math.sqrt(3), help="--init fanin: std = gain/sqrt(fan_in)")
-    ap.add_argument("--log-every", type=int, default=50)
-    ap.add_argument("--json", help="write {app, steps, testAccuracy, finalLoss, losses} here")
-    a = ap.parse_args()
-    torch.set_num_threads(2)
-    torch.manual_seed(a.seed)  # only used by --init torch
-
-    xtr, ytr = load(a.data, "train", a.train_images)
-    xte, yte = load(a.data, "t10k", a.test_images)
+def train(a, seed, xtr, ytr, xte, yte):
+    torch.manual_seed(seed)  # only used by --init torch
     model = MnistCnn()
     if a.init != "torch":
-        init_like_tensorgrad(model, a.seed, a.init, a.gain)
+        init_like_tensorgrad(model, seed, a.init, a.gain)
     weights = [p for n, p in model.named_parameters() if n.endswith("weight")]
     biases = [p for n, p in model.named_parameters() if n.endswith("bias")]
     opt = torch.optim.AdamW([{"params": weights, "weight_decay": 0.01},
                              {"params": biases, "weight_decay": 0.0}],
                             lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
-    sampler = BatchSampler(len(xtr), a.seed)
+    sampler = BatchSampler(len(xtr), seed)
     losses = []
     for step in range(a.steps):
         idx = torch.tensor(sampler.next(a.batch))
@@ -173,12 +148,38 @@ def main():
         if a.log_every and (step + 1) % a.log_every == 0:
             print(f"step {step + 1} loss {loss.item():.6g}", flush=True)
     acc = accuracy(model, xte, yte)
-    print(f"init {a.init}: final loss {losses[-1]:.6g} after {a.steps} steps; "
-          f"test accuracy {100 * acc:.2f}% on {len(xte)} images")
+    print(f"seed {seed}, init {a.init}: final loss {losses[-1]:.6g} after {a.steps} steps; "
+          f"test accuracy {100 * acc:.2f}% on {len(xte)} images", flush=True)
+    return {"seed": seed, "testAccuracy": acc, "finalLoss": losses[-1], "losses": losses}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=42, help="init and data order, as mnist_cnn --seed")
+    ap.add_argument("--seeds", type=int, default=1, help="runs with seeds --seed .. --seed+N-1")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--train-images", type=int, default=0, help="first N (0: all 60000)")
+    ap.add_argument("--test-images", type=int, default=10000)
+    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--init", choices=["fanin", "tensorgrad", "torch"], default="fanin")
+    ap.add_argument("--gain", type=float, default=math.sqrt(2), help="--init fanin: std = gain/sqrt(fan_in)")
+    ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--json", help="write the first seed's {app, steps, testAccuracy, finalLoss, losses}, "
+                                   "all runs and their spread (for check.py) here")
+    a = ap.parse_args()
+    torch.set_num_threads(2)
+    xtr, ytr = load(a.data, "train", a.train_images)
+    xte, yte = load(a.data, "t10k", a.test_images)
+    runs = [train(a, a.seed + i, xtr, ytr, xte, yte) for i in range(a.seeds)]
     if a.json:
+        out = {"app": "mnist_cnn", "steps": a.steps, "testAccuracy": runs[0]["testAccuracy"],
+               "finalLoss": runs[0]["finalLoss"], "losses": runs[0]["losses"], "torch": torch.__version__,
+               "config": {k: getattr(a, k) for k in ("steps", "batch", "init", "gain", "train_images")},
+               "runs": [{k: r[k] for k in ("seed", "testAccuracy", "finalLoss")} for r in runs],
+               "spread": {k: spread(runs, k) for k in ("testAccuracy", "finalLoss")}}
         with open(a.json, "w") as f:
-            json.dump({"app": "mnist_cnn", "steps": a.steps, "testAccuracy": acc,
-                       "finalLoss": losses[-1], "losses": losses}, f)
+            json.dump(out, f)
 
 
 if __name__ == "__main__":
