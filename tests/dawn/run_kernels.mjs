@@ -7,16 +7,12 @@
 // DAWN_BACKEND=vulkan to use a Vulkan GPU instead. The job itself runs in kernel_job.mjs, which
 // run_kernels_chromium.mjs shares (the same job in headless Chromium's WebGPU).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { create, globals } from 'webgpu';
+import { dawnAdapter } from './dawn_adapter.mjs';
 import { openDevice, runJob, resultBuffers } from './kernel_job.mjs';
 
-Object.assign(globalThis, globals);
 const [jobPath, resultPath] = process.argv.slice(2);
 const job = JSON.parse(readFileSync(jobPath, 'utf8'));
-const backend = process.env.DAWN_BACKEND ?? 'opengles';
-const gpu = create([`backend=${backend}`]);
-const adapter = await gpu.requestAdapter(backend === 'opengles' ? { featureLevel: 'compatibility' } : {});
-if (!adapter) throw new Error(`no WebGPU adapter for backend=${backend}`);
+const { adapter } = await dawnAdapter();
 const errors = [];
 const device = await openDevice(adapter, errors);
 const { bytes, offsets, sizes } = await runJob(device, job, errors);

@@ -72,13 +72,8 @@ function headline(msg) {
 // ---------------------------------------------------------------------------------------------
 // Worker: Tint verdicts, one JSON line in ({path}) -> one JSON line out, in order.
 async function tintWorker() {
-  const require = createRequire(join(repoRoot, 'tests/dawn/package.json'));
-  const { create, globals } = await import(pathToFileURL(require.resolve('webgpu')).href);
-  Object.assign(globalThis, globals);
-  const backend = process.env.DAWN_BACKEND ?? 'opengles';
-  const gpu = create([`backend=${backend}`]);
-  const adapter = await gpu.requestAdapter(backend === 'opengles' ? { featureLevel: 'compatibility' } : {});
-  if (!adapter) throw new Error(`no WebGPU adapter for backend=${backend}`);
+  const { dawnAdapter } = await import(pathToFileURL(join(repoRoot, 'tests/dawn/dawn_adapter.mjs')).href);
+  const { adapter, backend } = await dawnAdapter();
   const requiredLimits = {};
   for (const k in adapter.limits) if (typeof adapter.limits[k] === 'number') requiredLimits[k] = adapter.limits[k];
   let device = null, lost = null;

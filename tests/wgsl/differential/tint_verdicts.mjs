@@ -5,18 +5,10 @@
 // Dawn runs its OpenGL ES backend (compatibility mode) on a CPU machine; DAWN_BACKEND=vulkan
 // picks a Vulkan GPU.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-
 // The `webgpu` package lives in tests/dawn/node_modules (scripts/setup.sh: npm ci --prefix tests/dawn).
-const require = createRequire(new URL('../../dawn/package.json', import.meta.url));
-const { create, globals } = await import(pathToFileURL(require.resolve('webgpu')).href);
+import { dawnAdapter } from '../../dawn/dawn_adapter.mjs';
 
-Object.assign(globalThis, globals);
-const backend = process.env.DAWN_BACKEND ?? 'opengles';
-const gpu = create([`backend=${backend}`]);
-const adapter = await gpu.requestAdapter(backend === 'opengles' ? { featureLevel: 'compatibility' } : {});
-if (!adapter) throw new Error(`no WebGPU adapter for backend=${backend}`);
+const { adapter } = await dawnAdapter();
 const device = await adapter.requestDevice();
 const out = {};
 for (const file of process.argv.slice(2)) {
