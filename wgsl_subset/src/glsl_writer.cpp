@@ -382,7 +382,6 @@ class GlslWriter {
         return out + p + "}\n";
       }
       case SK::BreakIf:  // only in a continuing block, which loop() writes
-      case SK::Discard:
         return "";
     }
     return "";

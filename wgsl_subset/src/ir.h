@@ -91,7 +91,6 @@ struct Stmt {
     Continue,
     Switch,           // value: selector; cases
     CompareExchange,  // var = atomicCompareExchangeWeak(&target, compare, value)
-    Discard,
   } kind = Kind::Block;
   SourcePos pos;
   Variable* var = nullptr;
