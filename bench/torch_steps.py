@@ -19,7 +19,12 @@ It also times PyTorch's copy, add and relu over 16M f32 (reduce_bench's element-
 back-to-back launches a run, as GB/s counting every byte read and written: the bandwidth reference
 for the element-wise target.
 
-  python3 bench/torch_steps.py [--steps N] [--repetitions R] [--only mlp|transformer|bandwidth]
+With --compile it also times the strongest PyTorch variant: the loss (forward + backward through
+AOTAutograd) and the clip + optimizer update compiled by torch.compile (Inductor, mode "default"),
+the whole step captured as one CUDA graph and replayed, with its cold compile time (the three
+warm-up steps).
+
+  python3 bench/torch_steps.py [--steps N] [--repetitions R] [--only mlp|transformer|bandwidth] [--compile]
 
 Prints one row per model with the median milliseconds per step of R timed runs of N steps, then
 one row per element-wise op with the median GB/s of R runs.
@@ -134,7 +139,7 @@ def timed(run_steps, steps, repetitions):
     return statistics.median(per_step)
 
 
-def bench(case, steps, repetitions, device):
+def bench(case, steps, repetitions, device, compile_too=False):
     model, host, loss_fn, make_optimizer, schedule = case
     params = list(model.parameters())
     clip = schedule is not None  # the transformer clips, as its sample does
@@ -188,7 +193,7 @@ def bench(case, steps, repetitions, device):
     with torch.cuda.graph(graph):
         static_loss = train_step(opt)
 
-    def replay(n, sync=True):
+    def replay(n, sync=True):  # the graph, optimizer and loss bound last (also the compiled ones)
         for _ in range(n):
             set_lr(opt, counter[0])
             counter[0] += 1
@@ -200,7 +205,46 @@ def bench(case, steps, repetitions, device):
     replay(20)
     graph_ms = timed(replay, steps, repetitions)
     graph_nosync_ms = timed(lambda n: replay(n, sync=False), steps, repetitions)
-    return eager_ms, graph_ms, graph_nosync_ms
+    if not compile_too:
+        return eager_ms, graph_ms, graph_nosync_ms
+
+    # torch.compile (Inductor, mode "default") of the loss (forward and backward through
+    # AOTAutograd) and of the clip + optimizer update, then the whole step captured as one CUDA
+    # graph as above. The first three steps compile; their time is the cold compile.
+    torch._dynamo.reset()
+    opt = make_optimizer(True)
+    compiled_loss = torch.compile(loss_fn, mode="default")
+
+    @torch.compile(mode="default")
+    def update():
+        if clip:
+            torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
+        opt.step()
+
+    def compiled_step():
+        opt.zero_grad(set_to_none=False)
+        loss = compiled_loss(static)
+        loss.backward()
+        update()
+        return loss
+
+    start = time.perf_counter()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            load_batch()
+            compiled_step()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    compile_s = time.perf_counter() - start
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_loss = compiled_step()
+    replay(20)
+    compiled_ms = timed(replay, steps, repetitions)
+    compiled_nosync_ms = timed(lambda n: replay(n, sync=False), steps, repetitions)
+    return eager_ms, graph_ms, graph_nosync_ms, compiled_ms, compiled_nosync_ms, compile_s
 
 
 def bandwidth(repetitions, device, elements=16 << 20, launches=10):
@@ -233,6 +277,9 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5, help="timed runs (default 5)")
     parser.add_argument("--only", choices=["mlp", "transformer", "bandwidth"],
                         help="one model family, or the element-wise bandwidths")
+    parser.add_argument("--compile", action="store_true",
+                        help="also torch.compile (Inductor) the step and replay it as a CUDA graph; prints its cold "
+                             "compile time (tens of seconds per model)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         raise SystemExit("torch_steps: no CUDA device")
@@ -242,7 +289,10 @@ def main():
     device = torch.device("cuda")
     print(f"# {torch.cuda.get_device_name()}, PyTorch {torch.__version__}, CUDA {torch.version.cuda}, "
           f"TF32 off; median ms/step of {args.repetitions} runs of {args.steps} steps")
-    print(f"{'model':32} {'eager':>9} {'graph':>9} {'graph, no sync':>15}")
+    header = f"{'model':32} {'eager':>9} {'graph':>9} {'graph, no sync':>15}"
+    if args.compile:
+        header += f" {'compile+graph':>14} {'c+g, no sync':>13} {'compile s':>10}"
+    print(header)
     cases = []
     if args.only in (None, "mlp"):
         for hidden in (64, 256, 1024):
@@ -255,8 +305,11 @@ def main():
     for name, make in cases:
         torch.manual_seed(0)
         steps = args.steps if "D512" not in name else max(args.steps // 4, 10)
-        eager_ms, graph_ms, nosync_ms = bench(make(), steps, args.repetitions, device)
-        print(f"{name:32} {eager_ms:9.3f} {graph_ms:9.3f} {nosync_ms:15.3f}", flush=True)
+        r = bench(make(), steps, args.repetitions, device, args.compile)
+        row = f"{name:32} {r[0]:9.3f} {r[1]:9.3f} {r[2]:15.3f}"
+        if args.compile:
+            row += f" {r[3]:14.3f} {r[4]:13.3f} {r[5]:10.1f}"
+        print(row, flush=True)
     if args.only in (None, "bandwidth"):
         print(f"{'element-wise, 16M f32':32} {'GB/s':>9}")
         for name, rate in bandwidth(args.repetitions, device):

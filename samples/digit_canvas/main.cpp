@@ -1,10 +1,13 @@
 // samples/digit-canvas: the MLP classifier behind upstream's draw-a-digit page
 // (samples/models/digit_canvas.h: 784 → hidden → 10, ReLU, dropout 0.1 in training, cross-entropy,
 // AdamW with weight decay 0.01 and clipping at norm 1), trained on Fashion-MNIST in shuffled
-// batches of 64. As main.ts does from its controls, the app changes the run between phases:
-//   1. hidden --hidden at --lr;
-//   2. setLR(--lr2) and more training of the same model;
-//   3. replaceModel with hidden --hidden2 (a fresh model, same loss and optimizer), setLR(--lr).
+// batches of 64, weights at He's scale (--init-gain; upstream's N(0, 0.02²) with 0). As main.ts
+// does from its controls, the app changes the run between phases:
+//   1. hidden --hidden at --lr for --steps;
+//   2. setLR(--lr2) and --steps/2 more steps of the same model;
+//   3. replaceModel with hidden --hidden2 (a fresh model, same loss and optimizer), setLR(--lr),
+//      --steps steps;
+//   4. setLR(--lr2) again and --steps/2 more (the lower rate adds about a point, as in phase 2).
 // After each phase it evaluates the test set through the attached predictor (parametric batch,
 // here 256) and plays the canvas: a stream of single images sent to the same predictor at B = 1
 // through tg::singleFlight without waiting (latest wins: superseded calls come back aborted), then
@@ -66,6 +69,7 @@ struct Settings {
   std::string dataDir;
   int64_t trainImages = 0, testImages = 10000, hidden2 = 128;
   double lr = 1e-3, lr2 = 5e-4;
+  double initGain = 1.4142135623730951;  // √2: He's gain for ReLU
   int canvasImages = 64;
 };
 
@@ -79,6 +83,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
   const std::string adapter = tg_samples::startApp(o);
   c.seed = o.seed;
   c.lr = s.lr;
+  if (s.initGain > 0) c.initGain = s.initGain;
   DigitMlp model(c);
   auto train = tg::compile(tg_models::digitCanvasSpec(model, c), tg_samples::runtimeOptions(o));
   // One predictor for both batch sizes (B = evalBatch for the test set, B = 1 for the canvas);
@@ -93,7 +98,8 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
 
   std::vector<Phase> phases{{"hidden " + std::to_string(c.hidden) + ", lr " + std::to_string(s.lr).substr(0, 6), c.hidden, s.lr, o.steps},
                             {"setLR " + std::to_string(s.lr2).substr(0, 6), c.hidden, s.lr2, std::max(1, o.steps / 2)},
-                            {"replaceModel hidden " + std::to_string(s.hidden2), s.hidden2, s.lr, o.steps}};
+                            {"replaceModel hidden " + std::to_string(s.hidden2), s.hidden2, s.lr, o.steps},
+                            {"setLR " + std::to_string(s.lr2).substr(0, 6), s.hidden2, s.lr2, std::max(1, o.steps / 2)}};
   std::vector<float> losses;
   double seconds = 0;
   std::vector<double> boundaries;
@@ -102,7 +108,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
   std::vector<float> lastProbs;  // the canvas images' probabilities after the last phase
   for (size_t k = 0; k < phases.size(); ++k) {
     Phase& ph = phases[k];
-    if (k == 1) train.setLR(tg::LR(ph.lr)).get();
+    if (k == 1 || k == 3) train.setLR(tg::LR(ph.lr)).get();
     if (k == 2) {
       DigitCanvasConfig c2 = c;
       c2.hidden = ph.hidden;
@@ -176,7 +182,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
   results.metric("testAccuracy", phases.back().accuracy);
 
   // loss.png with the phase boundaries marked.
-  tg_samples::Plot plot{.title = "DIGIT-CANVAS: LOSS (PHASES: LR, SETLR, REPLACEMODEL)", .xLabel = "step", .yLabel = "loss"};
+  tg_samples::Plot plot{.title = "DIGIT-CANVAS: LOSS (PHASES: LR, SETLR, REPLACEMODEL, SETLR)", .xLabel = "step", .yLabel = "loss"};
   tg_samples::Series raw{.label = "loss", .color = tg_samples::colors::lightBlue, .width = 1};
   for (size_t i = 0; i < losses.size(); ++i) raw.x.push_back(static_cast<double>(i + 1)), raw.y.push_back(losses[i]);
   plot.series.push_back(raw);
@@ -185,13 +191,13 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
     plot.series.push_back({.label = k == 0 ? "phase change" : "", .x = {boundaries[k], boundaries[k]}, .y = {0, top},
                            .color = tg_samples::colors::red, .width = 1});
   tg_samples::writePng(o.out / "loss.png", tg_samples::renderPlot(plot));
-  results.picture("loss.png", "training loss over the three phases (red: setLR, replaceModel)");
+  results.picture("loss.png", "training loss over the four phases (red: setLR, replaceModel, setLR)");
 
   // canvas.png: the first 32 canvas images with the final model's B = 1 prediction.
   const int shown = static_cast<int>(std::min<int64_t>(32, static_cast<int64_t>(lastProbs.size() / 10))), cols = 8;
   const int tile = 28 * 3, cellW = tile + 40, cellH = tile + 30;
   tg_samples::Image pic(cols * cellW + 10, ((shown + cols - 1) / cols) * cellH + 30);
-  pic.text(8, 8, "B=1 PREDICTIONS AFTER REPLACEMODEL (GREEN RIGHT, RED WRONG)", tg_samples::colors::black);
+  pic.text(8, 8, "B=1 PREDICTIONS OF THE REPLACED MODEL (GREEN RIGHT, RED WRONG)", tg_samples::colors::black);
   for (int i = 0; i < shown; ++i) {
     const tg_samples::Image one =
         tg_samples::imageGrid(image(i), {.tileH = 28, .tileW = 28, .cols = 1, .scale = 3, .gap = 0});
@@ -216,7 +222,7 @@ int run(tg_samples::CommonOptions& o, DigitCanvasConfig c, const Settings& s) {
 int main(int argc, char** argv) {
   CLI::App app{"Train upstream's digit-canvas sample (an MLP with dropout) on Fashion-MNIST, changing the learning "
                "rate and the model between phases, on a WebGPU (Vulkan) device."};
-  tg_samples::CommonOptions o{.steps = 600, .seed = 42, .out = "out/digit_canvas"};
+  tg_samples::CommonOptions o{.steps = 2000, .seed = 42, .out = "out/digit_canvas"};
   tg_samples::addCommonOptions(app, o);
   DigitCanvasConfig c;
   Settings s{.dataDir = tg_samples::kFashionMnistDir};
@@ -226,7 +232,9 @@ int main(int argc, char** argv) {
   app.add_option("--hidden", c.hidden, "hidden units of phases 1 and 2")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--hidden2", s.hidden2, "hidden units of the model replaceModel swaps in")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--lr", s.lr, "learning rate of phases 1 and 3")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--lr2", s.lr2, "learning rate setLR sets for phase 2")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--lr2", s.lr2, "learning rate setLR sets for phases 2 and 4")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--init-gain", s.initGain, "weights N(0, gain²/fan_in) (√2: He's); 0: upstream's N(0, 0.02²)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--batch", c.batch, "training batch (upstream: 64)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--eval-batch", c.evalBatch, "the predictor's batch for the test set")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{65536}));
   app.add_option("--canvas-images", s.canvasImages, "single images streamed through singleFlight per phase")->capture_default_str()->check(CLI::Range(1, 10000));

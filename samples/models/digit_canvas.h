@@ -6,10 +6,15 @@
 // weight decay 0.01, gradient clipping at norm 1. Upstream passes no seed (compile draws one);
 // DigitCanvasConfig::seed may fix it. The attached predictor returns softmax probabilities,
 // without dropout, for a parametric batch (B = 1 for the canvas, 256 for the accuracy probe).
+//
+// Initialisation: upstream's N(0, 0.02²) weights by default (the parity case relies on it);
+// DigitCanvasConfig::initGain = g draws N(0, g²/fan_in) instead (the app: g = √2, He's), as
+// mnist_cnn.h. Biases stay zero.
 #pragma once
 
 #include <tensorgrad/tensorgrad.h>
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -24,16 +29,22 @@ struct DigitCanvasConfig {
   double dropP = 0.1;
   double lr = 1e-3;
   std::optional<uint32_t> seed;  // none: a fresh random seed per compile, as upstream
+  std::optional<double> initGain;  // none: upstream's N(0, 0.02²); g: N(0, g²/fan_in)
   std::vector<int64_t> sizes() const { return {inputDim, hidden, classes}; }
 };
 
 // Upstream's MLP(sizes): one Linear per consecutive pair, named layers.0, layers.1, ...
 struct DigitMlp : tg::Module {
-  explicit DigitMlp(const std::vector<int64_t>& sizes, double dropoutP = 0.1)
+  explicit DigitMlp(const std::vector<int64_t>& sizes, double dropoutP = 0.1,
+                    std::optional<double> initGain = std::nullopt)
       : layers(*this, "layers"), dropP(dropoutP) {
-    for (size_t i = 0; i + 1 < sizes.size(); ++i) layers.add(sizes[i], sizes[i + 1]);
+    for (size_t i = 0; i + 1 < sizes.size(); ++i) {
+      tg::LinearOptions opts;
+      if (initGain) opts.init = tg::init::randn(*initGain / std::sqrt(static_cast<double>(sizes[i])));
+      layers.add(sizes[i], sizes[i + 1], opts);
+    }
   }
-  explicit DigitMlp(const DigitCanvasConfig& c) : DigitMlp(c.sizes(), c.dropP) {}
+  explicit DigitMlp(const DigitCanvasConfig& c) : DigitMlp(c.sizes(), c.dropP, c.initGain) {}
   tg::ModuleList<tg::Linear> layers;
   double dropP;
 };

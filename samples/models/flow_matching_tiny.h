@@ -53,8 +53,11 @@ inline tg::Tensor flowVelocity(const FlowMatchingTiny& m, const tg::Tensor& xT, 
   return m.conv4.fwd(h);
 }
 
-// Inputs x_0 [B, 1, H, W] f32 in [0, 1], t [B] i32 in 1..T, tNorm_table [T + 1] (t / T).
-inline tg::Tensor flowMatchingLoss(const FlowMatchingTiny& m, const tg::Inputs& in) {
+// Inputs x_0 [B, 1, H, W] f32 in [0, 1], t [B] i32 in 1..T, tNorm_table [T + 1] (t / T). `Net` is
+// upstream's FlowMatchingTiny or the app's FlowMatchingUnet (flow_matching_unet.h): any module
+// with a flowVelocity overload and a cfg.
+template <class Net>
+tg::Tensor flowMatchingLoss(const Net& m, const tg::Inputs& in) {
   const tg::Tensor& x0 = in["x_0"];
   const int64_t b = x0.shape()[0];
   const tg::Tensor x1 = tg::randn({b, 1, m.cfg.imageH, m.cfg.imageW});
@@ -65,7 +68,8 @@ inline tg::Tensor flowMatchingLoss(const FlowMatchingTiny& m, const tg::Inputs& 
 }
 
 // The attached predictor: (x_t, t) → velocity.
-inline tg::Tensor flowMatchingPredict(const FlowMatchingTiny& m, const tg::Inputs& in) {
+template <class Net>
+tg::Tensor flowMatchingPredict(const Net& m, const tg::Inputs& in) {
   return flowVelocity(m, in["x_t"], in["t"]);
 }
 
@@ -82,13 +86,13 @@ inline std::vector<float> flowTNormTable(const FlowMatchingTinyConfig& c) {
   return out;
 }
 
-inline tg::TrainingSpec<FlowMatchingTiny> flowMatchingTinySpec(const FlowMatchingTiny& model,
-                                                               const FlowMatchingTinyConfig& c) {
+template <class Net>
+tg::TrainingSpec<Net> flowMatchingTinySpec(const Net& model, const FlowMatchingTinyConfig& c) {
   tg::Adam opt;
   opt.lr = c.lr;
   opt.clipGradNorm = 1.0;
   return {.model = model,
-          .loss = flowMatchingLoss,
+          .loss = flowMatchingLoss<Net>,
           .inputs = {{"x_0", {{c.batch, 1, c.imageH, c.imageW}}},
                      {"t", {{c.batch}, tg::Dtype::I32}},
                      {"tNorm_table", {{c.tSteps + 1}}}},

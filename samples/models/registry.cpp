@@ -343,7 +343,7 @@ Parts flowMatchingTiny(FlowMatchingTinyConfig c, std::optional<uint32_t> seed) {
                             {"tNorm_table", table}};
           },
           {{"predict",
-            erase(tg::AttachSpec<FlowMatchingTiny>{.forward = flowMatchingPredict,
+            erase(tg::AttachSpec<FlowMatchingTiny>{.forward = flowMatchingPredict<FlowMatchingTiny>,
                                                    .inputs = flowMatchingPredictInputs(c)}),
             [c, image](tg::Mulberry32& rng) {
               std::vector<float> xT = uniform(rng, image);

@@ -23,7 +23,7 @@ Recorded run(const tg::RuntimeOptions& options) {
   FlowMatchingTiny model(c);
   std::vector<ForwardProbe<FlowMatchingTiny>> forwards;
   forwards.push_back({"predict",
-                      {.forward = tg_models::flowMatchingPredict,
+                      {.forward = tg_models::flowMatchingPredict<tg_models::FlowMatchingTiny>,
                        .inputs = tg_models::flowMatchingPredictInputs(c)},
                       [c](tg::Mulberry32& rng) {
                         std::vector<float> xT = gauss(rng, c.imageH * c.imageW);
