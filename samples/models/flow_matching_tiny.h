@@ -24,6 +24,7 @@ struct FlowMatchingTinyConfig {
   int64_t convCh = 32;
   int64_t embDim = 32;
   double lr = 2e-4;
+  int64_t cosineSteps = 0;  // > 0: Adam's rate falls by a cosine to a tenth over these steps (ours)
   std::optional<uint32_t> seed;  // none: a fresh random seed per compile, as upstream
 };
 
@@ -89,7 +90,7 @@ inline std::vector<float> flowTNormTable(const FlowMatchingTinyConfig& c) {
 template <class Net>
 tg::TrainingSpec<Net> flowMatchingTinySpec(const Net& model, const FlowMatchingTinyConfig& c) {
   tg::Adam opt;
-  opt.lr = c.lr;
+  opt.lr = c.cosineSteps > 0 ? tg::lr::cosineAnnealing(c.lr, c.lr / 10, c.cosineSteps) : tg::LR(c.lr);
   opt.clipGradNorm = 1.0;
   return {.model = model,
           .loss = flowMatchingLoss<Net>,
