@@ -4,6 +4,7 @@ higher is better, within [min - slack, max + slack]).
 
   /usr/bin/python3 samples/reference/check.py out/mlp_sin/results.json ref.json gridMse --factor 3
   /usr/bin/python3 samples/reference/check.py out/mnist/results.json ref.json testAccuracy --slack 0.02
+  /usr/bin/python3 samples/reference/check.py out/tic_tac_toe/results.json ref.json after.wins --slack 10
 """
 import argparse
 import json
@@ -14,7 +15,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("ours", help="the app's results.json")
     p.add_argument("reference", help="the reference's --json output")
-    p.add_argument("metric", help="a key of results.json's metrics (or finalLoss)")
+    p.add_argument("metric", help="a key of results.json's metrics (or finalLoss; after.wins for a nested one)")
     p.add_argument("--factor", type=float, help="a positive metric's band: [min / F, max * F]")
     p.add_argument("--slack", type=float, help="an additive band: [min - S, max + S]")
     a = p.parse_args()
@@ -22,7 +23,9 @@ def main():
         ours = json.load(f)
     with open(a.reference) as f:
         ref = json.load(f)
-    value = ours["finalLoss"] if a.metric == "finalLoss" else ours["metrics"][a.metric]
+    value = ours["finalLoss"] if a.metric == "finalLoss" else ours["metrics"]
+    for part in [] if a.metric == "finalLoss" else a.metric.split("."):  # "after.wins": a nested metric
+        value = value[part]
     s = ref["spread"][a.metric]
     if a.factor:
         lo, hi = s["min"] / a.factor, s["max"] * a.factor

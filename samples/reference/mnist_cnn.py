@@ -24,67 +24,13 @@ Mirrors the C++ app step for step:
   * test accuracy on the first --test-images test images (default all 10,000).
 """
 import argparse
-import gzip
 import json
 import math
-import os
 
 import numpy as np
 
-from common import Mulberry32, spread, torch
+from common import FASHION_MNIST, BatchSampler, Mulberry32, load_fashion_mnist, normal, spread, torch
 import torch.nn.functional as F
-
-
-def normal(rng):
-    """tensorgrad's Box-Muller (tensorgrad/src/front/module.cpp): cos branch, u1 >= 1e-10."""
-    u1 = max(1e-10, rng.next())
-    u2 = rng.next()
-    return math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2)
-
-
-def read_idx(path):
-    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
-        data = f.read()
-    ndims = data[3]
-    dims = [int.from_bytes(data[4 + 4 * d:8 + 4 * d], "big") for d in range(ndims)]
-    return np.frombuffer(data, np.uint8, offset=4 + 4 * ndims).reshape(dims)
-
-
-def load(data_dir, prefix, limit):
-    def find(stem):
-        for name in (stem + ".gz", stem):
-            if os.path.exists(os.path.join(data_dir, name)):
-                return os.path.join(data_dir, name)
-        raise FileNotFoundError(os.path.join(data_dir, stem + ".gz"))
-    x = read_idx(find(prefix + "-images-idx3-ubyte")).astype(np.float32) / np.float32(255)
-    y = read_idx(find(prefix + "-labels-idx1-ubyte")).astype(np.int64)
-    if limit > 0:
-        x, y = x[:limit], y[:limit]
-    return torch.from_numpy(x).unsqueeze(1), torch.from_numpy(y)  # [N, 1, 28, 28], [N]
-
-
-class BatchSampler:
-    """samples/support/sampler.cpp: epoch-shuffled indices, crossing epochs."""
-
-    def __init__(self, count, seed):
-        self.rng, self.order, self.cursor = Mulberry32(seed), list(range(count)), 0
-        self.shuffle()
-
-    def shuffle(self):
-        o = self.order
-        for i in range(len(o) - 1, 0, -1):
-            j = int(self.rng.next() * (i + 1))
-            o[i], o[j] = o[j], o[i]
-
-    def next(self, batch):
-        out = []
-        while len(out) < batch:
-            if self.cursor == len(self.order):
-                self.shuffle()
-                self.cursor = 0
-            out.append(self.order[self.cursor])
-            self.cursor += 1
-        return out
 
 
 class MnistCnn(torch.nn.Module):
@@ -161,7 +107,7 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--train-images", type=int, default=0, help="first N (0: all 60000)")
     ap.add_argument("--test-images", type=int, default=10000)
-    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--data", default=FASHION_MNIST)
     ap.add_argument("--init", choices=["fanin", "tensorgrad", "torch"], default="fanin")
     ap.add_argument("--gain", type=float, default=math.sqrt(2), help="--init fanin: std = gain/sqrt(fan_in)")
     ap.add_argument("--log-every", type=int, default=50)
@@ -169,8 +115,8 @@ def main():
                                    "all runs and their spread (for check.py) here")
     a = ap.parse_args()
     torch.set_num_threads(2)
-    xtr, ytr = load(a.data, "train", a.train_images)
-    xte, yte = load(a.data, "t10k", a.test_images)
+    xtr, ytr = load_fashion_mnist(a.data, "train", a.train_images)
+    xte, yte = load_fashion_mnist(a.data, "t10k", a.test_images)
     runs = [train(a, a.seed + i, xtr, ytr, xte, yte) for i in range(a.seeds)]
     if a.json:
         out = {"app": "mnist_cnn", "steps": a.steps, "testAccuracy": runs[0]["testAccuracy"],
