@@ -23,6 +23,7 @@ install(TARGETS ${_tg_targets} EXPORT tensorgradTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tensorgrad/include/tensorgrad
                   ${PROJECT_SOURCE_DIR}/webgpu_shim/include/webgpu
+                  ${PROJECT_SOURCE_DIR}/webgpu_shim/include/dawn
                   ${PROJECT_SOURCE_DIR}/wgsl_subset/include/wgsl_subset
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS wgslc tgparity tg-inspect RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

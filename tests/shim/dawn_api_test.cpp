@@ -86,9 +86,12 @@ TEST_F(DawnApi, StatusReturnsAndOutStructs) {
   EXPECT_EQ(adapter.GetLimits(&adapterLimits), wgpu::Status::Success);
   EXPECT_EQ(device.GetLimits(&deviceLimits), wgpu::Status::Success);
   EXPECT_EQ(device.GetLimits(nullptr), wgpu::Status::Error);
-  // What a compute-only implementation lacks is 0, on the adapter and the device.
-  EXPECT_EQ(adapterLimits.maxTextureDimension2D, 0u);
-  EXPECT_EQ(deviceLimits.maxVertexBuffers, 0u);
+  // The render and texture limits a compute-only implementation never uses are WebGPU's
+  // defaults, as on Dawn; the compute features it lacks (dynamic offsets, immediates) are 0.
+  EXPECT_EQ(adapterLimits.maxTextureDimension2D, 8192u);
+  EXPECT_EQ(deviceLimits.maxVertexBuffers, 8u);
+  EXPECT_EQ(deviceLimits.maxColorAttachments, 8u);
+  EXPECT_EQ(deviceLimits.maxDynamicStorageBuffersPerPipelineLayout, 0u);
   EXPECT_EQ(deviceLimits.maxImmediateSize, 0u);
   EXPECT_GE(deviceLimits.maxStorageBuffersPerShaderStage, 8u);
 
@@ -111,9 +114,41 @@ TEST_F(DawnApi, StatusReturnsAndOutStructs) {
   EXPECT_EQ(features.featureCount, 0u);
 }
 
+// A program that writes WebGPU's default limits out (or copies the adapter's) into
+// requiredLimits gets its device, as on Dawn, even for the render limits it never uses.
+TEST_F(DawnApi, RequestingWebGpuDefaultsOrTheAdaptersLimitsSucceeds) {
+  wgpu::Limits defaults;
+  defaults.maxTextureDimension1D = defaults.maxTextureDimension2D = 8192;
+  defaults.maxTextureDimension3D = 2048;
+  defaults.maxTextureArrayLayers = 256;
+  defaults.maxSampledTexturesPerShaderStage = defaults.maxSamplersPerShaderStage = 16;
+  defaults.maxVertexBuffers = 8;
+  defaults.maxColorAttachments = 8;
+  defaults.maxColorAttachmentBytesPerSample = 32;
+  defaults.maxStorageBuffersPerShaderStage = 8;
+  defaults.maxComputeWorkgroupStorageSize = 16384;
+  wgpu::Limits adapterLimits;
+  ASSERT_EQ(adapter.GetLimits(&adapterLimits), wgpu::Status::Success);
+  for (const wgpu::Limits* required : {&defaults, &adapterLimits}) {
+    wgpu::DeviceDescriptor desc{{.requiredLimits = required}};
+    wgpu::Device got;
+    Wait(adapter.RequestDevice(
+        &desc, wgpu::CallbackMode::AllowProcessEvents,
+        [&](wgpu::RequestDeviceStatus status, wgpu::Device d, wgpu::StringView m) {
+          EXPECT_EQ(status, wgpu::RequestDeviceStatus::Success) << std::string_view(m);
+          got = std::move(d);
+        }));
+    ASSERT_TRUE(got);
+    wgpu::Limits deviceLimits;
+    ASSERT_EQ(got.GetLimits(&deviceLimits), wgpu::Status::Success);
+    EXPECT_EQ(deviceLimits.maxTextureDimension2D, 8192u);
+    EXPECT_EQ(deviceLimits.maxStorageBuffersPerShaderStage, required->maxStorageBuffersPerShaderStage);
+  }
+}
+
 TEST_F(DawnApi, RequestingALimitOfAMissingFeatureFails) {
   wgpu::Limits limits;
-  limits.maxTextureDimension2D = 8192;
+  limits.maxTextureDimension2D = 16384;
   wgpu::DeviceDescriptor desc{{.label = "wants textures", .requiredLimits = &limits}};
   std::string message;
   Wait(adapter.RequestDevice(

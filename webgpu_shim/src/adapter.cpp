@@ -10,19 +10,27 @@ namespace wgpu {
 
 namespace {
 
-// Limits of what a compute-only implementation lacks: textures, samplers, vertex input, render
-// targets, immediates and dynamic offsets. Reported as 0 so that no request for them can pass.
-void ZeroUnsupportedLimits(Limits* l) {
-  l->maxTextureDimension1D = l->maxTextureDimension2D = l->maxTextureDimension3D = 0;
-  l->maxTextureArrayLayers = 0;
-  l->maxBindGroupsPlusVertexBuffers = 0;
+// Limits of the render and texture pipeline, which a compute-only implementation does not use:
+// reported at WebGPU's defaults, as Dawn reports them, so that a program requesting the defaults
+// (or the adapter's limits) gets its device; above them RequestDevice fails naming the limit.
+// Creating a texture, sampler or render pipeline still reports the missing feature.
+// Dynamic offsets and immediates are features compute code would use, and the shim lacks them:
+// 0, so that no request for them passes.
+void UnusedLimitsAtDefaults(Limits* l) {
+  l->maxTextureDimension1D = l->maxTextureDimension2D = 8192;
+  l->maxTextureDimension3D = 2048;
+  l->maxTextureArrayLayers = 256;
+  l->maxBindGroupsPlusVertexBuffers = 24;
+  l->maxSampledTexturesPerShaderStage = l->maxSamplersPerShaderStage = 16;
+  l->maxStorageTexturesPerShaderStage = 4;
+  l->maxVertexBuffers = 8;
+  l->maxVertexAttributes = 16;
+  l->maxVertexBufferArrayStride = 2048;
+  l->maxInterStageShaderVariables = 16;
+  l->maxColorAttachments = 8;
+  l->maxColorAttachmentBytesPerSample = 32;
   l->maxDynamicUniformBuffersPerPipelineLayout = 0;
   l->maxDynamicStorageBuffersPerPipelineLayout = 0;
-  l->maxSampledTexturesPerShaderStage = l->maxSamplersPerShaderStage = 0;
-  l->maxStorageTexturesPerShaderStage = 0;
-  l->maxVertexBuffers = l->maxVertexAttributes = l->maxVertexBufferArrayStride = 0;
-  l->maxInterStageShaderVariables = 0;
-  l->maxColorAttachments = l->maxColorAttachmentBytesPerSample = 0;
   l->maxImmediateSize = 0;
 }
 
@@ -30,7 +38,7 @@ void ZeroUnsupportedLimits(Limits* l) {
 
 Limits DefaultLimits() {
   Limits l;
-  ZeroUnsupportedLimits(&l);
+  UnusedLimitsAtDefaults(&l);
   l.maxBindGroups = 4;
   l.maxBindingsPerBindGroup = 1000;
   l.maxStorageBuffersPerShaderStage = 8;

@@ -26,6 +26,8 @@
 // extra functions, so they never disturb Dawn's member order.
 #pragma once
 
+#include <cassert>  // Dawn's header brings these in, and programs rely on them
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
