@@ -86,15 +86,20 @@ TEST(Diagnostics, UnsupportedConstructs) {
   expectError(
       {"@vertex fn main() {}", 1, 1, "unsupported in this WGSL subset: @vertex entry point"});
   expectError(
-      {"fn f(p : ptr<function, f32>) {}", 1, 10, "unsupported in this WGSL subset: pointer type"});
+      {"@group(0) @binding(0) var<storage, read_write> b : array<u32>;\n"
+       "fn f(p : ptr<storage, u32, read_write>) { *p = 1u; }\n"
+       "@compute @workgroup_size(1) fn main() { var i = 0u; f(&b[i]); }",
+       3, 55, "unsupported in this WGSL subset: pointer argument into <storage> memory"});
   expectError({body("  let t = textureLoad(b, 0);").c_str(), 3, 11,
                "unsupported in this WGSL subset: builtin function 'textureLoad'"});
   expectError({body("  discard;").c_str(), 3, 3, "unsupported in this WGSL subset: 'discard'"});
-  expectError({body("  let p = *b;").c_str(), 3, 11,
-               "unsupported in this WGSL subset: pointer dereference"});
 }
 
 TEST(Diagnostics, TypeAndResolutionErrors) {
+  expectError({body("  let p = *b;").c_str(), 3, 11,
+               "cannot dereference an expression of type array<u32>"});
+  expectError({body("  var v : vec2<f32>;\n  let p = &v.x;").c_str(), 4, 11,
+               "cannot take the address of a vector component"});
   expectError({body("  b[0] = 1.5;").c_str(), 3, 10, "cannot convert an abstract float to u32"});
   expectError({body("  let x : i32 = 1u;").c_str(), 3, 17, "type mismatch: expected i32, got u32"});
   expectError({body("  let x = y + 1u;").c_str(), 3, 11, "unresolved identifier 'y'"});
@@ -137,14 +142,18 @@ TEST(Diagnostics, TypeAndResolutionErrors) {
 // The uniformity errors point at the barrier, or at the call argument a callee's barrier needs
 // uniform, and at what Tint reports for loop-carried non-uniformity.
 TEST(Diagnostics, UniformityErrors) {
-  const std::string helper = kHead + "fn f(a : u32, v : u32) { if (v > 0u) { b[a] = v; workgroupBarrier(); } }\n";
-  expectError({(helper + "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
-                         "  f(i, 2u);\n  f(1u, i);\n}\n").c_str(),
-               5, 9, "argument 2 of 'f' must be uniform: a barrier in 'f' depends on it"});
-  expectError({(kHead + "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
-                        "  var x = 0u;\n  while (x < 8u) {\n    workgroupBarrier();\n    x += i;\n  }\n}\n")
+  const std::string helper =
+      kHead + "fn f(a : u32, v : u32) { if (v > 0u) { b[a] = v; workgroupBarrier(); } }\n";
+  expectError({(helper +
+                "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
+                "  f(i, 2u);\n  f(1u, i);\n}\n")
                    .c_str(),
-               5, 5, "'workgroupBarrier' must only be called from uniform control flow"});
+               5, 9, "argument 2 of 'f' must be uniform: a barrier in 'f' depends on it"});
+  expectError(
+      {(kHead + "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
+                "  var x = 0u;\n  while (x < 8u) {\n    workgroupBarrier();\n    x += i;\n  }\n}\n")
+           .c_str(),
+       5, 5, "'workgroupBarrier' must only be called from uniform control flow"});
 }
 
 TEST(Diagnostics, GarbageNeverCrashes) {

@@ -247,3 +247,48 @@ TEST(Write, OnlyTheChosenEntryPointIsWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Resolve, PointersAreTypedAndDereferenced) {
+  const ir::Module m = resolved(R"(
+fn f(p : ptr<function, array<f32, 2>>) { (*p)[1] = 1.0; p[0] = 2.0; }
+@compute @workgroup_size(1) fn main() { var a : array<f32, 2>; f(&a); let q = &a[1]; *q = 3.0; }
+)");
+  const ir::Function& f = function(m, "f");
+  EXPECT_EQ(f.params[0]->type.wgsl(), "ptr<function, array<f32, 2>, read_write>");
+  // p[0] is (*p)[0]: an index into a dereference.
+  const ir::Expr* shorthand = f.body[1]->target;
+  ASSERT_EQ(shorthand->kind, EK::Index);
+  EXPECT_EQ(shorthand->args[0]->kind, EK::Deref);
+  // *q for `let q = &a[1]` dereferences the let; the writer spells what q's initializer names.
+  const ir::Function& main = function(m, "main");
+  ASSERT_EQ(main.body[3]->target->kind, EK::Deref);
+  EXPECT_EQ(main.body[3]->target->args[0]->var->init->kind, EK::AddressOf);
+}
+
+TEST(Write, PointersAreLowered) {
+  const std::string glsl = written(R"(
+@group(0) @binding(0) var<storage, read_write> b : array<f32>;
+fn inc(p : ptr<function, f32>) { *p += 1.0; }
+fn put(p : ptr<storage, f32, read_write>) { *p = 2.0; }
+@compute @workgroup_size(1) fn main() {
+  var a : array<f32, 4>;
+  var i = 1;
+  let q = &a[i];
+  i = 3;
+  inc(q);
+  put(&b[2]);
+}
+)");
+  EXPECT_NE(glsl.find("void w_inc(inout float w_p)"), std::string::npos) << glsl;
+  // The index is evaluated where the pointer is formed, once.
+  EXPECT_NE(glsl.find("uint tg_i_3 = uint(w_i_2);"), std::string::npos) << glsl;
+  EXPECT_NE(glsl.find("w_inc(w_a_1[min(uint(tg_i_3), 3u)]);"), std::string::npos) << glsl;
+  // A storage pointer: the callee is written for the memory it is passed.
+  EXPECT_NE(glsl.find("w_b[min(uint(2), uint(w_b.length()) - 1u)] = 2.0;"), std::string::npos)
+      << glsl;
+  EXPECT_NE(glsl.find("void w_put_s"), std::string::npos) << glsl;
+}
+
+}  // namespace

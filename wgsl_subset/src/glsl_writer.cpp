@@ -108,11 +108,13 @@ class GlslWriter {
           declareGlobal(*d.global);
           break;
         case ir::Declaration::Kind::Function:  // the other entry points are left out
-          if (d.function == m_.entry || !d.function->entryPoint) function(*d.function);
+          // Functions taking workgroup, storage or uniform pointers are written per call.
+          if ((d.function == m_.entry || !d.function->entryPoint) && !specialised(*d.function))
+            body_ += function(*d.function, glslName(d.function->name));
           break;
       }
     }
-    return "#version 450\n" + header_ + usedPrelude() + decls_ + body_;
+    return "#version 450\n" + header_ + usedPrelude() + decls_ + body_ + specialisations_;
   }
 
  private:
@@ -200,6 +202,7 @@ class GlslWriter {
       for (const auto& [mn, mt] : m_.structs.at(t.name))
         members += mt.glsl() + " " + glslName(mn) + dims(mt) + "; ";
       decls_ += layout + qual + block + " { " + members + "} " + name(&v) + ";\n";
+      bufferBlocks_[name(&v)] = &v;
     } else {
       decls_ += layout + qual + block + " { " + t.glsl() + " " + name(&v) + "; };\n";
     }
@@ -244,7 +247,58 @@ class GlslWriter {
     return out;
   }
 
-  void function(const ir::Function& f) {
+  // A pointer parameter GLSL cannot pass: it names workgroup, storage or uniform memory, so the
+  // function is written once per memory its callers pass (binding_), each its own GLSL function.
+  static bool bound(const ir::Variable* p) {
+    return p->type.k == K::Ptr && p->type.name != "function" && p->type.name != "private";
+  }
+  static bool specialised(const ir::Function& f) {
+    for (const ir::Variable* p : f.params) {
+      if (bound(p)) return true;
+    }
+    return false;
+  }
+
+  // A call; a specialised callee's variant for the memory its pointer arguments name is written
+  // on first use (declared in decls_, defined after the other functions).
+  std::string call(const ir::Expr& e) {
+    const ir::Function& f = *e.function;
+    std::string key, args;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const std::string a = expr(e.args[i]);
+      if (bound(f.params[i]))
+        key += a + "\n";
+      else
+        args += (args.empty() ? "" : ", ") + a;
+    }
+    if (!specialised(f)) return glslName(f.name) + "(" + args + ")";
+    auto [it, added] = specialisationNames_.try_emplace(&f, std::map<std::string, std::string>{})
+                           .first->second.try_emplace(key, "");
+    if (added) {
+      it->second = glslName(f.name) + "_s" + std::to_string(++counter_);
+      std::map<const ir::Variable*, std::string> binding;
+      size_t start = 0;
+      for (const ir::Variable* p : f.params) {
+        if (!bound(p)) continue;
+        const size_t end = key.find('\n', start);
+        binding[p] = key.substr(start, end - start);
+        start = end + 1;
+      }
+      // Written apart from the caller: its own loop state and parameters.
+      std::swap(binding_, binding);
+      auto loops = std::move(loops_);
+      auto flags = std::move(breakFlags_);
+      loops_.clear(), breakFlags_.clear();
+      const std::string code = function(f, it->second);
+      loops_ = std::move(loops), breakFlags_ = std::move(flags);
+      std::swap(binding_, binding);
+      decls_ += code.substr(0, code.find(" {\n")) + ";\n";
+      specialisations_ += code;
+    }
+    return it->second + "(" + args + ")";
+  }
+
+  std::string function(const ir::Function& f, const std::string& glslFunctionName) {
     std::string sig, prologue;
     if (f.entryPoint) {
       std::string overrideIds;  // local_size_{x,y,z}_id for dimensions an override sets
@@ -263,13 +317,19 @@ class GlslWriter {
       sig = "void main()";
     } else {
       std::string params;
-      for (const ir::Variable* p : f.params)
-        params += (params.empty() ? "" : ", ") + p->type.glsl() + " " + name(p) + dims(p->type);
-      sig = f.returnType.glsl() + " " + glslName(f.name) + "(" + params + ")";
+      for (const ir::Variable* p : f.params) {
+        if (bound(p)) continue;
+        // Function and private pointers: copy-in/copy-out, which WGSL's aliasing rules make
+        // equivalent to passing by reference.
+        const Type& t = p->type.k == K::Ptr ? *p->type.elem : p->type;
+        params += (params.empty() ? "" : ", ") + std::string(p->type.k == K::Ptr ? "inout " : "") +
+                  t.glsl() + " " + name(p) + dims(t);
+      }
+      sig = f.returnType.glsl() + dims(f.returnType) + " " + glslFunctionName + "(" + params + ")";
     }
     std::string body = prologue;
     for (const ir::Stmt* s : f.body) body += stmt(*s, 1);
-    body_ += sig + " {\n" + body + "}\n";
+    return sig + " {\n" + body + "}\n";
   }
 
   // ---- statements ----
@@ -292,6 +352,7 @@ class GlslWriter {
     switch (s.kind) {
       case SK::Declare: {
         const Type& t = s.var->type;
+        if (t.k == K::Ptr) return pointerLet(s, p);
         std::string code;
         if (s.value)
           code = expr(s.value);
@@ -309,14 +370,15 @@ class GlslWriter {
       case SK::CompareExchange:
         return compareExchange(s, p);
       case SK::Assign: {
-        if (!isBufferStruct(*s.target)) return p + expr(s.target) + " = " + expr(s.value) + ";\n";
+        const std::string target = place(s.target);
+        auto block = bufferBlocks_.find(target);
+        if (block == bufferBlocks_.end()) return p + target + " = " + expr(s.value) + ";\n";
         const std::string tmp = "tg_copy_" + std::to_string(++counter_);
         const Type& t = s.target->type;
         std::string out =
             p + "{\n" + p + "  " + t.glsl() + " " + tmp + " = " + expr(s.value) + ";\n";
         for (const auto& [mn, mt] : m_.structs.at(t.name))
-          out += p + "  " + name(s.target->var) + "." + glslName(mn) + " = " + tmp + "." +
-                 glslName(mn) + ";\n";
+          out += p + "  " + target + "." + glslName(mn) + " = " + tmp + "." + glslName(mn) + ";\n";
         return out + p + "}\n";
       }
       case SK::Phony:
@@ -346,6 +408,13 @@ class GlslWriter {
         return out;
       }
       case SK::For: {
+        if (s.init && s.init->kind == SK::Declare && s.init->var->type.k == K::Ptr) {
+          // A pointer `let` declares only its index temporaries: before the loop, in a block.
+          ir::Stmt loop = s;
+          loop.init = nullptr;
+          const std::string temps = stmt(*s.init, d + 1);  // first: it binds the pointer
+          return p + "{\n" + temps + stmt(loop, d + 1) + p + "}\n";
+        }
         std::string init = s.init ? stmt(*s.init, 0) : ";";
         while (!init.empty() && init.back() == '\n') init.pop_back();
         const std::string cond = s.value ? expr(s.value) : "";
@@ -406,11 +475,16 @@ class GlslWriter {
       for (const ir::Stmt* st : s.body) {
         if (st->kind != SK::Declare || !used.contains(st->var)) continue;
         hoisted_.insert(st->var);
+        if (st->var->type.k == K::Ptr) continue;  // its index temporaries are (loopTemps_)
         hoisted += pad(d + 1) + st->var->type.glsl() + " " + newLocal(st->var) +
                    dims(st->var->type) + ";\n";
       }
       std::string inner;
+      std::vector<std::string> outerTemps;
+      std::swap(loopTemps_, outerTemps);
       for (const ir::Stmt* st : s.body) inner += stmt(*st, d + 3);
+      std::swap(loopTemps_, outerTemps);
+      for (const std::string& t : outerTemps) hoisted += pad(d + 1) + "uint " + t + ";\n";
       loops_.back() = LoopKind::Continuing;
       std::string cont;
       for (const ir::Stmt* st : s.continuing) {
@@ -475,6 +549,11 @@ class GlslWriter {
         return literalText(*e->constant, e->type);
       case EK::Ref:
         if (e->var->inlined) return expr(e->var->inlined);
+        if (e->type.k == K::Ptr) {  // spelled as the memory it points at
+          if (auto it = pointers_.find(e->var); it != pointers_.end()) return it->second;
+          if (auto it = binding_.find(e->var); it != binding_.end()) return it->second;
+          return name(e->var);  // an inout parameter
+        }
         if (isBufferStruct(*e)) return bufferStructValue(*e->var);
         return name(e->var);
       case EK::Paren:
@@ -483,17 +562,17 @@ class GlslWriter {
         return "(" + e->name + expr(e->args[0]) + ")";
       case EK::Binary:
         return binary(*e);
-      case EK::Index: {
-        const std::string base = expr(e->args[0]);
-        const Type& bt = e->args[0]->type;
-        // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
-        const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
-                                                            : std::to_string(bt.n - 1) + "u";
-        return base + "[min(uint(" + expr(e->args[1]) + "), " + limit + ")]";
+      case EK::Index:
+        return indexed(expr(e->args[0]), e->args[0]->type, expr(e->args[1]));
+      case EK::AddressOf:
+        return place(e->args[0]);
+      case EK::Deref: {  // a whole buffer struct as a value: rebuilt, as bufferStructValue does
+        const std::string code = place(e);
+        auto it = bufferBlocks_.find(code);
+        return it != bufferBlocks_.end() ? bufferStructValue(*it->second) : code;
       }
       case EK::Member:  // a buffer's block instance names its members directly
-        return (isBufferStruct(*e->args[0]) ? name(e->args[0]->var) : expr(e->args[0])) + "." +
-               glslName(e->name);
+        return place(e->args[0]) + "." + glslName(e->name);
       case EK::Swizzle:
         return expr(e->args[0]) + "." + e->name;
       case EK::Convert: {  // f32 to integers saturates
@@ -514,7 +593,7 @@ class GlslWriter {
       case EK::Construct:
         return construct(*e);
       case EK::Call:
-        return glslName(e->name) + "(" + args(*e) + ")";
+        return call(*e);
       case EK::Builtin: {
         if (e->name == "dot" && e->type.isInteger()) return "tg_dot(" + args(*e) + ")";
         std::string code = builtinName(e->name) + "(" + args(*e) + ")";
@@ -533,6 +612,59 @@ class GlslWriter {
         return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
     }
     return "";
+  }
+
+  // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
+  static std::string indexed(const std::string& base, const Type& bt, const std::string& index) {
+    const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
+                                                        : std::to_string(bt.n - 1) + "u";
+    return base + "[min(uint(" + index + "), " + limit + ")]";
+  }
+
+  // `let p = &r;` declares nothing: each use of p spells r, with r's run-time indices evaluated
+  // once, here, into temporaries (WGSL fixes the memory a pointer names where it is formed).
+  std::string pointerLet(const ir::Stmt& s, const std::string& p) {
+    std::string pre;
+    pointers_[s.var] = pointerPath(s.value, pre, p, hoisted_.contains(s.var));
+    return pre;
+  }
+  std::string pointerPath(const ir::Expr* e, std::string& pre, const std::string& p, bool hoisted) {
+    switch (e->kind) {
+      case EK::Paren:
+      case EK::AddressOf:
+      case EK::Deref:
+        return pointerPath(e->args[0], pre, p, hoisted);
+      case EK::Index: {
+        const std::string base = pointerPath(e->args[0], pre, p, hoisted);
+        std::string index = expr(e->args[1]);
+        if (!e->args[1]->constant) {
+          const std::string t = "tg_i_" + std::to_string(++counter_);
+          if (hoisted) loopTemps_.push_back(t);
+          pre += p + (hoisted ? "" : "uint ") + t + " = uint(" + index + ");\n";
+          index = t;
+        }
+        return indexed(base, e->args[0]->type, index);
+      }
+      case EK::Member:
+        return (isBufferStruct(*e->args[0]) ? name(e->args[0]->var)
+                                            : pointerPath(e->args[0], pre, p, hoisted)) +
+               "." + glslName(e->name);
+      default:
+        return place(e);
+    }
+  }
+
+  // The memory `e` names, spelled to be read, written or indexed: a buffer struct as its block
+  // instance, `*p` as what p points at.
+  std::string place(const ir::Expr* e) {
+    if (isBufferStruct(*e)) return name(e->var);
+    if (e->kind == EK::Paren) return place(e->args[0]);  // `(*p).m`: a postfix chain either way
+    if (e->kind == EK::Deref) {
+      const ir::Expr* p = e->args[0];
+      while (p->kind == EK::Paren) p = p->args[0];
+      return p->kind == EK::AddressOf ? place(p->args[0]) : expr(p);
+    }
+    return expr(e);
   }
 
   std::string binary(const ir::Expr& e) {
@@ -628,6 +760,12 @@ class GlslWriter {
   std::vector<std::string> breakFlags_;
   std::set<std::string> compareExchangeStructs_;
   std::set<const ir::Variable*> hoisted_;  // declared before a loop body with a continuing block
+  std::vector<std::string> loopTemps_;     // index temporaries of such a pointer `let`
+  std::map<const ir::Variable*, std::string> pointers_;  // a pointer `let`: the memory it names
+  std::map<const ir::Variable*, std::string> binding_;   // a specialised pointer parameter's
+  std::map<const ir::Function*, std::map<std::string, std::string>> specialisationNames_;
+  std::string specialisations_;
+  std::map<std::string, const ir::Variable*> bufferBlocks_;  // storage/uniform struct instances
 };
 
 }  // namespace

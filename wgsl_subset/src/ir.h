@@ -60,6 +60,8 @@ struct Expr {
     Atomic,       // atomic builtin `name`: args[0] is the atomic, args[1] the operand (if any)
     Barrier,      // workgroupBarrier or storageBarrier (`name`)
     Select,       // select(args[0], args[1], args[2])
+    AddressOf,    // &args[0]: a pointer to the memory args[0] names
+    Deref,        // *args[0]: the memory the pointer args[0] points at
   } kind = Kind::Literal;
   SourcePos pos;
   Type type;

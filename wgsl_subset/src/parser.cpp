@@ -11,7 +11,7 @@ const std::set<std::string> kTemplatedTypes = {
 
 // Templated names outside the subset (binding arrays; Tint's experimental buffer extension).
 const std::set<std::string> kUnsupportedTemplated = {"buffer", "bufferArrayView", "bufferView",
-                                                      "binding_array"};
+                                                     "binding_array"};
 
 // Deeply nested input must fail cleanly instead of exhausting the stack.
 constexpr int kMaxNesting = 128;
@@ -164,8 +164,12 @@ class Parser {
         if (accept(Tok::Comma) && !at(Tok::Gt))
           t.count = std::shared_ptr<Expr>(expression(/*noGreater=*/true).release());
         accept(Tok::Comma);
-      } else if (t.name == "ptr") {
-        unsupported(t.pos, "pointer type");
+      } else if (t.name == "ptr") {  // ptr<space, T[, access]>: accessArgs = {space[, access]}
+        t.accessArgs.push_back(ident("an address space"));
+        expect(Tok::Comma, "after the pointer's address space");
+        t.args.push_back(type());
+        if (accept(Tok::Comma) && !at(Tok::Gt)) t.accessArgs.push_back(ident("an access mode"));
+        accept(Tok::Comma);
       } else {
         t.args.push_back(type());
         accept(Tok::Comma);
@@ -583,7 +587,7 @@ class Parser {
 
   ExprPtr shift() {
     ExprPtr left = additive();
-    const bool shr = atShr();
+    const bool shr = atShr() && !noGreater_.back();  // `array<u32, 8>>` closes two lists
     if (!shr && !at(Tok::Shl)) return left;
     const std::string op = shr ? ">>" : "<<";
     if (left->kind == Expr::Kind::Binary) mixing(left->text, op);
@@ -631,12 +635,11 @@ class Parser {
       e->args.push_back(unary());
       return measured(std::move(e));
     }
-    if (at(Tok::Amp)) {  // address-of: the resolver accepts it only where a builtin takes a pointer
+    if (at(Tok::Amp) || at(Tok::Star)) {  // address-of, indirection
       auto e = node(Expr::Kind::Unary, pos, next().text);
       e->args.push_back(unary());
       return measured(std::move(e));
     }
-    if (at(Tok::Star)) unsupported(pos, "pointer dereference ('*')");
     if (at(Tok::MinusMinus)) {  // `--x` in an expression is `- -x`
       Token second = t_[i_];
       second.kind = t_[i_].kind = Tok::Minus;

@@ -91,8 +91,10 @@ const ir::Expr* Resolver::userCall(const Expr& e, const ir::Function& fn) {
     fail(e.pos, "function '" + fn.name + "' takes " + std::to_string(fn.params.size()) +
                     " arguments, got " + std::to_string(e.args.size()));
   std::vector<X> args;
-  for (size_t i = 0; i < fn.params.size(); ++i)
+  for (size_t i = 0; i < fn.params.size(); ++i) {
     args.push_back(convert(expr(*e.args[i]), fn.params[i]->type, e.args[i]->pos));
+    if (args.back()->type.k == K::Ptr) checkPointerArgument(args.back(), e.args[i]->pos);
+  }
   ir::Expr* out = node(EK::Call, e.pos, fn.returnType, std::move(args));
   out->name = fn.name;
   out->function = &fn;
@@ -251,9 +253,7 @@ const ir::Expr* Resolver::inferredArray(const Expr& e) {
 const ir::Expr* Resolver::arrayLength(const Expr& e) {
   arity(e, 1);
   const Expr& a = *e.args[0];
-  if (a.kind != Expr::Kind::Unary || a.text != "&")
-    fail(a.pos, "arrayLength takes a pointer: arrayLength(&buffer)");
-  X v = expr(*a.args[0]);
+  X v = pointee(a, "arrayLength");
   if (v->type.k != K::Array || v->type.n != 0)
     fail(a.pos, "arrayLength needs a runtime-sized array, got " + v->type.wgsl());
   return node(EK::ArrayLength, e.pos, Type::scalar(K::U32), {v});
@@ -263,9 +263,7 @@ const ir::Expr* Resolver::arrayLength(const Expr& e) {
 const ir::Expr* Resolver::atomicOperand(const Expr& e, const std::string& f) {
   if (e.args.empty()) fail(e.pos, f + " needs a pointer to an atomic as its first argument");
   const Expr& p = *e.args[0];
-  if (p.kind != Expr::Kind::Unary || p.text != "&")
-    fail(p.pos, f + " takes a pointer: " + f + "(&x, ...)");
-  X target = expr(*p.args[0]);
+  X target = pointee(p, f.c_str());
   if (target->type.k != K::Atomic)
     fail(p.pos, f + " needs an atomic<i32> or atomic<u32>, got " + target->type.wgsl());
   if (!target->writable && f != "atomicLoad")
@@ -523,6 +521,28 @@ const ir::Expr* Resolver::foldNumeric(const std::string& f, const std::vector<X>
     v = std::min(std::max(x[0], x[1]), x[2]);
   }
   return literal(v, t, e.pos);
+}
+
+}  // namespace wgsl::detail
+
+namespace wgsl::detail {
+
+// The writer passes a workgroup, storage or uniform pointer by specialising the callee for the
+// memory it names (GLSL cannot pass that memory by reference), so the indices on the way there
+// must be constants.
+void Resolver::checkPointerArgument(X arg, SourcePos pos) {
+  const std::string& space = arg->type.name;
+  if (space == "function" || space == "private") return;  // an inout parameter
+  for (X e = arg;;) {
+    if (e->kind == EK::Index && !e->args[1]->constant)
+      unsupported(pos, "pointer argument into <" + space + "> memory with a run-time index");
+    if (e->kind == EK::Ref && e->var->kind == ir::Variable::Kind::Let && e->var->init)
+      e = e->var->init;
+    else if (e->kind == EK::Ref || e->args.empty())
+      return;
+    else
+      e = e->args[0];
+  }
 }
 
 }  // namespace wgsl::detail

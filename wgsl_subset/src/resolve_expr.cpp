@@ -180,6 +180,8 @@ const ir::Expr* Resolver::expr(const Expr& e) {
       X v = expr(*e.args[0]);
       ir::Expr* out = node(EK::Paren, e.pos, v->type, {v});
       out->constant = v->constant;
+      out->assignable = v->assignable;  // `(*p).m = x`
+      out->writable = v->writable;
       return out;
     }
     case Expr::Kind::Ident:
@@ -265,9 +267,14 @@ const ir::Expr* Resolver::floatLiteral(const Expr& e) {
 }
 
 const ir::Expr* Resolver::unary(const Expr& e) {
-  if (e.text == "&")
-    unsupported(e.pos, "pointer expression ('&') outside arrayLength and the atomic builtins");
+  if (e.text == "&") return addressOf(e);
   X v = expr(*e.args[0]);
+  if (e.text == "*") {
+    if (v->type.k != K::Ptr)
+      fail(e.pos, "cannot dereference an expression of type " + v->type.wgsl());
+    return deref(v, e.pos);
+  }
+  if (v->type.k == K::Ptr) fail(e.pos, "unary '" + e.text + "' cannot take a pointer");
   const Type& st = v->type.scalarType();
   if (e.text == "-") {
     if (!st.isNumeric() || st.k == K::U32)
@@ -338,6 +345,8 @@ const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos)
                     " must be less than the bit width of the left operand (32)");
     return make(l->type);
   }
+  if (l->type.k == K::Ptr || r->type.k == K::Ptr)
+    fail(pos, "operator '" + op + "' cannot take a pointer operand");
   unify(l, r, pos);
   const bool vecScalar = (l->type.k == K::Vec && r->type.isScalar() && *l->type.elem == r->type) ||
                          (r->type.k == K::Vec && l->type.isScalar() && *r->type.elem == l->type);
@@ -469,6 +478,7 @@ static const ir::Expr* constantComponent(const ir::Expr* base, int64_t i) {
 
 const ir::Expr* Resolver::index(const Expr& e) {
   X base = expr(*e.args[0]);
+  if (base->type.k == K::Ptr) base = deref(base, e.pos);  // p[i] is (*p)[i]
   X idx = expr(*e.args[1]);
   if (idx->type.isAbstract()) idx = convert(idx, Type::scalar(K::I32), e.args[1]->pos);
   if (idx->type.k != K::I32 && idx->type.k != K::U32)
@@ -493,6 +503,7 @@ const ir::Expr* Resolver::index(const Expr& e) {
 
 const ir::Expr* Resolver::member(const Expr& e) {
   X base = expr(*e.args[0]);
+  if (base->type.k == K::Ptr) base = deref(base, e.pos);  // p.m is (*p).m
   const std::string& m = e.text;
   if (base->type.k == K::Struct) {
     for (const auto& [name, t] : out_.structs[base->type.name]) {
@@ -540,6 +551,46 @@ const ir::Expr* Resolver::member(const Expr& e) {
     return out;
   }
   fail(e.pos, "type " + base->type.wgsl() + " has no members");
+}
+
+}  // namespace wgsl::detail
+
+namespace wgsl::detail {
+
+// &r: a pointer to the memory reference r names, in its root variable's address space; a
+// read_write pointer when r may be written. WGSL forbids pointers to vector components.
+const ir::Expr* Resolver::addressOf(const Expr& e) {
+  X r = expr(*e.args[0]);
+  if (r->type.k == K::Ptr) fail(e.pos, "cannot take the address of a pointer");
+  if (r->kind == EK::Swizzle || (r->kind == EK::Index && r->args[0]->type.k == K::Vec))
+    fail(e.pos, "cannot take the address of a vector component");
+  X root = r;
+  while (root->kind == EK::Index || root->kind == EK::Member || root->kind == EK::Paren)
+    root = root->args[0];
+  if (!r->assignable || (root->kind != EK::Ref && root->kind != EK::Deref))
+    fail(e.pos, "cannot take the address of a value");
+  const std::string space = root->kind == EK::Deref ? root->args[0]->type.name : root->var->space;
+  bool readWrite = space != "uniform" && (space != "storage" || r->writable);
+  if (root->kind == EK::Deref) readWrite = root->args[0]->type.n == 1;
+  return node(EK::AddressOf, e.pos, Type::ptr(space, r->type, readWrite), {r});
+}
+
+// *p: a reference to what p points at (&r's is r itself).
+const ir::Expr* Resolver::deref(X p, SourcePos pos) {
+  while (p->kind == EK::Paren) p = p->args[0];
+  if (p->kind == EK::AddressOf) return p->args[0];
+  ir::Expr* out = node(EK::Deref, pos, *p->type.elem, {p});
+  out->assignable = true;
+  out->writable = p->type.n == 1;
+  return out;
+}
+
+// The memory a builtin's pointer argument (`&x` or a pointer value) points at.
+const ir::Expr* Resolver::pointee(const Expr& e, const char* what) {
+  X p = expr(e);
+  if (p->type.k != K::Ptr)
+    fail(e.pos, std::string(what) + " takes a pointer, got " + p->type.wgsl());
+  return deref(p, e.pos);
 }
 
 }  // namespace wgsl::detail

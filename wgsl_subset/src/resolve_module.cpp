@@ -1,6 +1,7 @@
 // The resolver at module scope: declarations in dependency order, types, structs, resources,
 // consts and overrides, function signatures and the compute entry points' interface.
 #include <algorithm>
+#include <set>
 
 #include "declaration_order.h"
 #include "resolver.h"
@@ -136,7 +137,7 @@ Type Resolver::resolveType(const TypeExpr& t) {
     return Type::vec(t.name[3] - '0', Type::scalar(K::I32));
   if (t.name == "array") {
     if (t.args.size() != 1) fail(t.pos, "array needs an element type");
-    const Type e = resolveType(t.args[0]);
+    const Type e = valueType(t.args[0]);
     if (e.k == K::Array && e.n == 0)
       fail(t.pos, "an array element cannot be a runtime-sized array");
     int n = 0;
@@ -160,12 +161,47 @@ Type Resolver::resolveType(const TypeExpr& t) {
     return Type{K::Atomic, 0, std::make_shared<Type>(e), {}};
   }
   if (t.name.starts_with("mat")) unsupported(t.pos, "matrix type '" + t.name + "'");
-  if (t.name == "ptr") unsupported(t.pos, "pointer type");
+  if (t.name == "ptr") return pointerType(t);
   if (t.name.starts_with("texture") || t.name.starts_with("sampler"))
     unsupported(t.pos, "texture and sampler types");
   if (out_.structs.contains(t.name)) return Type{K::Struct, 0, nullptr, t.name};
   if (t.name == "buffer") unsupported(t.pos, "'buffer' types");
   fail(t.pos, "unknown type '" + t.name + "'");
+}
+
+// ptr<space, T[, access]>: function, private and workgroup pointers are read_write; storage ones
+// read unless said; uniform ones read.
+Type Resolver::pointerType(const TypeExpr& t) {
+  if (t.args.size() != 1 || t.accessArgs.empty())
+    fail(t.pos, "ptr needs an address space and a store type, e.g. ptr<function, f32>");
+  const std::string& space = t.accessArgs[0];
+  static const std::set<std::string> spaces = {"function", "private", "workgroup", "storage",
+                                               "uniform"};
+  if (space == "handle" || space == "push_constant" || space == "immediate")
+    unsupported(t.pos, "address space '" + space + "'");
+  if (!spaces.contains(space)) fail(t.pos, "unknown address space '" + space + "'");
+  const Type e = resolveType(t.args[0]);
+  if (e.k == K::Ptr || e.k == K::Void) fail(t.args[0].pos, "invalid pointer store type");
+  if (e.k == K::Array && e.n == 0 && space != "storage")
+    fail(t.args[0].pos, "runtime-sized arrays can only be used in the <storage> address space");
+  bool readWrite = space != "storage" && space != "uniform";
+  if (t.accessArgs.size() > 1) {
+    const std::string& access = t.accessArgs[1];
+    if (space != "storage")
+      fail(t.pos, "only pointers in <storage> address space may specify an access mode");
+    if (access != "read" && access != "read_write")
+      fail(t.pos, "invalid access mode '" + access + "'");
+    readWrite = access == "read_write";
+  }
+  return Type::ptr(space, e, readWrite);
+}
+
+// A type that values and variables may have: no pointer.
+Type Resolver::valueType(const TypeExpr& t) {
+  Type r = resolveType(t);
+  if (r.k == K::Ptr)
+    fail(t.pos, "a pointer type is only allowed for function parameters and 'let'");
+  return r;
 }
 
 // The first type inside `t` that cannot live in a buffer ("" when none).
@@ -188,7 +224,7 @@ void Resolver::declareStruct(const StructDecl& s) {
   if (out_.structs.contains(s.name)) fail(s.pos, "redeclaration of struct '" + s.name + "'");
   ir::StructMembers members;
   for (const auto& m : s.members) {
-    const Type t = resolveType(m.type);
+    const Type t = valueType(m.type);
     if (t.k == K::Array && t.n == 0) unsupported(m.pos, "runtime-sized array member");
     members.emplace_back(m.name, t);
   }
@@ -204,7 +240,7 @@ void Resolver::declareGlobal(const GlobalVar& g) {
   // var<private> v = expr; takes the initializer's (concrete) type.
   X init = !g.type && g.init && space == "private" ? expr(*g.init) : nullptr;
   if (!g.type && !init) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
-  const Type t = g.type ? resolveType(*g.type) : concrete(init->type);
+  const Type t = g.type ? valueType(*g.type) : concrete(init->type);
   if (space != "storage") checkArrayCounts(t, g.type ? g.type->pos : g.pos);
   if (space == "storage" || space == "uniform") return declareResource(g, t);
   ir::Variable v{.kind = ir::Variable::Kind::Global,
@@ -239,7 +275,7 @@ void Resolver::declareConst(const GlobalVar& g) {
   X v = expr(*g.init);
   if (!isConstExpr(v))
     fail(g.init->pos, "const '" + g.name + "' must be initialized with a constant expression");
-  const Type t = g.type ? resolveType(*g.type) : v->type;
+  const Type t = g.type ? valueType(*g.type) : v->type;
   v = convert(v, t, g.init->pos);
   define(g.pos, g.name,
          newVariable({.kind = ir::Variable::Kind::Const,
@@ -367,7 +403,7 @@ void Resolver::declareFunction(const Function& f, ir::Function& fn) {
     entryPointInterface(f, fn);
     fn.returnType = Type::scalar(K::Void);
   } else {
-    fn.returnType = f.returnType ? resolveType(*f.returnType) : Type::scalar(K::Void);
+    fn.returnType = f.returnType ? valueType(*f.returnType) : Type::scalar(K::Void);
     for (const auto& p : f.params) {
       if (!p.attributes.empty())
         fail(p.attributes[0].pos, "parameter attributes are only allowed on entry points");

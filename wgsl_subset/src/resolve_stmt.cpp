@@ -180,6 +180,8 @@ const ir::Stmt* Resolver::declaration(const Stmt& s) {
   else if (init)
     t = concrete(init->type);
   if (t.k == K::Void) fail(s.pos, "'" + s.name + "' cannot have type void");
+  if (t.k == K::Ptr && s.kind != Stmt::Kind::Let)
+    fail(s.pos, "'" + s.name + "': only a 'let' may hold a pointer");
   if (t.k == K::Array && t.n == 0) fail(s.pos, "a local variable cannot be a runtime-sized array");
   if (t.k == K::Atomic)
     fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
@@ -225,11 +227,8 @@ const ir::Stmt* Resolver::compareExchange(const Stmt& s) {
   const Expr& call = *s.expr;
   arity(call, 3);
   const Expr& ptr = *call.args[0];
-  if (ptr.kind != Expr::Kind::Unary || ptr.text != "&")
-    fail(ptr.pos,
-         "atomicCompareExchangeWeak takes a pointer: atomicCompareExchangeWeak(&x, cmp, v)");
   ir::Stmt* out = newStmt(SK::CompareExchange, s.pos);
-  out->target = expr(*ptr.args[0]);
+  out->target = pointee(ptr, "atomicCompareExchangeWeak");
   if (out->target->type.k != K::Atomic)
     fail(ptr.pos, "atomicCompareExchangeWeak needs an atomic<i32> or atomic<u32>, got " +
                       out->target->type.wgsl());

@@ -35,6 +35,8 @@ class Resolver {
 
   // ---- module scope (resolve_module.cpp) ----
   Type resolveType(const TypeExpr& t);
+  Type pointerType(const TypeExpr& t);
+  Type valueType(const TypeExpr& t);
   int64_t constInt(const Expr& e, const char* what);
   void declareStruct(const StructDecl& s);
   void declareGlobal(const GlobalVar& g);
@@ -74,6 +76,10 @@ class Resolver {
   X foldConcrete(const std::string& op, X l, X r, const Type& t, SourcePos pos);
   X index(const Expr& e);
   X member(const Expr& e);
+  X addressOf(const Expr& e);
+  X deref(X p, SourcePos pos);
+  X pointee(const Expr& e, const char* what);
+  void checkPointerArgument(X arg, SourcePos pos);
   X convert(X v, const Type& to, SourcePos pos);
   void unify(X& l, X& r, SourcePos pos);
   static bool isConstExpr(X e);

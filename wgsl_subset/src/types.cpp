@@ -67,6 +67,8 @@ std::string Type::wgsl() const {
       return "atomic<" + elem->wgsl() + ">";
     case K::Struct:
       return name;
+    case K::Ptr:
+      return "ptr<" + name + ", " + elem->wgsl() + (n ? ", read_write>" : ", read>");
   }
   return "?";
 }
@@ -95,6 +97,7 @@ std::string Type::glsl() const {
     case K::Array:
       return elem->glsl();
     case K::Atomic:
+    case K::Ptr:  // pointers are lowered to what they point at
       return elem->glsl();
     case K::Struct:
       return glslName(name);

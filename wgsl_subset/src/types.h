@@ -29,14 +29,18 @@ struct Type {
     Vec,
     Array,
     Atomic,
-    Struct
+    Struct,
+    Ptr
   } k = K::Void;
-  int n = 0;                         // vector width; array count (0: runtime-sized)
-  std::shared_ptr<const Type> elem;  // vector/array/atomic element
-  std::string name;                  // struct name
+  int n = 0;  // vector width; array count (0: runtime-sized); pointer: 1 if read_write
+  std::shared_ptr<const Type> elem;  // vector/array/atomic element; a pointer's store type
+  std::string name;                  // struct name; a pointer's address space
 
   static Type scalar(K k) { return Type{k, 0, nullptr, {}}; }
   static Type vec(int n, const Type& e) { return Type{K::Vec, n, std::make_shared<Type>(e), {}}; }
+  static Type ptr(const std::string& space, const Type& e, bool readWrite) {
+    return Type{K::Ptr, readWrite ? 1 : 0, std::make_shared<Type>(e), space};
+  }
   static Type array(const Type& e, int n) {
     return Type{K::Array, n, std::make_shared<Type>(e), {}};
   }

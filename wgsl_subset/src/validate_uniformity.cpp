@@ -29,14 +29,16 @@ Taint paramBit(size_t i) {
 
 struct Summary {
   bool reachesBarrier = false;
-  Taint result = 0;    // what the result depends on
-  Taint required = 0;  // parameters a barrier depends on
+  Taint result = 0;                 // what the result depends on
+  Taint required = 0;               // parameters a barrier depends on
+  std::map<size_t, Taint> written;  // what is stored through each pointer parameter
 };
 
 class Uniformity {
  public:
   void function(const ir::Function& f) {
     returned_ = result_ = required_ = 0;
+    written_.clear();
     reachesBarrier_ = false;
     for (const ir::Variable* p : f.params) {
       if (!f.entryPoint)
@@ -45,7 +47,7 @@ class Uniformity {
         taint_[p] = kNonUniform;
     }
     for (const ir::Stmt* s : f.body) check(*s);
-    summaries_[&f] = {reachesBarrier_, result_, required_};
+    summaries_[&f] = {reachesBarrier_, result_, required_, written_};
   }
 
  private:
@@ -58,6 +60,8 @@ class Uniformity {
   Taint taint(const ir::Expr& e) {  // bounded: the parser limits expression depth
     switch (e.kind) {
       case EK::Ref: {
+        if (e.var->kind == VK::Let && e.var->type.k == Type::K::Ptr)
+          return taint(*e.var->init);  // what the pointer names, as it is now
         if (auto it = taint_.find(e.var); it != taint_.end()) return it->second;
         return seed(*e.var);
       }
@@ -85,10 +89,19 @@ class Uniformity {
   }
   void markAssigned(const ir::Expr& target, Taint value) {
     const ir::Expr* root = &target;
-    while (root->kind == EK::Index || root->kind == EK::Member || root->kind == EK::Swizzle)
-      root = root->args[0];
+    for (;;) {  // through accesses and pointers to the variable written
+      if (root->kind == EK::Ref && root->var->kind == VK::Let && root->var->type.k == Type::K::Ptr)
+        root = root->var->init;
+      else if (root->kind == EK::Index || root->kind == EK::Member || root->kind == EK::Swizzle ||
+               root->kind == EK::Paren || root->kind == EK::Deref || root->kind == EK::AddressOf)
+        root = root->args[0];
+      else
+        break;
+    }
     if (root->kind == EK::Ref && root->var->kind == VK::Var)
       grow(taint_[root->var], value | flow());
+    if (root->kind == EK::Ref && root->var->kind == VK::Param && root->var->type.k == Type::K::Ptr)
+      grow(written_[root->var->paramIndex], value | flow());
   }
 
   // ---- control flow ----
@@ -140,6 +153,15 @@ class Uniformity {
       }
     }
     for (const ir::Expr* a : e->args) checkExpr(a);
+    if (e->kind == EK::Call) {  // stores through pointer arguments
+      for (const auto& [i, w] : summaries_.at(e->function).written) {
+        Taint value = w & kNonUniform;
+        for (size_t j = 0; j < e->args.size(); ++j) {
+          if (w & paramBit(j)) value |= taint(*e->args[j]);
+        }
+        markAssigned(*e->args[i], value);
+      }
+    }
   }
 
   void checkBlock(const std::vector<const ir::Stmt*>& body) {
@@ -325,6 +347,7 @@ class Uniformity {
   }
 
   std::map<const ir::Function*, Summary> summaries_;
+  std::map<size_t, Taint> written_;                 // the current function's Summary::written
   std::map<const ir::Variable*, Taint> taint_;      // locals and parameters
   Taint returned_ = 0, result_ = 0, required_ = 0;  // the current function's
   bool reachesBarrier_ = false;
