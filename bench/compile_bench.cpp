@@ -4,8 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <set>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 #include "wgsl_subset/wgsl_subset.h"
 
 namespace {

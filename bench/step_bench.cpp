@@ -10,8 +10,9 @@
 #include <future>
 #include <optional>
 
-#include "models.h"
 #include <tensorgrad/runtime.h>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
 namespace {
 

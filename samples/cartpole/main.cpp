@@ -1,4 +1,4 @@
-// samples/cartpole: REINFORCE on the cart-pole (samples/models/cartpole.h: a 4 → 16 → 2 tanh MLP
+// samples/cartpole: REINFORCE on the cart-pole (tensorgrad/models/cartpole.h: a 4 → 16 → 2 tanh MLP
 // policy, Adam 5e-3). Each training step plays 16 episodes in lockstep for up to 200 steps, the
 // actions sampled from the attached policy forward (one run per time step for all 16 states, as
 // upstream's main.ts), then trains on the log-probabilities of the actions taken weighted by their
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "models/cartpole_env.h"
+#include <tensorgrad/models/cartpole_env.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

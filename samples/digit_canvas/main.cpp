@@ -1,5 +1,5 @@
 // samples/digit-canvas: the MLP classifier behind upstream's draw-a-digit page
-// (samples/models/digit_canvas.h: 784 → hidden → 10, ReLU, dropout 0.1 in training, cross-entropy,
+// (tensorgrad/models/digit_canvas.h: 784 → hidden → 10, ReLU, dropout 0.1 in training, cross-entropy,
 // AdamW with weight decay 0.01 and clipping at norm 1), trained on Fashion-MNIST in shuffled
 // batches of 64, weights at He's scale (--init-gain; upstream's N(0, 0.02²) with 0). As main.ts
 // does from its controls, the app changes the run between phases:
@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "models/digit_canvas.h"
+#include <tensorgrad/models/digit_canvas.h>
 #include "support/app.h"
 #include "support/classify.h"
 #include "support/grid.h"

@@ -1,8 +1,8 @@
 // samples/flow-matching-tiny: rectified flow on Fashion-MNIST: the velocity x_1 − x_0 of the
-// straight path from an image to graph-drawn noise regressed with MSE (samples/models/
+// straight path from an image to graph-drawn noise regressed with MSE (tensorgrad/models/
 // flow_matching_tiny.h), images scaled to [−1, 1] as main.ts does, time buckets uniform in 1..100.
 // Two velocity networks (--arch):
-//   unet      the default, ours (samples/models/flow_matching_unet.h): a two-level U-Net with He
+//   unet      the default, ours (samples/flow_matching_tiny/unet.h): a two-level U-Net with He
 //             init, Adam 1e-3 decayed by a cosine to a tenth over the run, at 28×28: it sees the
 //             whole garment;
 //   upstream  upstream's four 3×3 convolutions with a time embedding, Adam 2e-4: they see a 9×9
@@ -18,8 +18,8 @@
 #include <cstdio>
 #include <numbers>
 
-#include "models/flow_matching_tiny.h"
-#include "models/flow_matching_unet.h"
+#include <tensorgrad/models/flow_matching_tiny.h>
+#include "unet.h"
 #include "support/app.h"
 #include "support/fashion_mnist.h"
 #include "support/grid.h"

@@ -1,4 +1,4 @@
-// samples/kan-tiny: the Kolmogorov-Arnold network of samples/models/kan_tiny.h (1 → 4 → 1, every
+// samples/kan-tiny: the Kolmogorov-Arnold network of tensorgrad/models/kan_tiny.h (1 → 4 → 1, every
 // edge a cubic B-spline on 8 knots plus a SiLU residual) fitting y = sin(πx) on [−1, 1) with MSE
 // and Adam 0.005, batches of 256 points drawn from Mulberry32 as upstream's main.ts. Pictures: the
 // loss curve, target against fit on 200 points (through the attached B = null forward), and the
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <numbers>
 
-#include "models/kan_tiny.h"
-#include "models/taylor_trig.h"
+#include <tensorgrad/models/kan_tiny.h>
+#include <tensorgrad/models/taylor_trig.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

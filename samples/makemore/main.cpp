@@ -1,4 +1,4 @@
-// samples/makemore: upstream's character-level name generator (samples/models/makemore.h: a
+// samples/makemore: upstream's character-level name generator (tensorgrad/models/makemore.h: a
 // pre-LayerNorm decoder transformer, d 64, 3 layers of 4 heads, tied output embedding; masked
 // per-token cross-entropy; AdamW with a linear LR decay and clipping) on real words: wamerican's
 // /usr/share/dict/words (lowercase a–z, 2–15 letters) instead of upstream's names.txt, split 90/10
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "models/makemore_batch.h"
+#include <tensorgrad/models/makemore_batch.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

@@ -1,11 +1,11 @@
-// samples/mlp-sin: the README's sine MLP (samples/models/mlp_sin.h) — 1 → 64 → 64 → 1 with ReLU,
+// samples/mlp-sin: the README's sine MLP (tensorgrad/models/mlp_sin.h) — 1 → 64 → 64 → 1 with ReLU,
 // MSE, Adam 0.005, batches of 256 points x ∈ [−π, π) drawn from Mulberry32(7) (upstream's data
 // protocol), parameter seed 42. Pictures: the loss curve and the fit against sin x.
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 
-#include "models/mlp_sin.h"
+#include <tensorgrad/models/mlp_sin.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

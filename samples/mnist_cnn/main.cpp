@@ -1,16 +1,16 @@
-// samples/mnist-cnn: the small CNN (samples/models/mnist_cnn.h: two 3×3 conv + ReLU + 2×2 max-pool
+// samples/mnist-cnn: the small CNN (tensorgrad/models/mnist_cnn.h: two 3×3 conv + ReLU + 2×2 max-pool
 // stages, 1568 → 64 → 10) with cross-entropy and AdamW (lr 1e-3, weight decay 0.01, clipping at
 // norm 1), trained on Fashion-MNIST (Debian's dataset-fashion-mnist) in shuffled batches of 64;
 // test accuracy through the predictor attached at B = 256, as upstream's main.ts. Pictures: the
 // loss curve, test accuracy over training and the confusion matrix.
 //
 // Unlike upstream, the weights start at He's scale, N(0, 2/fan_in) (--init-gain, see
-// samples/models/mnist_cnn.h): upstream's N(0, 0.02²) ended 200 steps at 69% test accuracy, nine
+// tensorgrad/models/mnist_cnn.h): upstream's N(0, 0.02²) ended 200 steps at 69% test accuracy, nine
 // points behind PyTorch (issue 27; samples/reference/mnist_cnn.py is the PyTorch twin), and
 // trains 5 epochs (4690 steps) by default, 600 steps on a CPU device.
 #include <cstdio>
 
-#include "models/mnist_cnn.h"
+#include <tensorgrad/models/mnist_cnn.h>
 #include "support/app.h"
 #include "support/classify.h"
 #include "support/grid.h"

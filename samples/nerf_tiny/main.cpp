@@ -1,5 +1,5 @@
 // samples/nerf-tiny: an implicit neural representation of one 64×64 picture
-// (samples/models/nerf_tiny.h: Fourier features of (x, y) with 8 frequencies π·2^k, an MLP
+// (tensorgrad/models/nerf_tiny.h: Fourier features of (x, y) with 8 frequencies π·2^k, an MLP
 // 32 → 64 → 64 → 64 → 3 with a sigmoid, MSE, Adam 1e-3) fitted on batches of 1024 random pixels
 // of a scene the app draws itself (scene.h, upstream's default picture). The view is rendered
 // through the predictor attached at every pixel, as main.ts does. Pictures: the loss curve and
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "models/nerf_tiny.h"
+#include <tensorgrad/models/nerf_tiny.h>
 #include "scene.h"
 #include "support/app.h"
 #include "support/parity.h"

@@ -1,4 +1,4 @@
-// samples/pokeformer: the tiny Llama-style decoder of samples/models/pokeformer.h (RMSNorm,
+// samples/pokeformer: the tiny Llama-style decoder of tensorgrad/models/pokeformer.h (RMSNorm,
 // RoPE, causal attention, tied embedding; AdamW with a linear LR decay 5e-3 → 5e-4 over 1500
 // steps, clipping at norm 1) trained on names. Upstream trains on Pokémon names; the app takes
 // the proper names of wamerican's /usr/share/dict/words (one capital, then a–z, 2–14 letters;
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "models/pokeformer.h"
+#include <tensorgrad/models/pokeformer.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

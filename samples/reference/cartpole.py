@@ -1,14 +1,14 @@
 """PyTorch reference for samples/cartpole: upstream's REINFORCE on the cart-pole, with the
 environment written again in Python from its description (gym's CartPole-v1 physics).
 
-  * environment (as samples/models/cartpole_env.*): state uniform in [-0.05, 0.05) per variable
+  * environment (as tensorgrad/models/cartpole_env.*): state uniform in [-0.05, 0.05) per variable
     (four draws per reset); 20 ms Euler steps of force +-10 N, cart 1 kg, pole 0.1 kg with half
     length 0.5 m, g = 9.8; an episode ends once |x| > 2.4 or |theta| > 12 degrees (sin and cos
     by Taylor series, as the app); reward 1 per step, at most --max-t steps.
   * rollout: --envs episodes in lockstep; each time step one policy run for all states, then one
     draw per live episode (env order) picks the action from its probabilities; returns discounted
     by 0.99, normalized over the live slots (mean 0, population deviation + 1e-8).
-  * policy (samples/models/cartpole.h): 4 -> 16 (tanh) -> 2 logits; loss = -sum(log p(action) *
+  * policy (tensorgrad/models/cartpole.h): 4 -> 16 (tanh) -> 2 logits; loss = -sum(log p(action) *
     return * mask) / (maxT * envs); Adam 5e-3 (tensorgrad's: common.Adam).
   * init: tensorgrad's numbers for a seed (Mulberry32(seed), Box-Muller, W ~ N(0, 0.02^2), b = 0);
     resets and action draws share Mulberry32(seed ^ 0x9e3779b9) as the app, so seed 42 starts as

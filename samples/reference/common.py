@@ -135,7 +135,7 @@ class BatchSampler:
 
 
 def sin_series(x):
-    """samples/models/taylor_trig.h: sin by its Taylor series in double (kan_tiny's targets,
+    """tensorgrad/models/taylor_trig.h: sin by its Taylor series in double (kan_tiny's targets,
     cartpole's physics), term for term as the app computes it."""
     x2, term, s = x * x, x, x
     for k in range(1, 13):
@@ -145,7 +145,7 @@ def sin_series(x):
 
 
 def cos_series(x):
-    """samples/models/taylor_trig.h: cos by its Taylor series in double."""
+    """tensorgrad/models/taylor_trig.h: cos by its Taylor series in double."""
     x2, term, s = x * x, 1.0, 1.0
     for k in range(1, 13):
         term = -term * x2 / ((2 * k - 1) * (2 * k))
@@ -210,7 +210,7 @@ def lr_warmup(peak, steps, after):
 
 
 class Decoder(torch.nn.Module):
-    """The decoder of samples/models/{makemore,transformer,pokeformer}.h with tensorgrad's
+    """The decoder of tensorgrad/models/{makemore,transformer,pokeformer}.h with tensorgrad's
     parameter names, layout (a Linear's W is [in, out]: y = x W + b) and declaration order:
     tok_emb [vocab, d], pos_emb [seq_len, d] (if seq_len), per block a pre-norm, causal multi-head
     attention q, k, v, o without biases, a second pre-norm, a ReLU MLP d -> 4d -> d with biases;

@@ -3,7 +3,7 @@
 optimizer.
 
 Mirrors the C++ app step for step:
-  * model (samples/models/digit_canvas.h): Linear(784->H) -> ReLU -> dropout 0.1 (training only)
+  * model (tensorgrad/models/digit_canvas.h): Linear(784->H) -> ReLU -> dropout 0.1 (training only)
     -> Linear(H->10); cross-entropy (mean over the batch).
   * init: tensorgrad's draws number for number (Mulberry32(seed), Box-Muller, one stream in
     declaration order, [in, out] weights, zero biases), scaled to N(0, gain^2/fan_in) with

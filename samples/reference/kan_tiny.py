@@ -1,6 +1,6 @@
 """PyTorch reference for samples/kan_tiny: upstream's Kolmogorov-Arnold network fitting sin(pi x).
 
-  * model (samples/models/kan_tiny.h): two KAN layers 1 -> 4 -> 1; every edge is a uniform cubic
+  * model (tensorgrad/models/kan_tiny.h): two KAN layers 1 -> 4 -> 1; every edge is a uniform cubic
     B-spline on 8 knots (x in [-1, 1] scaled to [0, 7]) with coefficients C [out, in, 8], plus
     silu(x) @ Wres [in, out].
   * init: tensorgrad's numbers for a seed (Mulberry32(seed), Box-Muller, in declaration order

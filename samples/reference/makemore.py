@@ -2,7 +2,7 @@
 """PyTorch reference for samples/makemore: the same model, init, data, data order, optimizer and
 schedule, so a seed is the same run on both sides up to float rounding.
 
-  * model (samples/models/makemore.h): common.Decoder with token and position embeddings,
+  * model (tensorgrad/models/makemore.h): common.Decoder with token and position embeddings,
     pre-LayerNorm blocks, tied head; tokens '.' = 0, 'a'..'z' = 1..26, 16 positions.
   * init: tensorgrad's N(0, 0.02^2) draws number for number from Mulberry32(seed).
   * data (main.cpp): wamerican's lowercase a-z words of 2-15 letters, split by main.ts's 32-bit

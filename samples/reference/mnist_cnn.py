@@ -2,7 +2,7 @@
 """PyTorch reference for samples/mnist_cnn (issue 27): the same CNN, data, order and optimizer.
 
 Mirrors the C++ app step for step:
-  * model (samples/models/mnist_cnn.h): Conv2d(1->16, 3x3, pad 1) -> ReLU -> MaxPool 2
+  * model (tensorgrad/models/mnist_cnn.h): Conv2d(1->16, 3x3, pad 1) -> ReLU -> MaxPool 2
     -> Conv2d(16->32, 3x3, pad 1) -> ReLU -> MaxPool 2 -> flatten NCHW [B, 1568]
     -> Linear(1568->64) -> ReLU -> Linear(64->10); cross-entropy (mean over the batch).
   * init (--init): every mode but "torch" draws exactly tensorgrad's numbers: Mulberry32(seed),

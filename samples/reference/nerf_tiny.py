@@ -4,7 +4,7 @@ features of the pixel coordinates) fitted to the 64x64 scene the app draws.
   * scene (samples/nerf_tiny/scene.cpp), redrawn here: a radial gradient #f97316 -> #1e293b from
     radius 4 to 0.7 w around the centre, rounded to bytes, and TENSORGRAD in white in the samples'
     5x7 font (samples/support/font.cpp), centred; RGB / 255.
-  * model (samples/models/nerf_tiny.h): (x, y) at pixel centres in [-1, 1] -> [sin | cos] of
+  * model (tensorgrad/models/nerf_tiny.h): (x, y) at pixel centres in [-1, 1] -> [sin | cos] of
     each coordinate times pi 2^k, k < 8 -> 32 -> H -> H -> H -> 3 (ReLU, sigmoid); MSE.
   * init: tensorgrad's numbers for a seed (Mulberry32(seed), Box-Muller, W ~ N(0, 0.02^2) for
     l1..l4 in order, biases 0).

@@ -2,7 +2,7 @@
 """PyTorch reference for samples/pokeformer: the same model, init, data, data order, optimizer and
 schedule, so a seed is the same run on both sides up to float rounding.
 
-  * model (samples/models/pokeformer.h): common.Decoder with RMSNorm (eps 1e-6), rotary
+  * model (tensorgrad/models/pokeformer.h): common.Decoder with RMSNorm (eps 1e-6), rotary
     embeddings on q and k, no position table, tied head; tokens 'a'..'z' = 0..25, EOS = 26
     (begin, end, padding), 16 positions.
   * init: tensorgrad's N(0, 0.02^2) draws number for number from Mulberry32(seed).

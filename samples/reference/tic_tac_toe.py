@@ -1,6 +1,6 @@
 """PyTorch reference for samples/tic_tac_toe: REINFORCE for upstream's tic-tac-toe policy, with the
 engine, the random player and the evaluation written again in Python from their description
-(samples/models/tic_tac_toe_game.h). Folds in the former tic_tac_toe/reinforce_check.py.
+(tensorgrad/models/tic_tac_toe_game.h). Folds in the former tic_tac_toe/reinforce_check.py.
 
   * board: the mover's view, 27 features (9 empty, 9 mine, 9 theirs); policy (tic_tac_toe.h)
     27 -> 64 -> 64 (tanh) -> 9 logits; moves drawn among the empty cells in proportion to the

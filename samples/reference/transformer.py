@@ -2,7 +2,7 @@
 """PyTorch reference for samples/transformer (two-digit addition): the same model, init, data,
 data order, optimizer and schedule, so a seed is the same run on both sides up to float rounding.
 
-  * model (samples/models/transformer.h): common.Decoder, vocab 12 (digits, '+' 10, '=' 11),
+  * model (tensorgrad/models/transformer.h): common.Decoder, vocab 12 (digits, '+' 10, '=' 11),
     9 positions, pre-LayerNorm blocks, tied head. "ab+cd=" then the sum's three digits, least
     significant first; the loss is the cross-entropy on the three result positions, summed and
     divided by batch * 3.

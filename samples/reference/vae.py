@@ -1,6 +1,6 @@
 """PyTorch reference for samples/vae: upstream's VAE on Fashion-MNIST, as the app trains it.
 
-  * model (samples/models/vae.h): encoder 784 -> H -> H (ReLU) -> mu, log var (L each); decoder
+  * model (tensorgrad/models/vae.h): encoder 784 -> H -> H (ReLU) -> mu, log var (L each); decoder
     L -> H -> H (ReLU) -> 784 -> sigmoid; z = mu + exp(log var / 2) * eps.
   * loss per image, averaged over the batch: summed squared error + KL(q(z|x) || N(0, 1)).
   * init: tensorgrad's numbers for a seed (Mulberry32(seed), Box-Muller, W ~ N(0, 0.02^2) in

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "models/synthetic_feeds.h"
+#include <tensorgrad/models/synthetic_feeds.h>
 
 namespace tg_samples {
 
@@ -20,6 +20,6 @@ int goldenSteps(const std::filesystem::path& golden);
 // (and there are as many), else 1.
 int compareWithGolden(const std::filesystem::path& golden, const std::vector<float>& losses);
 
-namespace synthetic = tg_models::synthetic;  // samples/models/synthetic_feeds.h
+namespace synthetic = tg_models::synthetic;  // tensorgrad/models/synthetic_feeds.h
 
 }  // namespace tg_samples

@@ -1,5 +1,5 @@
-// samples/tic-tac-toe: REINFORCE (samples/models/tic_tac_toe.h: a 27 → 64 → 64 → 9 tanh MLP,
-// Adam; the engine is samples/models/tic_tac_toe_game.h). Each training step plays 16 games in
+// samples/tic-tac-toe: REINFORCE (tensorgrad/models/tic_tac_toe.h: a 27 → 64 → 64 → 9 tanh MLP,
+// Adam; the engine is tensorgrad/models/tic_tac_toe_game.h). Each training step plays 16 games in
 // lockstep, moves sampled from the attached policy forward renormalized over the empty cells, and
 // trains on every recorded move's log-probability weighted by its game's outcome for the player
 // who made it (normalized over the rollout in self-play, as main.ts). --opponent self is main.ts's
@@ -12,7 +12,7 @@
 #include <map>
 #include <string>
 
-#include "models/tic_tac_toe_game.h"
+#include <tensorgrad/models/tic_tac_toe_game.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

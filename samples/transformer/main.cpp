@@ -1,4 +1,4 @@
-// samples/transformer: upstream's digit-addition transformer (samples/models/transformer.h: d 64,
+// samples/transformer: upstream's digit-addition transformer (tensorgrad/models/transformer.h: d 64,
 // 3 pre-norm blocks of 4-head causal attention and a ReLU MLP, tied output embedding; AdamW with
 // a linear LR schedule 0.005 → 0.0005 over 1500 steps, clipping at norm 1) learning "ab+cd=" →
 // the three digits of the sum, least significant first, from batches of 128 random pairs. One
@@ -7,7 +7,7 @@
 // B = 1 inference graph as upstream's main.ts does, is the result.
 #include <cstdio>
 
-#include "models/transformer.h"
+#include <tensorgrad/models/transformer.h>
 #include "support/app.h"
 #include "support/parity.h"
 #include "support/plot.h"

@@ -1,4 +1,4 @@
-// samples/vae: upstream's variational autoencoder (samples/models/vae.h: 784 → 256 → 256 → μ,
+// samples/vae: upstream's variational autoencoder (tensorgrad/models/vae.h: 784 → 256 → 256 → μ,
 // log σ² of 8 latents; 8 → 256 → 256 → 784 sigmoid; the reparameterization's ε drawn in the
 // graph by randn; loss = summed squared error + KL, per image; Adam 1e-3, clipping at norm 1)
 // on Fashion-MNIST in shuffled batches of 128. main.ts's encode (x → μ) and decode (z → image)
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <numbers>
 
-#include "models/vae.h"
+#include <tensorgrad/models/vae.h>
 #include "support/app.h"
 #include "support/fashion_mnist.h"
 #include "support/grid.h"

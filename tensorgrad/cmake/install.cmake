@@ -1,13 +1,13 @@
 # `cmake --install <build> [--prefix P]`: the public headers, the static libraries as the CMake
 # package `tensorgrad` (find_package(tensorgrad) → tensorgrad::runtime, ::core, ::parity,
-# ::webgpu_shim, ::wgsl_subset), a pkg-config file, the tools wgslc, tgparity and tg-inspect,
+# ::models, ::webgpu_shim, ::wgsl_subset), a pkg-config file, the tools wgslc, tgparity and tg-inspect,
 # and what the tools read at run time under share/tensorgrad. Included from the top CMakeLists.
 include(CMakePackageConfigHelpers)
 
 # The package's names for the library targets; the build tree has the same names as aliases, so
 # a project that adds this one as a subdirectory links them alike.
 set(_tg_exported tensorgrad:core tensorgrad_runtime:runtime tensorgrad_parity:parity
-                 webgpu_shim:webgpu_shim wgsl_subset:wgsl_subset)
+                 tensorgrad_models:models webgpu_shim:webgpu_shim wgsl_subset:wgsl_subset)
 set(_tg_targets)
 foreach(_pair IN LISTS _tg_exported)
   string(REPLACE ":" ";" _pair "${_pair}")
@@ -22,6 +22,7 @@ install(TARGETS ${_tg_targets} EXPORT tensorgradTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tensorgrad/include/tensorgrad
+                  ${PROJECT_SOURCE_DIR}/tensorgrad/models/include/tensorgrad
                   ${PROJECT_SOURCE_DIR}/webgpu_shim/include/webgpu
                   ${PROJECT_SOURCE_DIR}/webgpu_shim/include/dawn
                   ${PROJECT_SOURCE_DIR}/wgsl_subset/include/wgsl_subset

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "models/registry.h"
+#include <tensorgrad/models/registry.h>
 #include "tensorgrad/parity.h"
 
 namespace {
@@ -146,7 +146,7 @@ int diffCommand(const std::string& file, int64_t step, const DeviceChoice& devic
   return 1;
 }
 
-// A sample model by name (samples/models/registry.h) at chosen sizes and seed, trained on its
+// A sample model by name (tensorgrad/models/registry.h) at chosen sizes and seed, trained on its
 // synthetic feeds drawn from Mulberry32(feedSeed): what `record --model` fingerprints.
 struct ModelRun {
   std::string name;

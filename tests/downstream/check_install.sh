@@ -41,5 +41,6 @@ $launcher "$cxx" -std=c++20 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror "$here
 
 grep -q "^step 2 loss " "$work/cmake.out" || { echo "no second step"; exit 1; }
 grep -q "^predict " "$work/cmake.out" || { echo "no prediction"; exit 1; }
+grep -q "^zoo mlp-sin: [1-9]" "$work/cmake.out" || { echo "no model from the zoo"; exit 1; }
 cmp "$work/cmake.out" "$work/pkgconfig.out" || { echo "the two builds printed different results"; exit 1; }
 echo "install test passed"

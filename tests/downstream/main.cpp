@@ -1,6 +1,9 @@
 // A user's program against an installed tensorgrad: the README's API, designated initializers
 // that leave members out included, two training steps on the default device (lavapipe on a CPU
-// machine), and a forward attached with a parametric batch. Prints each loss and the prediction.
+// machine), and a forward attached with a parametric batch; then a model of the installed zoo
+// (tensorgrad::models) by name, traced without a device. Prints each loss, the prediction and the
+// zoo model's kernel count.
+#include <tensorgrad/models/registry.h>
 #include <tensorgrad/tensorgrad.h>
 
 #include <cstdio>
@@ -50,5 +53,7 @@ int main() {
   }
   std::printf("predict %.9g %.9g\n", static_cast<double>(out.output.f32()[0]),
               static_cast<double>(out.output.f32()[1]));
+  const tg_models::SampleEntry& entry = tg_models::findSample("mlp-sin");
+  std::printf("zoo mlp-sin: %zu kernels\n", entry.make(entry.defaults()).trace().kernels.size());
   return 0;
 }

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "models/registry.h"
+#include <tensorgrad/models/registry.h>
 
 namespace {
 

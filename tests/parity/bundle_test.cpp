@@ -9,8 +9,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 #include "tensorgrad/json.h"
 #include "tensorgrad/parity.h"
 #include "tensorgrad/parity_gtest.h"

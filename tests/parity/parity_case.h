@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../samples/models/synthetic_feeds.h"
+#include <tensorgrad/models/synthetic_feeds.h>
 
 namespace tg_parity {
 
@@ -103,7 +103,7 @@ struct Registrar {
   explicit Registrar(Case c) { cases().push_back(std::move(c)); }
 };
 
-// Feed helpers matching the JavaScript side (samples/models/synthetic_feeds.h).
+// Feed helpers matching the JavaScript side (tensorgrad/models/synthetic_feeds.h).
 using tg_models::synthetic::gauss;
 using tg_models::synthetic::labels;
 using tg_models::synthetic::pixels;

@@ -4,8 +4,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 
 namespace {
 

@@ -11,8 +11,9 @@
 #include <future>
 
 #include <nlohmann/json.hpp>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 #include "runtime_test_util.h"
 
 namespace {

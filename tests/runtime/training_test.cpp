@@ -6,9 +6,10 @@
 #include <thread>
 
 #include <webgpu/webgpu_cpp.h>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
 #include "cpu_trainer.h"
-#include "models.h"
 #include "runtime_test_util.h"
 #include "sha256.h"
 

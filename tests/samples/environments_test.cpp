@@ -1,4 +1,4 @@
-// The environments the sample apps and parity cases play (samples/models): the tic-tac-toe engine
+// The environments the sample apps and parity cases play (tensorgrad/models): the tic-tac-toe engine
 // and its rollouts, the cart-pole simulation and its rollouts.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "models/cartpole_env.h"
-#include "models/tic_tac_toe_game.h"
+#include <tensorgrad/models/cartpole_env.h>
+#include <tensorgrad/models/tic_tac_toe_game.h>
 
 namespace {
 

@@ -5,10 +5,11 @@
 
 #include <random>
 #include <set>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
 #include "cpu_trainer.h"
 #include "gpu_oracle.h"
-#include "models.h"
 
 namespace {
 

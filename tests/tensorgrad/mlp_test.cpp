@@ -1,9 +1,10 @@
 // The README MLP against upstream's recorded facts: initial parameters bit for bit (SHA-256 over
 // little-endian f32) and training losses on the CPU reference evaluator.
 #include <gtest/gtest.h>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
 #include "cpu_trainer.h"
-#include "models.h"
 #include "sha256.h"
 
 namespace {

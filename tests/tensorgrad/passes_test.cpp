@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 #include "cpu_trainer.h"
 
-#include "models.h"
 
 namespace {
 

@@ -3,8 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <tensorgrad/tensorgrad.h>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 
 namespace {
 

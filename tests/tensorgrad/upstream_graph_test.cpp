@@ -5,8 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/transformer.h>
 
-#include "models.h"
 
 namespace {
 

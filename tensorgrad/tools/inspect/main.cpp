@@ -9,7 +9,7 @@
 #include <set>
 
 #include "inspect.h"
-#include "models/registry.h"
+#include <tensorgrad/models/registry.h>
 
 namespace {
 

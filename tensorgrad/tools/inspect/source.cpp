@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "inspect.h"
-#include "models/registry.h"
+#include <tensorgrad/models/registry.h>
 
 namespace tg_inspect {
 

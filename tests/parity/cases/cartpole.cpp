@@ -1,7 +1,7 @@
 // samples/cartpole at small sizes (cases/cartpole.mjs is the upstream side).
 #include <array>
 
-#include "../../../samples/models/cartpole_env.h"
+#include <tensorgrad/models/cartpole_env.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

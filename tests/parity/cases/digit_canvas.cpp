@@ -1,6 +1,6 @@
 // samples/digit-canvas at small sizes (cases/digit_canvas.mjs is the upstream side; it says why
 // these).
-#include "../../../samples/models/digit_canvas.h"
+#include <tensorgrad/models/digit_canvas.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

@@ -1,6 +1,6 @@
 // samples/flow-matching-tiny at small sizes (cases/flow_matching_tiny.mjs is the upstream side; it
 // says why these).
-#include "../../../samples/models/flow_matching_tiny.h"
+#include <tensorgrad/models/flow_matching_tiny.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

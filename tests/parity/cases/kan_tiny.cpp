@@ -1,8 +1,8 @@
 // samples/kan-tiny at upstream's sizes (cases/kan_tiny.mjs is the upstream side).
 #include <cmath>
 
-#include "../../../samples/models/kan_tiny.h"
-#include "../../../samples/models/taylor_trig.h"
+#include <tensorgrad/models/kan_tiny.h>
+#include <tensorgrad/models/taylor_trig.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

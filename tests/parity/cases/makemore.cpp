@@ -1,5 +1,5 @@
 // samples/makemore at small sizes (cases/makemore.mjs is the upstream side).
-#include "../../../samples/models/makemore_batch.h"
+#include <tensorgrad/models/makemore_batch.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

@@ -1,7 +1,7 @@
 // samples/mlp-sin (cases/mlp_sin.mjs is the upstream side).
 #include <cmath>
 
-#include "../../tensorgrad/models.h"
+#include <tensorgrad/models/mlp_sin.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

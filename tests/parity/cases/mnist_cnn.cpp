@@ -1,5 +1,5 @@
 // samples/mnist-cnn at small sizes (cases/mnist_cnn.mjs is the upstream side; it says why these).
-#include "../../../samples/models/mnist_cnn.h"
+#include <tensorgrad/models/mnist_cnn.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

@@ -1,5 +1,5 @@
 // samples/nerf-tiny at small sizes (cases/nerf_tiny.mjs is the upstream side; it says why these).
-#include "../../../samples/models/nerf_tiny.h"
+#include <tensorgrad/models/nerf_tiny.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

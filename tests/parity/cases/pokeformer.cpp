@@ -1,7 +1,7 @@
 // samples/pokeformer at small sizes (cases/pokeformer.mjs is the upstream side).
 #include <algorithm>
 
-#include "../../../samples/models/pokeformer.h"
+#include <tensorgrad/models/pokeformer.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

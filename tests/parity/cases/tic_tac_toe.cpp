@@ -1,5 +1,5 @@
 // samples/tic-tac-toe at upstream's sizes (cases/tic_tac_toe.mjs is the upstream side).
-#include "../../../samples/models/tic_tac_toe_game.h"
+#include <tensorgrad/models/tic_tac_toe_game.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

@@ -1,7 +1,7 @@
 // samples/transformer at small sizes (cases/transformer.mjs is the upstream side): d = 32,
 // 2 layers of 2 heads, batch 16; random tokens and targets, the sample's result-digit mask; the
 // sample's B = 1 inference graph attached as a forward.
-#include "../../tensorgrad/models.h"
+#include <tensorgrad/models/transformer.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

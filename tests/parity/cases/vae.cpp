@@ -1,5 +1,5 @@
 // samples/vae at small sizes (cases/vae.mjs is the upstream side; it says why these).
-#include "../../../samples/models/vae.h"
+#include <tensorgrad/models/vae.h>
 #include "../parity_case.h"
 
 namespace tg_parity {

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/cartpole.h"
+#include <tensorgrad/models/cartpole.h>
 
 namespace tg_models::cartpole {
 

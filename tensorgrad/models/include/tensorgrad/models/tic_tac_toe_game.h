@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/tic_tac_toe.h"
+#include <tensorgrad/models/tic_tac_toe.h>
 
 namespace tg_models::tictactoe {
 

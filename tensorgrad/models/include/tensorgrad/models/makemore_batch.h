@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/makemore.h"
+#include <tensorgrad/models/makemore.h>
 
 namespace tg_models {
 

@@ -1,4 +1,4 @@
-#include "models/cartpole_env.h"
+#include <tensorgrad/models/cartpole_env.h>
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/normalize_masked.h"
-#include "models/taylor_trig.h"
+#include <tensorgrad/models/normalize_masked.h>
+#include <tensorgrad/models/taylor_trig.h>
 
 namespace tg_models::cartpole {
 namespace {

@@ -1,24 +1,24 @@
 // The sample registry: one entry per sample model, binding its Config fields to size options,
 // its spec and forwards to the type-erased Sample, and synthetic feeds of the right ranges
 // (token ids below the vocabulary, time buckets in 1..T, masks of ones) so steps run.
-#include "registry.h"
+#include <tensorgrad/models/registry.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "cartpole.h"
-#include "digit_canvas.h"
-#include "flow_matching_tiny.h"
-#include "kan_tiny.h"
-#include "makemore.h"
-#include "mlp_sin.h"
-#include "mnist_cnn.h"
-#include "nerf_tiny.h"
-#include "pokeformer.h"
-#include "synthetic_feeds.h"
-#include "tic_tac_toe.h"
-#include "transformer.h"
-#include "vae.h"
+#include <tensorgrad/models/cartpole.h>
+#include <tensorgrad/models/digit_canvas.h>
+#include <tensorgrad/models/flow_matching_tiny.h>
+#include <tensorgrad/models/kan_tiny.h>
+#include <tensorgrad/models/makemore.h>
+#include <tensorgrad/models/mlp_sin.h>
+#include <tensorgrad/models/mnist_cnn.h>
+#include <tensorgrad/models/nerf_tiny.h>
+#include <tensorgrad/models/pokeformer.h>
+#include <tensorgrad/models/synthetic_feeds.h>
+#include <tensorgrad/models/tic_tac_toe.h>
+#include <tensorgrad/models/transformer.h>
+#include <tensorgrad/models/vae.h>
 
 namespace tg_models {
 

@@ -1,10 +1,10 @@
-#include "models/tic_tac_toe_game.h"
+#include <tensorgrad/models/tic_tac_toe_game.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "models/normalize_masked.h"
+#include <tensorgrad/models/normalize_masked.h>
 
 namespace tg_models::tictactoe {
 namespace {

@@ -1,4 +1,4 @@
-// samples/flow_matching_tiny's own velocity network (not upstream's): a two-level U-Net, so that
+// samples/flow_matching_tiny's own velocity network (not upstream's, so not in the model zoo): a two-level U-Net, so that
 // the network sees a whole 28×28 garment. Upstream's four 3×3 convolutions see a 9×9 window, a
 // third of the image, and generate garment fragments at 28 px (issue 27).
 //
@@ -21,7 +21,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "flow_matching_tiny.h"
+#include <tensorgrad/models/flow_matching_tiny.h>
 
 namespace tg_models {
 
