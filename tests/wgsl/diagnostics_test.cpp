@@ -76,11 +76,15 @@ TEST(Diagnostics, SyntaxErrors) {
   expectError(
       {"fn main() { x + 1; }", 1, 18, "expected an assignment, increment or function call"});
   expectError({"banana", 1, 1, "expected a module-scope declaration"});
+  expectError({"alias A = array<B, 2>;\nalias B = A;", 1, 1,
+               "cyclic dependency: alias 'A' refers to itself"});
+  expectError({"alias T = f32;\nalias T = u32;", 2, 1, "redeclaration of 'T'"});
+  expectError({"alias T = nonesuch;\n@compute @workgroup_size(1) fn main() {}", 1, 11,
+               "unknown type 'nonesuch'"});
 }
 
 TEST(Diagnostics, UnsupportedConstructs) {
   expectError({"enable f16;", 1, 1, "unsupported in this WGSL subset: 'enable' directive"});
-  expectError({"alias T = f32;", 1, 1, "unsupported in this WGSL subset: type alias"});
   expectError(
       {"var<private> m : mat4x4<f32>;", 1, 18, "unsupported in this WGSL subset: matrix type"});
   expectError(

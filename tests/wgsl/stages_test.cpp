@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "expand_aliases.h"
 #include "glsl_writer.h"
 #include "parser.h"
 #include "resolver.h"
@@ -249,6 +250,43 @@ TEST(Write, OnlyTheChosenEntryPointIsWritten) {
 }  // namespace
 
 namespace {
+
+// Aliases are gone before the resolver runs: every use in a type or as a constructor's name is the
+// named type, itself expanded; a local of the alias's name shadows it.
+TEST(ExpandAliases, ReplacesEveryUseWithTheNamedType) {
+  Module m = parse(R"(
+alias Arr = array<V, 2>;
+alias V = vec3<f32>;
+fn f(a : Arr) -> V { let V = 1.0; return a[0] * V; }
+@compute @workgroup_size(1) fn main() { _ = f(Arr(V(1.0), V())); }
+)");
+  expandAliases(m);
+  const Function& f = m.functions[0];
+  EXPECT_EQ(f.params[0].type.name, "array");
+  EXPECT_EQ(f.params[0].type.args[0].name, "vec3");
+  EXPECT_EQ(f.params[0].type.args[0].args[0].name, "f32");
+  EXPECT_EQ(f.returnType->name, "vec3");
+  const Expr& call = *m.functions[1].body[0]->expr;  // f(Arr(V(1.0), V()))
+  const Expr& arr = *call.args[0];
+  EXPECT_EQ(arr.text, "array");
+  ASSERT_TRUE(arr.typeArgs.has_value());
+  EXPECT_EQ(arr.typeArgs->args[0].name, "vec3");
+  EXPECT_EQ(arr.args[0]->text, "vec3");
+  // In f, the local V shadows the alias: the return expression's V is that value.
+  const Expr& ret = *f.body[1]->expr;
+  EXPECT_EQ(ret.args[1]->text, "V");
+}
+
+TEST(ExpandAliases, RejectsCyclesAndRedeclarations) {
+  const auto error = [](const char* src) {
+    return errorOf([&] {
+      Module m = parse(src);
+      expandAliases(m);
+    });
+  };
+  EXPECT_NE(error("alias A = array<B, 2>; alias B = A;").find("refers to itself"), std::string::npos);
+  EXPECT_NE(error("struct S { a : u32 } alias S = u32;").find("redeclaration of 'S'"), std::string::npos);
+}
 
 TEST(Resolve, PointersAreTypedAndDereferenced) {
   const ir::Module m = resolved(R"(

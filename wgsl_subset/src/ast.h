@@ -136,7 +136,15 @@ struct StructDecl {
   std::vector<StructMember> members;
 };
 
+// `alias name = type;` (expand_aliases.h replaces every use before the resolver runs).
+struct AliasDecl {
+  SourcePos pos;
+  std::string name;
+  TypeExpr type;
+};
+
 struct Module {
+  std::vector<AliasDecl> aliases;
   std::vector<StmtPtr> constAsserts;  // module-scope const_assert, checked after every declaration
   std::vector<GlobalVar> globals;
   std::vector<Function> functions;

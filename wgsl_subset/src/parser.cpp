@@ -44,7 +44,10 @@ class Parser {
       }
       if (atIdent("enable") || atIdent("requires"))
         unsupported(peek().pos, "'" + peek().text + "' directive");
-      if (atIdent("alias")) unsupported(peek().pos, "type alias");
+      if (atIdent("alias")) {
+        m.aliases.push_back(aliasDecl());
+        continue;
+      }
       if (at(Tok::Semi)) {
         next();
         continue;
@@ -196,6 +199,16 @@ class Parser {
     if (accept(Tok::Eq)) g.init = expression();
     expect(Tok::Semi, "after the declaration");
     return g;
+  }
+
+  AliasDecl aliasDecl() {
+    AliasDecl a;
+    a.pos = next().pos;
+    a.name = ident("an alias name");
+    expect(Tok::Eq, "after the alias name");
+    a.type = type();
+    expect(Tok::Semi, "after the alias");
+    return a;
   }
 
   StructDecl structDecl() {

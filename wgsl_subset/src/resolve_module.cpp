@@ -74,6 +74,8 @@ void Resolver::run() {
       out_.order.push_back({IK::Function, {}, nullptr, &fn});
     }
   }
+  // Aliases are expanded away before this stage; an unused one must still name a valid type.
+  for (const AliasDecl& a : m_.aliases) (void)resolveType(a.type);
   for (const auto& a : m_.constAsserts) constAssert(*a);
   if (!out_.entry) return;  // the validator says so, after the functions' own errors
   reflection_.entryPoint = out_.entry->name;

@@ -1,5 +1,5 @@
-// The pipeline: parse → resolve → validate → write GLSL → glslang → SPIR-V (Vulkan 1.1) →
-// spirv-val.
+// The pipeline: parse → expand aliases → resolve → validate → write GLSL → glslang → SPIR-V
+// (Vulkan 1.1) → spirv-val.
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "glsl_writer.h"
+#include "expand_aliases.h"
 #include "parser.h"
 #include "resolver.h"
 #include "validator.h"
@@ -72,7 +73,8 @@ std::vector<uint32_t> compileGlsl(const std::string& glsl, std::string* error) {
 Result translate(std::string_view source, const Options& options) {
   Result r;
   try {
-    const detail::Module ast = detail::parse(source);
+    detail::Module ast = detail::parse(source);
+    detail::expandAliases(ast);
     detail::ir::Module module;
     detail::resolve(ast, options.entryPoint, module, r.reflection);
     detail::validate(module);

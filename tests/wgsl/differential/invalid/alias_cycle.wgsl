@@ -1,0 +1,3 @@
+alias A = array<B, 2>;
+alias B = A;
+@compute @workgroup_size(1) fn main() {}
