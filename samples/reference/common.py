@@ -134,6 +134,14 @@ class BatchSampler:
         return out
 
 
+def accuracy(model, x, y, batch=256):
+    """The fraction of x the model classifies as y, in batches (the apps' test-set probe)."""
+    with torch.no_grad():
+        correct = sum((model(x[i:i + batch]).argmax(1) == y[i:i + batch]).sum().item()
+                      for i in range(0, len(x), batch))
+    return correct / len(x)
+
+
 def sin_series(x):
     """tensorgrad/models/taylor_trig.h: sin by its Taylor series in double (kan_tiny's targets,
     cartpole's physics), term for term as the app computes it."""

@@ -24,9 +24,7 @@ import argparse
 import json
 import math
 
-import numpy as np
-
-from common import FASHION_MNIST, BatchSampler, Mulberry32, load_fashion_mnist, normal, spread, torch
+from common import FASHION_MNIST, BatchSampler, Mulberry32, accuracy, load_fashion_mnist, normals, spread, torch
 import torch.nn.functional as F
 
 
@@ -47,15 +45,8 @@ def init_like_tensorgrad(model, seed, gain):
         for layer in (model.fc1, model.fc2):
             fan_in, fan_out = layer.weight.shape[1], layer.weight.shape[0]
             std = gain / math.sqrt(fan_in) if gain > 0 else 0.02
-            vals = np.array([normal(rng) * std for _ in range(fan_in * fan_out)], np.float32)
-            layer.weight.copy_(torch.from_numpy(vals).reshape(fan_in, fan_out).t())
+            layer.weight.copy_(normals(rng, fan_in * fan_out, std).reshape(fan_in, fan_out).t())
             layer.bias.zero_()
-
-
-def accuracy(model, x, y, batch=256):
-    with torch.no_grad():
-        return sum((model(x[i:i + batch]).argmax(1) == y[i:i + batch]).sum().item()
-                   for i in range(0, len(x), batch)) / len(x)
 
 
 def adamw(model, lr):

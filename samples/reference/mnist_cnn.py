@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from common import FASHION_MNIST, BatchSampler, Mulberry32, load_fashion_mnist, normal, spread, torch
+from common import FASHION_MNIST, BatchSampler, Mulberry32, accuracy, load_fashion_mnist, normal, spread, torch
 import torch.nn.functional as F
 
 
@@ -62,13 +62,6 @@ def init_like_tensorgrad(model, seed, mode, gain):
             vals = torch.from_numpy(vals).reshape(tg_shape)
             w.copy_(vals if w.dim() == 4 else vals.t())
             layer.bias.zero_()  # init.zeros draws nothing
-
-
-def accuracy(model, x, y, batch=256):
-    with torch.no_grad():
-        correct = sum((model(x[i:i + batch]).argmax(1) == y[i:i + batch]).sum().item()
-                      for i in range(0, len(x), batch))
-    return correct / len(x)
 
 
 def train(a, seed, xtr, ytr, xte, yte):
