@@ -7,7 +7,8 @@
 //   2. setLR(--lr2) and --steps/2 more steps of the same model;
 //   3. replaceModel with hidden --hidden2 (a fresh model, same loss and optimizer), setLR(--lr),
 //      --steps steps;
-//   4. setLR(--lr2) again and --steps/2 more (the lower rate adds about a point, as in phase 2).
+//   4. setLR(--lr2) again and --steps/2 more (1.8 points for the replaced model on lavapipe's
+//      default run; phase 2's lower rate adds 0.5 to the first).
 // After each phase it evaluates the test set through the attached predictor (parametric batch,
 // here 256) and plays the canvas: a stream of single images sent to the same predictor at B = 1
 // through tg::singleFlight without waiting (latest wins: superseded calls come back aborted), then

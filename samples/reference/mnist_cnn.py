@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from common import FASHION_MNIST, BatchSampler, Mulberry32, accuracy, load_fashion_mnist, normal, spread, torch
+from common import FASHION_MNIST, BatchSampler, Mulberry32, accuracy, load_fashion_mnist, normals, spread, torch
 import torch.nn.functional as F
 
 
@@ -58,8 +58,7 @@ def init_like_tensorgrad(model, seed, mode, gain):
             tg_shape = list(w.shape) if w.dim() == 4 else [w.shape[1], w.shape[0]]
             fan_in = tg_shape[0] if w.dim() == 2 else int(np.prod(tg_shape[1:]))
             std = 0.02 if mode == "tensorgrad" else gain / math.sqrt(fan_in)
-            vals = np.array([normal(rng) * std for _ in range(w.numel())], np.float32)
-            vals = torch.from_numpy(vals).reshape(tg_shape)
+            vals = normals(rng, w.numel(), std).reshape(tg_shape)
             w.copy_(vals if w.dim() == 4 else vals.t())
             layer.bias.zero_()  # init.zeros draws nothing
 

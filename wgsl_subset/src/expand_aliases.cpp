@@ -72,9 +72,7 @@ class AliasExpander {
   }
 
   void type(TypeExpr& t) {
-    if (auto it = aliases_.find(t.name); it != aliases_.end() && !shadowed(t.name)) {
-      if (!t.args.empty() || t.count)
-        fail(t.pos, "alias '" + t.name + "' takes no template arguments");
+    if (aliases_.contains(t.name) && !shadowed(t.name)) {  // the parser gives it no arguments
       t = target(t.name);
       return;
     }

@@ -9,7 +9,7 @@
 namespace wgsl::detail {
 
 // Expands every use of module.aliases in place, and each alias's own type. Fails on a redeclared
-// name, an alias given template arguments, and cyclic aliases.
+// name and on cyclic aliases.
 void expandAliases(Module& module);
 
 }  // namespace wgsl::detail
