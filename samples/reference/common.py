@@ -320,6 +320,22 @@ def masked_ce(logits, targets, mask):
     return (ce * mask.reshape(-1)).sum()
 
 
+def mean_masked_ce(model, batches):
+    """The mean of masked_ce over (x, y, mask) batches, without gradients (a held-out loss)."""
+    with torch.no_grad():
+        losses = [masked_ce(model(x), y, m).item() for x, y, m in batches]
+    return sum(losses) / len(losses)
+
+
+def train_masked(model, opt, lr, steps, next_batch):
+    """`steps` training steps on next_batch() -> (x, y, mask), step k at lr(k); their losses."""
+    losses = []
+    for step in range(1, steps + 1):
+        x, y, m = next_batch()
+        losses.append(train_step(model, opt, masked_ce(model(x), y, m), lr(step)))
+    return losses
+
+
 def train_step(model, opt, loss, lr, clip=1.0):
     """One tensorgrad training step: backward, clip by global norm (max / (norm + 1e-6)), AdamW at lr."""
     for group in opt.param_groups:

@@ -19,7 +19,7 @@ Defaults are the app's lavapipe defaults (--steps 400 --layers 1); its GPU defau
 """
 import argparse
 
-from common import Decoder, Mulberry32, lr_linear, masked_ce, read_words, torch, train_step, write
+from common import Decoder, Mulberry32, lr_linear, mean_masked_ce, read_words, torch, train_masked, write
 
 torch.set_num_threads(1)
 
@@ -57,16 +57,11 @@ def run(a, seed, train_words, test_words):
 
     def validate():
         rng = Mulberry32(77)
-        with torch.no_grad():
-            return sum(masked_ce(model(x), y, m).item() for x, y, m in
-                       (batch_of(test_words, rng, a.batch) for _ in range(4))) / 4
+        return mean_masked_ce(model, [batch_of(test_words, rng, a.batch) for _ in range(4)])
 
     start = validate()
     data = Mulberry32(seed ^ 0x85EBCA6B)
-    losses = []
-    for step in range(1, a.steps + 1):
-        x, y, m = batch_of(train_words, data, a.batch)
-        losses.append(train_step(model, opt, masked_ce(model(x), y, m), lr(step)))
+    losses = train_masked(model, opt, lr, a.steps, lambda: batch_of(train_words, data, a.batch))
     val = validate()
     print(f"seed {seed}: final loss {losses[-1]:.6g} after {a.steps} steps; validation loss "
           f"{start:.4f} -> {val:.4f}", flush=True)

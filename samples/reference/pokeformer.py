@@ -20,7 +20,7 @@ Defaults are the app's (300 steps, the same on every device).
 """
 import argparse
 
-from common import Decoder, Mulberry32, lr_linear, masked_ce, read_words, torch, train_step, write
+from common import Decoder, Mulberry32, lr_linear, mean_masked_ce, read_words, torch, train_masked, write
 
 torch.set_num_threads(1)
 
@@ -46,16 +46,11 @@ def run(a, seed, train_names, held_out):
 
     def held_out_loss():
         rng = Mulberry32(1234)
-        with torch.no_grad():
-            return sum(masked_ce(model(x), y, m).item() / 8 for x, y, m in
-                       (name_batch(held_out, rng, a.batch) for _ in range(8)))
+        return mean_masked_ce(model, [name_batch(held_out, rng, a.batch) for _ in range(8)])
 
     start = held_out_loss()
     data = Mulberry32(seed ^ 0x9E3779B9)
-    losses = []
-    for step in range(1, a.steps + 1):
-        x, y, m = name_batch(train_names, data, a.batch)
-        losses.append(train_step(model, opt, masked_ce(model(x), y, m), lr(step)))
+    losses = train_masked(model, opt, lr, a.steps, lambda: name_batch(train_names, data, a.batch))
     end = held_out_loss()
     print(f"seed {seed}: final loss {losses[-1]:.6g} after {a.steps} steps; held-out loss "
           f"{start:.4f} -> {end:.4f}", flush=True)
