@@ -3,7 +3,8 @@
 # tests/downstream against that prefix alone, twice (find_package(tensorgrad) with CMake, and
 # `pkg-config --cflags --libs tensorgrad` with the compiler directly), both with -Wall -Wextra
 # -Werror, run both, and require the same output (two completed steps and a prediction). The
-# installed package must not point into the source or build tree.
+# installed package must not point into the source or build tree. A C11 program against the
+# installed <webgpu/webgpu.h> builds and runs too.
 # Usage: check_install.sh BUILD_DIR WORK_DIR CXX [COMPILER_LAUNCHER]
 set -euo pipefail
 build=$1 work=$2 cxx=$3 launcher=${4:-}
@@ -38,6 +39,16 @@ flags=$(pkg-config --cflags --libs tensorgrad)
 echo "pkg-config --cflags --libs tensorgrad: $flags"
 $launcher "$cxx" -std=c++20 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror "$here/main.cpp" -o "$work/pkgconfig-downstream" $flags
 "$work/pkgconfig-downstream" | tee "$work/pkgconfig.out"
+
+# The standard C API from the installed headers: a C11 program (tests/c_programs/compute.c)
+# compiled with the C compiler, linked with the C++ one (the libraries are C++).
+cc=${CC:-cc}
+$launcher "$cc" -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags tensorgrad) \
+  -c "$source_dir/tests/c_programs/compute.c" -o "$work/c_compute.o"
+$launcher "$cxx" "$work/c_compute.o" -o "$work/c_compute" $flags
+"$work/c_compute" | tee "$work/c.out"
+grep -q "^c compute: all 4096 collatz step counts match the CPU" "$work/c.out" ||
+  { echo "the C program against the installed webgpu.h failed"; exit 1; }
 
 grep -q "^step 2 loss " "$work/cmake.out" || { echo "no second step"; exit 1; }
 grep -q "^predict " "$work/cmake.out" || { echo "no prediction"; exit 1; }
