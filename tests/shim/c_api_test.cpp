@@ -375,6 +375,13 @@ TEST_F(CApi, TextureAndSamplerBindingsAreRefused) {
   EXPECT_EQ(e.type, WGPUErrorType_Validation);
   EXPECT_NE(e.message.find("texture binding"), std::string::npos) << e.message;
 
+  entry.texture.sampleType = WGPUTextureSampleType_BindingNotUsed;
+  entry.buffer.type = static_cast<WGPUBufferBindingType>(7);
+  const Error type =
+      Capture([&] { wgpuBindGroupLayoutRelease(wgpuDeviceCreateBindGroupLayout(device, &desc)); });
+  EXPECT_EQ(type.type, WGPUErrorType_Validation);
+  EXPECT_NE(type.message.find("not a WGPUBufferBindingType"), std::string::npos) << type.message;
+
   WGPUComputePassDescriptor passDesc = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
   WGPUPassTimestampWrites writes = WGPU_PASS_TIMESTAMP_WRITES_INIT;
   passDesc.timestampWrites = &writes;

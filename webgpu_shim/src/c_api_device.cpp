@@ -122,6 +122,12 @@ WGPUBindGroupLayout wgpuDeviceCreateBindGroupLayout(WGPUDevice device,
       const std::string which = "entry (binding " + std::to_string(e.binding) + ")";
       if (error.empty()) error = CheckChain(e.nextInChain, "WGPUBindGroupLayoutEntry");
       if (error.empty()) error = CheckChain(e.buffer.nextInChain, "WGPUBufferBindingLayout");
+      if (error.empty() && e.buffer.type > WGPUBufferBindingType_ReadOnlyStorage)
+        error = which + " has buffer.type " + std::to_string(e.buffer.type) +
+                ", which is not a WGPUBufferBindingType value.";
+      if (error.empty() && (e.visibility & ~(WGPUShaderStage_Vertex | WGPUShaderStage_Fragment |
+                                             WGPUShaderStage_Compute)) != 0)
+        error = which + " has visibility bits outside WGPUShaderStage.";
       if (error.empty() && e.sampler.type != WGPUSamplerBindingType_BindingNotUsed)
         error = which + " is a sampler binding; only buffer bindings are supported.";
       if (error.empty() && e.texture.sampleType != WGPUTextureSampleType_BindingNotUsed)
