@@ -9,8 +9,11 @@
 //   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast), transA
 //
 // TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
-// the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
-// and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:8:8:8,s:16:16:4:4:16.
+// the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN[:STAGES]
+// (tiled) and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:16:8:8:2,s:1:4:1:4:256.
+// A forced tiling may use all the workgroup memory the device offers (its
+// maxComputeWorkgroupStorageSize, which the bench's device requests); a case whose tiling needs
+// more is skipped with that reason.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -53,19 +56,27 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
   });
   const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
   auto specs = tg::emitKernels(graph, plan, {.kernels = kernels});
+  g.gpu = test_support::openDefaultDevice(g.errors);
+  if (!g.gpu.device) return;
+  const wgpu::Device& device = g.gpu.device;
   if (tiling) {
+    wgpu::Limits limits;
+    device.GetLimits(&limits);
+    const int64_t budget = limits.maxComputeWorkgroupStorageSize;
+    if (const std::string why = tiling->invalidReason(budget); !why.empty()) {
+      g.errors.push_back(tiling->describe() + ": " + why);
+      return;
+    }
     for (tg::KernelSpec& spec : specs) {
       if (spec.kind != tg::OpKind::Matmul) continue;
       const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(
-          {.batches = 1, .m = m, .k = k, .n = n, .transA = transA}, tiling);
+          {.batches = 1, .m = m, .k = k, .n = n, .transA = transA, .workgroupBytes = budget},
+          tiling);
       spec.wgsl = src.wgsl;
       spec.threads = src.threads;
       spec.workgroupSize = src.workgroupSize;
     }
   }
-  g.gpu = test_support::openDefaultDevice(g.errors);
-  if (!g.gpu.device) return;
-  const wgpu::Device& device = g.gpu.device;
   g.transA = transA;
   g.a = test_support::uniformValues(m * k, 1);
   g.b = test_support::uniformValues(k * n, 2);
@@ -168,13 +179,19 @@ void BM_Gemm(benchmark::State& state) {
 // the transformer at D256 with B·T = 1024 rows (QKV-sized [1024, 256] · [256, 1024], the weight
 // gradients of its QKV and MLP layers, its attention projections' [256, 256] over K = 1024; at
 // D512, [512, 512] over K = 4096); the transformer sample at D64 (B·T = 1024 rows: the
-// attention projection, the MLP's two layers, their weight gradients); 256³.
+// attention projection, the MLP's two layers, their weight gradients); 256³; the transformer at
+// D512 with B·T = 4096 rows (QKV, the MLP's two layers, their weight gradients); the weight
+// gradients of the step sweep's MLPs at B4096 (1 → H → H → 1: [1, H], [H, H], [H, 1] over K =
+// 4096).
 const std::vector<std::array<int64_t, 4>> kShapes = {
     // M, K, N, transA
-    {256, 256, 256, 0},   {1024, 256, 1024, 0}, {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
-    {256, 1024, 1024, 1}, {1024, 1024, 256, 1}, {1024, 64, 64, 0},     {1024, 64, 256, 0},
-    {1024, 256, 64, 0},   {64, 1024, 64, 1},    {64, 1024, 256, 1},    {256, 1024, 64, 1},
-    {256, 1024, 256, 1},  {512, 4096, 512, 1},
+    {256, 256, 256, 0},   {1024, 256, 1024, 0},  {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
+    {256, 1024, 1024, 1}, {1024, 1024, 256, 1},  {1024, 64, 64, 0},     {1024, 64, 256, 0},
+    {1024, 256, 64, 0},   {64, 1024, 64, 1},     {64, 1024, 256, 1},    {256, 1024, 64, 1},
+    {256, 1024, 256, 1},  {512, 4096, 512, 1},   {4096, 512, 1536, 0},  {4096, 512, 2048, 0},
+    {4096, 2048, 512, 0}, {512, 4096, 2048, 1},  {2048, 4096, 512, 1},  {1, 4096, 64, 1},
+    {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
+    {256, 4096, 1, 1},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {
@@ -197,15 +214,16 @@ void registerTilings() {
     for (std::string f; std::getline(fields, f, ':');) v.push_back(std::stoll(f));
     using F = tg::detail::GemmTiling::Form;
     tg::detail::GemmTiling t;
-    if (item[0] == 't' && v.size() == 5) {
+    if (item[0] == 't' && (v.size() == 5 || v.size() == 6)) {
       t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
+      if (v.size() == 6) t.stages = v[5];
     } else if (item[0] == 's' && v.size() == 5) {
       t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
     } else {
       std::fprintf(stderr, "TG_GEMM_TILINGS: cannot read '%s'\n", item.c_str());
       continue;
     }
-    if (const std::string why = t.invalidReason(); !why.empty()) {
+    if (const std::string why = t.invalidReason(INT64_MAX); !why.empty()) {
       std::fprintf(stderr, "TG_GEMM_TILINGS: %s: %s\n", item.c_str(), why.c_str());
       continue;
     }

@@ -71,7 +71,8 @@ Case productsCase(const std::vector<Product>& products) {
   return c;
 }
 
-// Small products, as chooseTiling takes them: split-K blocks of 8×8 or 16×16.
+// Small products, as chooseTiling takes them: split-K blocks of 8×8 or 16×16, and of 1×4, 4×1
+// or 1×1 for matrix-vector products.
 std::vector<Product> smallProducts() {
   return {
       {{1, 1}, {1, 1}},
@@ -85,6 +86,8 @@ std::vector<Product> smallProducts() {
       {{3, 1, 32}, {3, 32, 1}},
       {{2, 2, 9, 5}, {2, 2, 5, 3}},
       {{2, 40, 64}, {2, 64, 12}},  // vec4 loads, K a multiple of the k-tile
+      {{1, 300}, {300, 36}},       // matrix-vector forms: 1×4 blocks, 64 slices of 75 chunks
+      {{30, 517}, {517, 2}},       // 4×1 blocks (N < 4), odd K: scalar loads
   };
 }
 
@@ -178,9 +181,13 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");     // attention scores
   EXPECT_EQ(pick(1, 1024, 64, 64).describe(), "splitk 16x16 1x1 s1");  // short K: k order
   EXPECT_EQ(pick(512, 8, 100, 8).describe(), "splitk 8x8 2x2 s16");
+  // The weight gradients of a 1-wide layer: a workgroup on 4 outputs or 1.
+  EXPECT_EQ(pick(1, 1, 4096, 64).describe(), "splitk 1x4 1x4 s256");
+  EXPECT_EQ(pick(1, 64, 4096, 1).describe(), "splitk 4x1 4x1 s256");
+  EXPECT_EQ(pick(1, 1, 256, 1).describe(), "splitk 1x1 1x1 s64");
   EXPECT_EQ(pick(1, 1, 1, 1).form, F::SplitK);
   for (const auto& p : {pick(1, 4096, 4096, 4096), pick(1, 64, 1024, 64), pick(512, 8, 16, 8),
-                        pick(1, 256, 256, 256), pick(1, 1, 1, 1)})
+                        pick(1, 256, 256, 256), pick(1, 1, 1, 1), pick(1, 1, 4096, 64)})
     EXPECT_EQ(p.invalidReason(), "") << p.describe();
 }
 
@@ -273,8 +280,15 @@ INSTANTIATE_TEST_SUITE_P(
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4},
+        // Two stages (the next K tile stored while this one is multiplied), in 16 KiB.
+        tg::detail::GemmTiling{
+            .form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4, .stages = 2},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 2, .tn = 2, .slices = 4},
+        // Blocks of one row, one column or one output: a whole workgroup on K.
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 1, .bn = 4, .tm = 1, .tn = 4, .slices = 256},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 4, .bn = 1, .tm = 4, .tn = 1, .slices = 256},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 1, .bn = 1, .tm = 1, .tn = 1, .slices = 256},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 4, .tn = 4, .slices = 64},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 2, .tn = 2, .slices = 16},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 32, .bn = 32, .tm = 4, .tn = 4, .slices = 4},

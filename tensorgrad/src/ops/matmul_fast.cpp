@@ -140,16 +140,21 @@ struct TiledOperand {
     return s;
   }
 
-  std::string store(int64_t g) const {
-    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" +
-           n(g) + " / 4u] = " + reg + n(g) + ";\n";
+  int64_t tileVec4() const { return bk * rowVec4(); }  // one tile in workgroup memory
+
+  // Stores register reg<g> into the tile at workgroup offset `at` ("" for 0).
+  std::string store(int64_t g, const std::string& at, const std::string& ind) const {
+    return ind + smem + "[" + (at.empty() ? "" : at + " + ") + reg + "k" + n(g) + " * " +
+           u(rowVec4()) + " + " + reg + "x" + n(g) + " / 4u] = " + reg + n(g) + ";\n";
   }
 };
 
 // Tiled: out block BM×BN per workgroup; invocation (ty, tx) owns rows (ty + g·BM/TM)·4 + i and
 // columns (tx + h·BN/TN)·4 + j, so a warp's reads of a k row are 16 consecutive vec4s (B) and
 // one or two broadcast vec4s (A). The next K tile is loaded into registers while this one is
-// multiplied (one workgroup buffer, two barriers a tile).
+// multiplied. One stage: the registers go to the one workgroup tile between two barriers. Two
+// stages: they go to the other tile after the multiply, and one barrier a tile suffices (a tile
+// is rewritten only after the barrier that ends the multiply reading it).
 KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
   TiledOperand a{.name = p.lhs,
@@ -177,8 +182,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
-           "var<workgroup> aS : array<vec4<f32>, " + n(g.bk * a.rowVec4()) + ">;\n" +
-               "var<workgroup> bS : array<vec4<f32>, " + n(g.bk * b.rowVec4()) + ">;\n");
+           "var<workgroup> aS : array<vec4<f32>, " + n(g.stages * a.tileVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(g.stages * b.tileVec4()) + ">;\n");
   w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
   for (const TiledOperand* o : {&a, &b}) {
     for (int64_t q = 0; q < o->groups() / inv; ++q) {
@@ -190,10 +195,21 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
   for (const TiledOperand* o : {&a, &b})
     for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "0u", "  ");
+  const auto storeAll = [&](const std::string& atA, const std::string& atB,
+                            const std::string& ind) {
+    std::string s;
+    for (int64_t q = 0; q < a.groups() / inv; ++q) s += a.store(q, atA, ind);
+    for (int64_t q = 0; q < b.groups() / inv; ++q) s += b.store(q, atB, ind);
+    return s;
+  };
+  const bool twoStages = g.stages == 2;
+  if (twoStages) w += storeAll("", "", "  ") + "  workgroupBarrier();\n";
   w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
-  for (const TiledOperand* o : {&a, &b})
-    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->store(q);
-  w += "    workgroupBarrier();\n";
+  if (twoStages) {
+    w += "    let stage = (k0 / " + u(g.bk) + ") % 2u;\n";
+  } else {
+    w += storeAll("", "", "    ") + "    workgroupBarrier();\n";
+  }
   if (p.k > g.bk) {
     w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
     for (const TiledOperand* o : {&a, &b})
@@ -201,7 +217,12 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
     w += "    }\n";
   }
   // The k loop unrolled: workgroup addresses become constant offsets from the invocation's base.
-  w += "    let aAt = ty;\n    let bAt = tx;\n";
+  if (twoStages) {
+    w += "    let aAt = stage * " + u(a.tileVec4()) + " + ty;\n    let bAt = stage * " +
+         u(b.tileVec4()) + " + tx;\n";
+  } else {
+    w += "    let aAt = ty;\n    let bAt = tx;\n";
+  }
   for (int64_t kk = 0; kk < g.bk; ++kk) {
     for (int64_t q = 0; q < g.tm / 4; ++q)
       w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) +
@@ -215,6 +236,12 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
         w += "    " + c + " = " + c + " + a" + n(kk) + "_" + n(r / 4) + "." + lane(r % 4) + " * b" +
              n(kk) + "_" + n(h) + ";\n";
       }
+  }
+  if (twoStages && p.k > g.bk) {
+    w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
+    w += storeAll("(1u - stage) * " + u(a.tileVec4()), "(1u - stage) * " + u(b.tileVec4()),
+                  "      ");
+    w += "    }\n";
   }
   w += "    workgroupBarrier();\n  }\n";
   for (int64_t r = 0; r < g.tm; ++r) {
@@ -252,8 +279,9 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
 // the block and sums chunks s, s + S, s + 2S, ... of KC consecutive k (KC = 4 when K allows, so
 // a row contiguous along k is read a vec4 at a time), reading the operands straight from the
 // buffers: neighbouring slices read neighbouring k, so a warp's loads stay in few cache lines.
-// The slices' partial blocks then meet in workgroup memory and one invocation per output adds
-// them in slice order. Rows and columns past the edge are clamped (read, never stored).
+// The slices' partial blocks then meet in workgroup memory, summed in slice order or, where a
+// workgroup has few outputs, by a tree. Rows and columns past the edge are clamped (read, never
+// stored).
 KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrN = g.bn / g.tn, S = g.slices;
   const int64_t kc = p.k % 4 == 0 ? 4 : 1;
@@ -378,16 +406,32 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       }
     }
   } else {
-    // Partial of block output o from slice s at o·S + ((s + o) mod S): the writes of a warp's
-    // slices and the reads of its outputs both spread over the banks.
+    // Slice s's partial of block output o sits at slot(s, o) = s·BMBN + (o + s) mod BMBN: the
+    // rotation by s puts the writes of neighbouring slices (a warp's lanes, where they take
+    // neighbouring slices) in distinct banks. With an output for every other invocation or more,
+    // one invocation per output sums its S partials in slice order (a tree level would cost as
+    // many reads as it saves, and a barrier); with fewer (a whole workgroup on a few outputs), a
+    // tree adds the upper half of the slices into the lower, log2(S) levels, ending at
+    // slot(0, o) = o.
+    const bool tree = bmbn * 2 <= inv;
+    const auto slot = [&](const std::string& s, const std::string& o) {
+      return s + " * " + u(bmbn) + " + (" + o + " + " + s + ") % " + u(bmbn);
+    };
     for (int64_t i = 0; i < g.tm; ++i)
       for (int64_t j = 0; j < g.tn; ++j) {
         const std::string o = "((ty * " + u(g.tm) + " + " + u(i) + ") * " + u(g.bn) + " + tx * " +
                               u(g.tn) + " + " + u(j) + ")";
-        w += "  red[" + o + " * " + u(S) + " + ((s + " + o + ") & " + u(S - 1) + ")] = c" + n(i) +
-             "_" + n(j) + ";\n";
+        w += "  red[" + slot("s", o) + "] = c" + n(i) + "_" + n(j) + ";\n";
       }
     w += "  workgroupBarrier();\n";
+    if (tree) {
+      w += "  for (var h = " + u(S / 2) + "; h > 0u; h = h / 2u) {\n";
+      w += "    for (var e = lid; e < h * " + u(bmbn) + "; e += " + u(inv) + ") {\n";
+      w += "      let ls = e / " + u(bmbn) + ";\n      let lo = e % " + u(bmbn) + ";\n";
+      w += "      red[" + slot("ls", "lo") + "] = red[" + slot("ls", "lo") + "] + red[" +
+           slot("(ls + h)", "lo") + "];\n";
+      w += "    }\n    workgroupBarrier();\n  }\n";
+    }
     for (int64_t first = 0; first < bmbn; first += inv) {
       const std::string o = "o" + n(first / inv);
       w += "  {\n    let " + o + " = lid + " + u(first) + ";\n";
@@ -396,10 +440,13 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
            u(g.bn) + ";\n";
       if (edgeM) cond = both(cond, "r < " + u(p.m));
       if (edgeN) cond = both(cond, "c < " + u(p.n));
+      if (tree) {
+        w += "    " + guarded(cond, store(p, outIndex("r", "c"), "red[" + o + "]")) + "\n  }\n";
+        continue;
+      }
       w += "    " + std::string(cond.empty() ? "{" : "if (" + cond + ") {") + "\n";
       w += "      var t = 0.0;\n      for (var q = 0u; q < " + u(S) + "; q++) {\n";
-      w += "        t = t + red[" + o + " * " + u(S) + " + ((q + " + o + ") & " + u(S - 1) +
-           ")];\n      }\n";
+      w += "        t = t + red[" + slot("q", o) + "];\n      }\n";
       w += "      " + store(p, outIndex("r", "c"), "t") + "\n    }\n  }\n";
     }
   }
@@ -410,10 +457,18 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
 
 }  // namespace
 
-std::string GemmTiling::invalidReason() const {
+int64_t GemmTiling::workgroupBytes() const {
+  // Tiled: padded rows (a k-contiguous source) are the worst case.
+  if (form == Form::Tiled) return (bm / 4 + 1 + bn / 4 + 1) * bk * 16 * stages;
+  return slices > 1 ? slices * bm * bn * 4 : 0;
+}
+
+std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
   const auto pow2 = [](int64_t v) {
     return v > 0 && std::has_single_bit(static_cast<uint64_t>(v));
   };
+  if (workgroupBytes() > workgroupBytesLimit)
+    return "more than " + n(workgroupBytesLimit) + " bytes of workgroup memory";
   if (bm <= 0 || bn <= 0 || tm <= 0 || tn <= 0 || bm % tm || bn % tn)
     return "TM, TN must divide BM, BN";
   if (invocations() > kWorkgroupSize) return "more than 256 invocations a workgroup";
@@ -422,21 +477,18 @@ std::string GemmTiling::invalidReason() const {
     if (bk <= 0 || bk % 4) return "BK must be a multiple of 4";
     const int64_t inv = invocations();
     if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
-    // Padded rows (a k-contiguous source) are the worst case.
-    if ((bm / 4 + 1 + bn / 4 + 1) * bk * 16 > 16384)
-      return "more than 16384 bytes of workgroup memory";
+    if (stages != 1 && stages != 2) return "stages must be 1 or 2";
   } else {
     if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
     if (!pow2(slices)) return "slices must be a power of two";
-    if (slices > 1 && slices * bm * bn * 4 > 16384)
-      return "more than 16384 bytes of workgroup memory";
   }
   return "";
 }
 
 std::string GemmTiling::describe() const {
   if (form == Form::Tiled)
-    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn);
+    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn) +
+           (stages > 1 ? " x" + n(stages) : "");
   return "splitk " + n(bm) + "x" + n(bn) + " " + n(tm) + "x" + n(tn) + " s" + n(slices);
 }
 
@@ -451,7 +503,10 @@ std::string GemmTiling::describe() const {
 // nothing measurable (1024×64×64: 1.09 to 1.19 TFLOP/s for every form tried), and in-order sums
 // are what upstream's kernels compute for short K, which the README MLP's training needs to track
 // upstream within 1e-3 for 200 steps (late in training Adam normalises near-zero gradients, so a
-// different summation order there moved its loss by 0.5%).
+// different summation order there moved its loss by 0.5%). Products with fewer than 4 rows or
+// columns (the weight gradients of a 1-wide layer) give each workgroup 4 outputs or 1 and up to
+// 256 slices: [1, 64] and [64, 1] over K = 4096 in 7.8 µs where 8×8 blocks took 20 (H100,
+// 2026-11-26, bench/RESULTS.md).
 GemmTiling chooseTiling(const MatmulProblem& raw) {
   const MatmulProblem p = normalized(raw);
   using F = GemmTiling::Form;
@@ -465,20 +520,24 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
     return {.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4};
   if (tiled(64, 32, 128)) return {.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
   const int64_t chunks = p.k % 4 == 0 ? p.k / 4 : p.k;
-  const auto split = [&](int64_t bm, int64_t bn, int64_t t) {
-    GemmTiling g{.form = F::SplitK, .bm = bm, .bn = bn, .bk = 0, .tm = t, .tn = t, .slices = 1};
-    const int64_t positions = (bm / t) * (bn / t);
+  const auto split = [&](int64_t bm, int64_t bn, int64_t tm, int64_t tn) {
+    GemmTiling g{.form = F::SplitK, .bm = bm, .bn = bn, .bk = 0, .tm = tm, .tn = tn, .slices = 1};
+    const int64_t positions = (bm / tm) * (bn / tn);
     while (g.slices * 2 * positions <= kWorkgroupSize && g.slices * 2 <= chunks &&
-           g.slices * 2 * bm * bn * 4 <= 16384)
+           g.slices * 2 * bm * bn * 4 <= kDefaultWorkgroupBytes)
       g.slices *= 2;
     return g;
   };
   const int64_t narrow = p.m <= 8 || p.n <= 8 ? 8 : 16;  // a block the product fills
   if (p.k <= 64)
     return {.form = F::SplitK, .bm = narrow, .bn = narrow, .bk = 0, .tm = 1, .tn = 1, .slices = 1};
-  if (narrow == 8) return split(8, 8, 2);
-  if (blocks(p, 16, 16) >= 132) return split(16, 16, 4);
-  return split(8, 8, 4);
+  if (p.m < 4 || p.n < 4) {  // a matrix-vector product: a whole workgroup on 4 outputs or 1
+    const int64_t bm = p.m < 4 ? 1 : 4, bn = p.n < 4 ? 1 : 4;
+    return split(bm, bn, bm, bn);
+  }
+  if (narrow == 8) return split(8, 8, 2, 2);
+  if (blocks(p, 16, 16) >= 132) return split(16, 16, 4, 4);
+  return split(8, 8, 4, 4);
 }
 
 MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
@@ -497,7 +556,7 @@ MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
 KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling> tiling) {
   const MatmulProblem p = normalized(raw);
   const GemmTiling g = tiling ? *tiling : chooseTiling(p);
-  if (const std::string why = g.invalidReason(); !why.empty())
+  if (const std::string why = g.invalidReason(p.workgroupBytes); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   return g.form == GemmTiling::Form::Tiled ? tiledKernel(p, g) : splitKernel(p, g);
 }

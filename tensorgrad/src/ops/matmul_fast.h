@@ -32,6 +32,9 @@ struct MatmulEpilogue {
   bool permuted = false;
 };
 
+// WebGPU's default maxComputeWorkgroupStorageSize, which every adapter offers.
+inline constexpr int64_t kDefaultWorkgroupBytes = 16384;
+
 // out[b] = A[b] · B[b or shared] for b < batches, A [m, k], B [k, n], out row-major [m, n].
 // A transposed operand is stored the other way round (A as [k, m], B as [n, k]): what a Permute
 // swapping the last two axes read, when the fast set folds that permute into the product.
@@ -41,6 +44,8 @@ struct MatmulProblem {
   bool transA = false, transB = false;
   std::string lhs = "a", rhs = "b";  // binding names
   std::optional<MatmulEpilogue> epilogue{};
+  // Workgroup memory a kernel may use: WebGPU's default limit, or what the device was given.
+  int64_t workgroupBytes = kDefaultWorkgroupBytes;
 };
 
 struct GemmTiling {
@@ -50,12 +55,17 @@ struct GemmTiling {
   int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
   int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
+  int64_t stages = 1;  // Tiled: K tiles in workgroup memory at once (2: the next is stored while
+                       // this one is multiplied, one barrier a tile instead of two)
   int64_t invocations() const {
     return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
   }
-  // Empty when the tiling fits WebGPU's default limits and the form's own rules, else why not.
-  std::string invalidReason() const;
-  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16"
+  int64_t workgroupBytes() const;  // the worst case over operand layouts
+  // Empty when the tiling fits `workgroupBytes` of workgroup memory, WebGPU's other default
+  // limits and the form's own rules, else why not.
+  std::string invalidReason(int64_t workgroupBytes = kDefaultWorkgroupBytes) const;
+  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "tiled 128x128x16 8x8 x2",
+                                 // "splitk 16x16 4x4 s16"
 };
 
 // The tiling the fast set uses for `p`.
