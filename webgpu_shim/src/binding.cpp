@@ -8,6 +8,7 @@
 #include "buffer.h"
 #include "descriptor_arrays.h"
 #include "device.h"
+#include "process_exit.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -54,7 +55,7 @@ BindGroupLayoutImpl::BindGroupLayoutImpl(const std::shared_ptr<DeviceImpl>& devi
     : ObjectBase(device, "BindGroupLayout", label) {}
 
 BindGroupLayoutImpl::~BindGroupLayoutImpl() {
-  if (layout_) vkDestroyDescriptorSetLayout(Device().Vk(), layout_, nullptr);
+  if (layout_ && !ProcessExiting()) vkDestroyDescriptorSetLayout(Device().Vk(), layout_, nullptr);
 }
 
 const BindGroupLayoutEntry* BindGroupLayoutImpl::Find(uint32_t binding) const {
@@ -144,7 +145,7 @@ PipelineLayoutImpl::PipelineLayoutImpl(const std::shared_ptr<DeviceImpl>& device
     : ObjectBase(device, "PipelineLayout", label) {}
 
 PipelineLayoutImpl::~PipelineLayoutImpl() {
-  if (layout_) vkDestroyPipelineLayout(Device().Vk(), layout_, nullptr);
+  if (layout_ && !ProcessExiting()) vkDestroyPipelineLayout(Device().Vk(), layout_, nullptr);
 }
 
 std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(

@@ -10,6 +10,7 @@
 #include "descriptor_arrays.h"
 #include "device_limits.h"
 #include "indirect_validation.h"
+#include "process_exit.h"
 #include "queue.h"
 #include "shader_module.h"
 #include "vk_check.h"
@@ -128,6 +129,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   device->memory_ = std::make_unique<MemoryAllocator>(vk, device->memoryProperties_);
   device->queue_ = std::make_shared<QueueImpl>(
       device.get(), std::string(std::string_view(descriptor.defaultQueue.label)));
+  WatchProcessExit();  // after the driver set up what this device needs (see process_exit.h)
   return device;
 }
 
@@ -139,11 +141,16 @@ DeviceImpl::DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter,
       lostCallbackMode_(descriptor.deviceLostCallbackMode_),
       uncapturedCallback_(descriptor.uncapturedErrorCallback_) {
   ++liveDevices;
+  TrackLiveDevice(this);
 }
 
 DeviceImpl::~DeviceImpl() {
   --liveDevices;
+  UntrackLiveDevice(this);
   if (!device_) return;
+  // At process exit the driver may be gone: its objects are left to the OS, deferred work is
+  // dropped, and the members' destructors skip their Vulkan calls too (process_exit.h).
+  if (ProcessExiting()) return;
   vkDeviceWaitIdle(device_);
   queue_.reset();
   completed_ = lastSubmitted_;
@@ -363,6 +370,7 @@ void DeviceImpl::WaitIdle() {
 }
 
 void DeviceImpl::DeferUntilIdle(std::function<void()> fn) {
+  if (ProcessExiting()) return;  // deferred work destroys Vulkan objects (process_exit.h)
   if (lastSubmitted_ <= completed_) {
     fn();
     return;
@@ -371,6 +379,7 @@ void DeviceImpl::DeferUntilIdle(std::function<void()> fn) {
 }
 
 void DeviceImpl::DeferUntilNextSubmitDone(std::function<void()> fn) {
+  if (ProcessExiting()) return;
   Defer(lastSubmitted_ + 1, std::move(fn));
 }
 
@@ -436,6 +445,10 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
 }
 
 void DeviceImpl::DestroyRawBuffer(RawBuffer& buffer) {
+  if (ProcessExiting()) {
+    buffer = RawBuffer{};
+    return;
+  }
   if (buffer.buffer) vkDestroyBuffer(device_, buffer.buffer, nullptr);
   if (buffer.allocation.memory) memory_->Free(buffer.allocation);
   buffer = RawBuffer{};
@@ -463,7 +476,7 @@ VkCommandBuffer DeviceImpl::AcquireCommandBuffer(bool reusable) {
 }
 
 void DeviceImpl::ReleaseCommandBuffer(VkCommandBuffer cmd) {
-  if (!cmd) return;
+  if (!cmd || ProcessExiting()) return;
   vkResetCommandBuffer(cmd, 0);
   freeCommandBuffers_.push_back(cmd);
 }

@@ -124,6 +124,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // the scope), Tick resolves the finished ones (their uncaptured errors are reported).
   void AddPendingModule(ShaderModuleImpl* module) { pendingModules_.push_back(module); }
   void RemovePendingModule(ShaderModuleImpl* module);
+  // Stores the pipeline cache if it grew, for the exit handler (process_exit.h).
+  void StorePipelineCacheBeforeExit() { StorePipelineCache(); }
   // DeviceDescriptor's DawnCacheDeviceDescriptor hooks (none: an empty cache).
   const BlobCache& Cache() const { return cache_; }
   // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp),

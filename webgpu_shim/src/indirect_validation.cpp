@@ -3,6 +3,7 @@
 #include "buffer.h"
 #include "command_encoder.h"
 #include "device.h"
+#include "process_exit.h"
 #include "vk_check.h"
 #include "indirect_validation.spv.h"  // generated at build time from shaders/indirect_validation.comp
 
@@ -52,6 +53,7 @@ IndirectValidator::IndirectValidator(DeviceImpl& device) : device_(device) {
 }
 
 IndirectValidator::~IndirectValidator() {
+  if (ProcessExiting()) return;
   VkDevice vk = device_.Vk();
   vkDestroyPipeline(vk, pipeline_, nullptr);
   vkDestroyShaderModule(vk, module_, nullptr);

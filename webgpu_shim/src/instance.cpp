@@ -10,6 +10,7 @@
 #include <optional>
 #include <cerrno>
 
+#include "process_exit.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -153,7 +154,7 @@ InstanceImpl::InstanceImpl(const InstanceDescriptor& descriptor) {
 }
 
 InstanceImpl::~InstanceImpl() {
-  if (messenger_) {
+  if (messenger_ && !ProcessExiting()) {
     auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
     if (destroy) destroy(instance_, messenger_, nullptr);

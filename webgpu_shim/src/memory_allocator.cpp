@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "process_exit.h"
+
 namespace wgpu {
 namespace detail {
 namespace {
@@ -29,6 +31,7 @@ MemoryAllocator::MemoryAllocator(VkDevice device, const VkPhysicalDeviceMemoryPr
     : device_(device), properties_(properties), heapUsed_(properties.memoryHeapCount, 0) {}
 
 MemoryAllocator::~MemoryAllocator() {
+  if (ProcessExiting()) return;
   for (auto& block : blocks_) FreeMemory(block->memory);
 }
 

@@ -8,6 +8,7 @@
 #include <spirv_cross/spirv_cross.hpp>
 
 #include "device.h"
+#include "process_exit.h"
 #include "vk_check.h"
 #include "wgsl_translation.h"
 
@@ -326,6 +327,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
 ShaderModuleImpl::~ShaderModuleImpl() {
   Resolve();
   // Pipelines made from the module hold their own compiled code; it can go at once.
+  if (ProcessExiting()) return;
   for (VkShaderModule m : modules_) vkDestroyShaderModule(Device().Vk(), m, nullptr);
 }
 
