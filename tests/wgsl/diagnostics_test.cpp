@@ -85,8 +85,13 @@ TEST(Diagnostics, SyntaxErrors) {
 
 TEST(Diagnostics, UnsupportedConstructs) {
   expectError({"enable f16;", 1, 1, "unsupported in this WGSL subset: 'enable' directive"});
-  expectError(
-      {"var<private> m : mat4x4<f32>;", 1, 18, "unsupported in this WGSL subset: matrix type"});
+  expectError({"@group(0) @binding(0) var<uniform> u : mat3x2<f32>;", 1, 23,
+               "unsupported in this WGSL subset: uniform buffer layout that std140 cannot express: "
+               "mat3x2<f32>"});
+  expectError({"struct U { a : array<vec2f, 2> }\n@group(0) @binding(0) var<uniform> u : U;", 2, 23,
+               "std140 cannot express: array<vec2<f32>, 2> (element stride 8 bytes"});
+  expectError({"struct S { @location(0) a : f32 }", 1, 12,
+               "unsupported in this WGSL subset: member attribute '@location'"});
   expectError(
       {"@vertex fn main() {}", 1, 1, "unsupported in this WGSL subset: @vertex entry point"});
   expectError(
@@ -97,6 +102,42 @@ TEST(Diagnostics, UnsupportedConstructs) {
   expectError({body("  let t = textureLoad(b, 0);").c_str(), 3, 11,
                "unsupported in this WGSL subset: builtin function 'textureLoad'"});
   expectError({body("  discard;").c_str(), 3, 3, "unsupported in this WGSL subset: 'discard'"});
+}
+
+// Matrices, @size / @align and runtime-sized struct members (issue 29).
+TEST(Diagnostics, MatrixAndLayoutErrors) {
+  expectError({body("  let m = mat2x3f();\n  let n = m * m;").c_str(), 4, 13,
+               "operator '*' cannot combine mat2x3<f32> and mat2x3<f32>"});
+  expectError({body("  let m = mat2x2f() + 1.0;").c_str(), 3, 21,
+               "operator '+' cannot combine mat2x2<f32> and abstract-float"});
+  expectError({body("  let m = -mat2x2f();").c_str(), 3, 11,
+               "unary '-' needs a signed or float operand, got mat2x2<f32>"});
+  expectError({body("  let m = mat2x2f(1.0, 2.0, 3.0);").c_str(), 3, 11,
+               "mat2x2<f32> constructor needs 2 column vectors or 4 scalars, got 3 arguments"});
+  expectError({body("  let m = mat2x2(vec3f(), vec3f());").c_str(), 3, 18,
+               "constructor takes 2 columns of type vec2<f32>, got vec3<f32>"});
+  expectError({body("  let m = mat2x2();").c_str(), 3, 11,
+               "cannot infer the element type of 'mat2x2()'"});
+  expectError({body("  let m = mat2x2(1, 2, 3, 4u);").c_str(), 3, 27,
+               "constructor takes f32 scalars, got u32"});
+  expectError({body("  var m : mat2x2<i32>;").c_str(), 3, 18,
+               "matrix element type must be f32 or f16, got i32"});
+  expectError({body("  let d = determinant(mat2x3f());").c_str(), 3, 11,
+               "determinant needs a square matrix, got mat2x3<f32>"});
+  expectError({body("  let m = mat2x2f();\n  let c = m[2];").c_str(), 4, 13,
+               "index 2 out of bounds [0..1]"});
+  expectError({"struct S { @align(12) a : f32 }", 1, 12,
+               "'@align' value must be a positive, power-of-two integer"});
+  expectError({"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});
+  expectError({"struct S { @size(8) v : vec4f }", 1, 12,
+               "'@size' must be at least as big as the type's size (16)"});
+  expectError({"struct S { @size(4) @size(4) v : f32 }", 1, 21, "duplicate '@size' attribute"});
+  expectError({"struct S { a : array<f32>, n : u32 }", 1, 12,
+               "runtime arrays may only appear as the last member of a struct"});
+  expectError({"struct S { n : u32, a : array<f32> }\nvar<private> p : S;", 2, 1,
+               "runtime-sized arrays can only be used in the <storage> address space"});
+  expectError({"struct S { n : u32, a : array<f32> }\nstruct T { s : S }", 2, 16,
+               "a struct member cannot hold a runtime-sized array (struct 'S')"});
 }
 
 TEST(Diagnostics, TypeAndResolutionErrors) {
@@ -140,7 +181,7 @@ TEST(Diagnostics, TypeAndResolutionErrors) {
       {"@group(0) @binding(0) var<storage, read_write> a : array<f32>;\n@group(0) @binding(0) "
        "var<storage, read_write> c : array<f32>;\n"
        "@compute @workgroup_size(1) fn main() {}",
-       2, 23, "already used by 'a'"});
+       2, 23, "unsupported in this WGSL subset: two resources at @group(0) @binding(0)"});
 }
 
 // The uniformity errors point at the barrier, or at the call argument a callee's barrier needs

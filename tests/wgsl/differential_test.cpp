@@ -20,11 +20,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // Valid WGSL that this subset rejects on purpose (README: textures and samplers, and
-// override-expressions in @workgroup_size other than a single override, are outside it).
+// override-expressions in @workgroup_size other than a single override, and uniform buffers whose
+// WGSL layout std140 cannot express, are outside it).
 const std::set<std::string> kUnsupported = {
     "valid/texture_2d_unsupported.wgsl",
     "valid/workgroup_size_override_expression_unsupported.wgsl",
-    "valid/matrix_constructor_unsupported.wgsl",
+    "valid/uniform_mat2x2_unsupported.wgsl",
+    "valid/uniform_array_stride_4_unsupported.wgsl",
     "valid/abstract_int_above_2_pow_53_unsupported.wgsl"};
 
 std::string readFile(const fs::path& p) {

@@ -128,6 +128,7 @@ struct StructMember {
   SourcePos pos;
   std::string name;
   TypeExpr type;
+  std::vector<Attribute> attributes;  // @size, @align
 };
 
 struct StructDecl {

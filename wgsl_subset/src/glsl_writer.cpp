@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include "layout.h"
+
 namespace wgsl::detail {
 namespace {
 
@@ -61,13 +63,20 @@ std::string zeroOf(const Type& t) {
     case K::Bool:
       return "false";
     case K::I32:
+    case K::AbstractInt:  // a component of an abstract const's zero value (`vec4().x`)
       return "0";
     case K::U32:
       return "0u";
     case K::F32:
+    case K::AbstractFloat:
       return "0.0";
     case K::Vec:
       return t.glsl() + "(" + zeroOf(*t.elem) + ")";
+    case K::Mat: {  // column by column: GLSL's matCxR(0.0) would be a diagonal
+      std::string code = t.glsl() + "(";
+      for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + zeroOf(*t.elem);
+      return code + ")";
+    }
     default:
       return "";
   }
@@ -155,10 +164,11 @@ class GlslWriter {
 
   // ---- declarations ----
   void declareStruct(const std::string& structName) {
-    std::string d = "struct " + glslName(structName) + " {\n";
-    for (const auto& [mn, mt] : m_.structs.at(structName))
-      d += "  " + mt.glsl() + " " + glslName(mn) + dims(mt) + ";\n";
-    decls_ += d + "};\n";
+    const ir::StructMembers& members = m_.structs.at(structName);
+    const Type& last = members.empty() ? Type{} : members.back().second;
+    if (last.k == K::Array && last.n == 0) return;  // only ever a storage block's members
+    decls_ += "struct " + glslName(structName) + " {\n" +
+              glslMemberDecls(structName, m_.structs, m_.layouts, "  ", "\n") + "};\n";
   }
 
   void declareGlobal(const ir::Variable& v) {
@@ -198,9 +208,7 @@ class GlslWriter {
     if (t.k == K::Array) {
       decls_ += layout + qual + block + " { " + t.glsl() + " " + name(&v) + dims(t) + "; };\n";
     } else if (t.k == K::Struct) {
-      std::string members;
-      for (const auto& [mn, mt] : m_.structs.at(t.name))
-        members += mt.glsl() + " " + glslName(mn) + dims(mt) + "; ";
+      const std::string members = glslMemberDecls(t.name, m_.structs, m_.layouts, "", " ");
       decls_ += layout + qual + block + " { " + members + "} " + name(&v) + ";\n";
       bufferBlocks_[name(&v)] = &v;
     } else {
@@ -223,6 +231,26 @@ class GlslWriter {
       return out;
     }
     return indent + target + " = " + zeroOf(t.k == K::Atomic ? *t.elem : t) + ";\n";
+  }
+
+  // `target = source;` without writing the padding members of the structs in `t`.
+  std::string copyMembers(const std::string& target, const std::string& source, const Type& t,
+                          const std::string& indent) const {
+    if (t.k == K::Struct) {
+      std::string out;
+      for (const auto& [mn, mt] : m_.structs.at(t.name)) {
+        const std::string m = "." + glslName(mn);
+        out += glslHasPadding(mt, m_.structs, m_.layouts)
+                   ? copyMembers(target + m, source + m, mt, indent)
+                   : indent + target + m + " = " + source + m + ";\n";
+      }
+      return out;
+    }
+    const std::string i = "tg_c" + std::to_string(indent.size());  // unique per nesting level
+    return indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(t.n) + "; ++" + i +
+           ") {\n" + copyMembers(target + "[" + i + "]", source + "[" + i + "]", *t.elem,
+                                 indent + "  ") +
+           indent + "}\n";
   }
 
   // The entry point's first statements: private arrays and structs zeroed per invocation, then
@@ -371,15 +399,14 @@ class GlslWriter {
         return compareExchange(s, p);
       case SK::Assign: {
         const std::string target = place(s.target);
-        auto block = bufferBlocks_.find(target);
-        if (block == bufferBlocks_.end()) return p + target + " = " + expr(s.value) + ";\n";
-        const std::string tmp = "tg_copy_" + std::to_string(++counter_);
         const Type& t = s.target->type;
-        std::string out =
-            p + "{\n" + p + "  " + t.glsl() + " " + tmp + " = " + expr(s.value) + ";\n";
-        for (const auto& [mn, mt] : m_.structs.at(t.name))
-          out += p + "  " + target + "." + glslName(mn) + " = " + tmp + "." + glslName(mn) + ";\n";
-        return out + p + "}\n";
+        const bool block = bufferBlocks_.contains(target);
+        if (!block && !glslHasPadding(t, m_.structs, m_.layouts))
+          return p + target + " = " + expr(s.value) + ";\n";
+        // A block takes its members one by one; padding members stay unwritten, as in WGSL.
+        const std::string tmp = "tg_copy_" + std::to_string(++counter_);
+        return p + "{\n" + p + "  " + t.glsl() + " " + tmp + dims(t) + " = " + expr(s.value) +
+               ";\n" + copyMembers(target, tmp, t, p + "  ") + p + "}\n";
       }
       case SK::Phony:
         return p + "/* _ = */ " + expr(s.value) + ";\n";
@@ -599,7 +626,7 @@ class GlslWriter {
         std::string code = builtinName(e->name) + "(" + args(*e) + ")";
         if ((e->name == "firstLeadingBit" || e->name == "countOneBits") &&
             e->type.scalarType().k == K::U32)
-          code = "uint(" + code + ")";  // findMSB and bitCount return int
+          code = e->type.glsl() + "(" + code + ")";  // findMSB and bitCount return int
         return code;
       }
       case EK::ArrayLength:
@@ -702,23 +729,26 @@ class GlslWriter {
   std::string construct(const ir::Expr& e) {
     const Type& t = e.type;
     if (e.args.empty()) return zeroValue(t);
+    if (t.k == K::Struct) {  // padding members take zeros
+      std::vector<std::string> values;
+      for (const ir::Expr* a : e.args) values.push_back(expr(a));
+      return glslStructValue(t.name, values, m_.structs, m_.layouts);
+    }
     return t.glsl() + dims(t) + "(" + args(e) + ")";
   }
 
   // The zero value of a constructible type as one expression (the resolver bounds its size).
   std::string zeroValue(const Type& t) const {
-    if (t.k == K::Vec) return t.glsl() + "(" + zeroOf(*t.elem) + ")";
+    if (t.k == K::Vec || t.k == K::Mat) return zeroOf(t);
     if (t.k == K::Array) {
       std::string code = t.glsl() + dims(t) + "(";
       for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + zeroValue(*t.elem);
       return code + ")";
     }
     if (t.k == K::Struct) {
-      std::string code = glslName(t.name) + "(";
-      const ir::StructMembers& members = m_.structs.at(t.name);
-      for (size_t i = 0; i < members.size(); ++i)
-        code += (i ? ", " : "") + zeroValue(members[i].second);
-      return code + ")";
+      std::vector<std::string> values;
+      for (const auto& [mn, mt] : m_.structs.at(t.name)) values.push_back(zeroValue(mt));
+      return glslStructValue(t.name, values, m_.structs, m_.layouts);
     }
     return zeroOf(t);
   }
@@ -730,11 +760,10 @@ class GlslWriter {
            (e.var->space == "storage" || e.var->space == "uniform");
   }
   std::string bufferStructValue(const ir::Variable& v) {
-    std::string code = glslName(v.type.name) + "(";
-    const ir::StructMembers& members = m_.structs.at(v.type.name);
-    for (size_t i = 0; i < members.size(); ++i)
-      code += (i ? ", " : "") + name(&v) + "." + glslName(members[i].first);
-    return code + ")";
+    std::vector<std::string> values;
+    for (const auto& [mn, mt] : m_.structs.at(v.type.name))
+      values.push_back(name(&v) + "." + glslName(mn));
+    return glslStructValue(v.type.name, values, m_.structs, m_.layouts);
   }
 
   std::string atomic(const ir::Expr& e) {

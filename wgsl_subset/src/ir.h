@@ -41,6 +41,12 @@ struct Variable {
 
 using StructMembers = std::vector<std::pair<std::string, Type>>;
 
+// WGSL's layout of a struct (layout.h): each member's offset, the struct's alignment and size.
+struct StructLayout {
+  std::vector<uint32_t> offsets;
+  uint32_t align = 4, size = 0;
+};
+
 struct Expr {
   enum class Kind {
     Literal,      // `constant`, of `type`
@@ -138,6 +144,7 @@ struct Module {
   std::deque<Function> functions;
   std::vector<Declaration> order;
   std::map<std::string, StructMembers> structs;  // by WGSL name
+  std::map<std::string, StructLayout> layouts;   // by WGSL name
   const Function* entry = nullptr;               // the entry point to write
 };
 

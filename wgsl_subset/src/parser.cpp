@@ -218,8 +218,12 @@ class Parser {
     expect(Tok::LBrace, "to open the struct");
     while (!at(Tok::RBrace)) {
       auto attrs = attributes();
-      if (!attrs.empty()) unsupported(attrs[0].pos, "member attribute '@" + attrs[0].name + "'");
+      for (const Attribute& a : attrs) {
+        if (a.name != "size" && a.name != "align")
+          unsupported(a.pos, "member attribute '@" + a.name + "'");
+      }
       StructMember m;
+      m.attributes = std::move(attrs);
       m.pos = peek().pos;
       m.name = ident("a member name");
       expect(Tok::Colon, "after the member name");

@@ -71,8 +71,7 @@ const ir::Expr* Resolver::call(const Expr& e) {
   if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
   if (out_.structs.contains(f) && !e.typeArgs) return structConstruct(e);
   if (f == "array" && !e.typeArgs) return inferredArray(e);
-  if (f.size() == 6 && f.starts_with("mat") && f[3] >= '2' && f[3] <= '4' && f[4] == 'x')
-    unsupported(e.pos, "matrix constructor '" + f + "'");
+  if (matrixColumns(f)) return matrixConstruct(e);
   if (f.starts_with("vec") || e.typeArgs) return construct(e);
   if (f == "arrayLength") return arrayLength(e);
   if (f.starts_with("atomic")) return atomic(e);
@@ -83,6 +82,7 @@ const ir::Expr* Resolver::call(const Expr& e) {
     return out;
   }
   if (f == "select") return select(e);
+  if (f == "transpose" || f == "determinant") return matrixBuiltin(e);
   return builtin(e);
 }
 
@@ -375,7 +375,6 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
     static const std::set<std::string> known = {"countLeadingZeros",
                                                 "countTrailingZeros",
                                                 "cross",
-                                                "determinant",
                                                 "dot4I8Packed",
                                                 "dot4U8Packed",
                                                 "dpdx",
@@ -423,7 +422,6 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
                                                 "textureSampleGrad",
                                                 "textureSampleLevel",
                                                 "textureStore",
-                                                "transpose",
                                                 "unpack2x16float",
                                                 "unpack2x16snorm",
                                                 "unpack2x16unorm",

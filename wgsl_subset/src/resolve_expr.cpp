@@ -218,7 +218,7 @@ const ir::Expr* Resolver::identifier(const Expr& e) {
   if (s->kind == VK::Global &&
       (s->space == "storage" || s->space == "uniform" || s->space == "workgroup") &&
       s->type.k != K::Array && s->type.k != K::Struct && s->type.k != K::Atomic &&
-      !s->type.isScalar() && s->type.k != K::Vec)
+      !s->type.isScalar() && s->type.k != K::Vec && s->type.k != K::Mat)
     fail(e.pos, "cannot use '" + e.text + "' as a value");
   ir::Expr* out = node(EK::Ref, e.pos, s->type);
   out->var = s;
@@ -347,6 +347,7 @@ const ir::Expr* Resolver::binary(const std::string& op, X l, X r, SourcePos pos)
   }
   if (l->type.k == K::Ptr || r->type.k == K::Ptr)
     fail(pos, "operator '" + op + "' cannot take a pointer operand");
+  if (X m = matrixBinary(op, l, r, pos)) return m;
   unify(l, r, pos);
   const bool vecScalar = (l->type.k == K::Vec && r->type.isScalar() && *l->type.elem == r->type) ||
                          (r->type.k == K::Vec && l->type.isScalar() && *r->type.elem == l->type);
@@ -463,7 +464,7 @@ static const ir::Expr* constantComponent(const ir::Expr* base, int64_t i) {
     else
       break;
   }
-  if (base->kind != EK::Construct || base->args.empty()) return nullptr;
+  if (base->kind != EK::Construct || base->args.empty() || base->type.k == K::Mat) return nullptr;
   if (base->type.k == K::Vec && base->args.size() == 1 && base->args[0]->type.isScalar())
     return base->args[0]->constant ? base->args[0] : nullptr;  // a splat
   if (base->type.k == K::Vec) {
@@ -485,12 +486,14 @@ const ir::Expr* Resolver::index(const Expr& e) {
     fail(e.args[1]->pos, "index must be i32 or u32, got " + idx->type.wgsl());
   if (idx->constant) {
     const auto c = static_cast<int64_t>(*idx->constant);
-    const int n = base->type.k == K::Array || base->type.k == K::Vec ? base->type.n : 0;
+    const int n = base->type.k == K::Array || base->type.k == K::Vec || base->type.k == K::Mat
+                      ? base->type.n
+                      : 0;
     if (c < 0 || (n > 0 && c >= n))
       fail(e.args[1]->pos, "index " + std::to_string(c) + " out of bounds" +
                                (n > 0 ? " [0.." + std::to_string(n - 1) + "]" : ""));
   }
-  if (base->type.k != K::Array && base->type.k != K::Vec)
+  if (base->type.k != K::Array && base->type.k != K::Vec && base->type.k != K::Mat)
     fail(e.pos, "cannot index a value of type " + base->type.wgsl());
   if (idx->constant) {
     if (X c = constantComponent(base, static_cast<int64_t>(*idx->constant))) return c;

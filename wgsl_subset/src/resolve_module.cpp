@@ -4,6 +4,7 @@
 #include <set>
 
 #include "declaration_order.h"
+#include "layout.h"
 #include "resolver.h"
 
 namespace wgsl::detail {
@@ -140,8 +141,8 @@ Type Resolver::resolveType(const TypeExpr& t) {
   if (t.name == "array") {
     if (t.args.size() != 1) fail(t.pos, "array needs an element type");
     const Type e = valueType(t.args[0]);
-    if (e.k == K::Array && e.n == 0)
-      fail(t.pos, "an array element cannot be a runtime-sized array");
+    if (!runtimeSizedIn(e).empty())
+      fail(t.pos, "an array element type cannot contain a runtime-sized array");
     int n = 0;
     if (t.count) {
       if (usesOverride(*t.count)) unsupported(t.count->pos, "override-sized array");
@@ -162,7 +163,18 @@ Type Resolver::resolveType(const TypeExpr& t) {
       fail(t.pos, "atomic element type must be i32 or u32, got " + e.wgsl());
     return Type{K::Atomic, 0, std::make_shared<Type>(e), {}};
   }
-  if (t.name.starts_with("mat")) unsupported(t.pos, "matrix type '" + t.name + "'");
+  if (const int c = matrixColumns(t.name)) {  // matCxR<f32>, matCxRf
+    const int r = t.name[5] - '0';
+    if (t.name.size() == 7) {
+      if (t.name[6] == 'h') unsupported(t.pos, "f16");
+      return Type::mat(c, r);
+    }
+    if (t.args.size() != 1)
+      fail(t.pos, t.name + " needs an element type, e.g. " + t.name + "<f32>");
+    const Type e = resolveType(t.args[0]);
+    if (e.k == K::F32) return Type::mat(c, r);
+    fail(t.args[0].pos, "matrix element type must be f32 or f16, got " + e.wgsl());
+  }
   if (t.name == "ptr") return pointerType(t);
   if (t.name.starts_with("texture") || t.name.starts_with("sampler"))
     unsupported(t.pos, "texture and sampler types");
@@ -184,7 +196,7 @@ Type Resolver::pointerType(const TypeExpr& t) {
   if (!spaces.contains(space)) fail(t.pos, "unknown address space '" + space + "'");
   const Type e = resolveType(t.args[0]);
   if (e.k == K::Ptr || e.k == K::Void) fail(t.args[0].pos, "invalid pointer store type");
-  if (e.k == K::Array && e.n == 0 && space != "storage")
+  if (!runtimeSizedIn(e).empty() && space != "storage")
     fail(t.args[0].pos, "runtime-sized arrays can only be used in the <storage> address space");
   bool readWrite = space != "storage" && space != "uniform";
   if (t.accessArgs.size() > 1) {
@@ -225,12 +237,64 @@ std::string Resolver::nonHostShareable(const Type& t) {
 void Resolver::declareStruct(const StructDecl& s) {
   if (out_.structs.contains(s.name)) fail(s.pos, "redeclaration of struct '" + s.name + "'");
   ir::StructMembers members;
-  for (const auto& m : s.members) {
+  ir::StructLayout layout;
+  uint64_t end = 0;
+  for (size_t i = 0; i < s.members.size(); ++i) {
+    const StructMember& m = s.members[i];
     const Type t = valueType(m.type);
-    if (t.k == K::Array && t.n == 0) unsupported(m.pos, "runtime-sized array member");
+    if (t.k == K::Array && t.n == 0 && i + 1 != s.members.size())
+      fail(m.pos, "runtime arrays may only appear as the last member of a struct");
+    if (const std::string r = runtimeSizedIn(t); !r.empty() && !(t.k == K::Array && t.n == 0))
+      fail(m.type.pos, "a struct member cannot hold a runtime-sized array (" + r + ")");
+    for (const auto& [mn, mt] : members) {
+      if (mn == m.name) fail(m.pos, "redefinition of '" + m.name + "'");
+    }
+    // WGSL's layout: @align(n) and @size(n) replace the member's alignment and size.
+    uint64_t align = alignOf(t, out_.layouts), size = sizeOf(t, out_.layouts);
+    for (const Attribute* a = attr(m.attributes, "align"); a; a = nullptr) {
+      const int64_t v = constInt(attrArg(*a), "@align");
+      if (v <= 0 || (v & (v - 1)) != 0)
+        fail(a->pos, "'@align' value must be a positive, power-of-two integer");
+      if (v % static_cast<int64_t>(align) != 0)
+        fail(attrArg(*a).pos, "alignment must be a multiple of '" + std::to_string(align) + "' bytes");
+      align = static_cast<uint64_t>(v);
+    }
+    for (const Attribute* a = attr(m.attributes, "size"); a; a = nullptr) {
+      if (t.k == K::Array && t.n == 0)
+        fail(a->pos, "@size can only be applied to members where the member's type size can be "
+                     "fully determined at shader creation time");
+      const int64_t v = constInt(attrArg(*a), "@size");
+      if (v <= 0) fail(a->pos, "'@size' value must be a positive integer");
+      if (static_cast<uint64_t>(v) < size)
+        fail(a->pos, "'@size' must be at least as big as the type's size (" +
+                         std::to_string(size) + ")");
+      size = static_cast<uint64_t>(v);
+    }
+    const uint64_t offset = (end + align - 1) / align * align;
+    // GLSL pads the gaps with members (layout.h); a bound keeps that small.
+    if (offset + size > (1u << 20))
+      unsupported(m.pos, "struct larger than 1 MiB (member '" + m.name + "' ends at byte " +
+                             std::to_string(offset + size) + ")");
+    layout.offsets.push_back(static_cast<uint32_t>(offset));
+    layout.align = std::max<uint32_t>(layout.align, static_cast<uint32_t>(align));
+    end = offset + size;
     members.emplace_back(m.name, t);
   }
+  layout.size = static_cast<uint32_t>((end + layout.align - 1) / layout.align * layout.align);
   out_.structs[s.name] = std::move(members);
+  out_.layouts[s.name] = std::move(layout);
+}
+
+// A description of the runtime-sized array inside `t` ("" when none).
+std::string Resolver::runtimeSizedIn(const Type& t) {
+  if (t.k == K::Array && t.n == 0) return t.wgsl();
+  if (t.k == K::Array) return runtimeSizedIn(*t.elem);
+  if (t.k == K::Struct) {
+    for (const auto& [mn, mt] : out_.structs[t.name]) {
+      if (std::string r = runtimeSizedIn(mt); !r.empty()) return "struct '" + t.name + "'";
+    }
+  }
+  return "";
 }
 
 void Resolver::declareGlobal(const GlobalVar& g) {
@@ -244,6 +308,8 @@ void Resolver::declareGlobal(const GlobalVar& g) {
   if (!g.type && !init) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
   const Type t = g.type ? valueType(*g.type) : concrete(init->type);
   if (space != "storage") checkArrayCounts(t, g.type ? g.type->pos : g.pos);
+  if (space != "storage" && !runtimeSizedIn(t).empty())
+    fail(g.pos, "runtime-sized arrays can only be used in the <storage> address space");
   if (space == "storage" || space == "uniform") return declareResource(g, t);
   ir::Variable v{.kind = ir::Variable::Kind::Global,
                  .name = g.name,
@@ -253,8 +319,6 @@ void Resolver::declareGlobal(const GlobalVar& g) {
                  .writable = true};
   if (space == "workgroup") {
     if (g.init) fail(g.init->pos, "workgroup variables cannot have an initializer");
-    if (t.k == K::Array && t.n == 0)
-      fail(g.pos, "workgroup array '" + g.name + "' needs a fixed size");
     reflection_.workgroupStorageBytes += static_cast<uint32_t>(t.byteSize());
     define(g.pos, g.name, newVariable(std::move(v)));
     return;
@@ -350,9 +414,10 @@ void Resolver::declareResource(const GlobalVar& g, const Type& t) {
     fail(g.type->pos, "type '" + bad + "' cannot be used in address space '" + space +
                           "' as it is non-host-shareable");
   for (const auto& b : reflection_.bindings) {
+    // WGSL allows it while no entry point uses both; the writer declares every resource.
     if (b.group == gi && b.binding == bi)
-      fail(g.pos, "@group(" + std::to_string(gi) + ") @binding(" + std::to_string(bi) +
-                      ") is already used by '" + b.name + "'");
+      unsupported(g.pos, "two resources at @group(" + std::to_string(gi) + ") @binding(" +
+                             std::to_string(bi) + ") ('" + b.name + "' and '" + g.name + "')");
   }
   bool readOnly = true;
   if (space == "storage") {
@@ -367,16 +432,18 @@ void Resolver::declareResource(const GlobalVar& g, const Type& t) {
   } else if (!g.access.empty()) {
     fail(g.pos, "uniform variables take no access mode");
   }
+  if (space == "uniform") {  // a std140 block: WGSL's layout where std140 agrees (layout.h)
+    if (const std::string m = std140Mismatch(t, out_.structs, out_.layouts); !m.empty())
+      unsupported(g.pos, "uniform buffer layout that std140 cannot express: " + m);
+    if (const std::string r = runtimeSizedIn(t); !r.empty())
+      fail(g.pos, "runtime-sized arrays can only be used in the <storage> address space");
+  }
   std::string element;
   if (t.k == K::Array) {
-    if (space == "uniform")
-      unsupported(g.pos, "array in the uniform address space (wrap it in a struct)");
     element = t.elem->wgsl();
   } else if (t.k == K::Struct) {
     element = t.name;
   } else {
-    if (space == "storage")
-      unsupported(g.pos, "storage variable of type " + t.wgsl() + " (use an array or a struct)");
     element = t.wgsl();
   }
   reflection_.bindings.push_back(
@@ -406,12 +473,14 @@ void Resolver::declareFunction(const Function& f, ir::Function& fn) {
     fn.returnType = Type::scalar(K::Void);
   } else {
     fn.returnType = f.returnType ? valueType(*f.returnType) : Type::scalar(K::Void);
+    if (!runtimeSizedIn(fn.returnType).empty())
+      fail(f.returnType->pos, "a function cannot return a runtime-sized array");
     for (const auto& p : f.params) {
       if (!p.attributes.empty())
         fail(p.attributes[0].pos, "parameter attributes are only allowed on entry points");
       const Type t = resolveType(p.type);
-      if (t.k == K::Array && t.n == 0)
-        fail(p.type.pos, "a parameter cannot be a runtime-sized array");
+      if (!runtimeSizedIn(t).empty())
+        fail(p.type.pos, "a parameter cannot hold a runtime-sized array");
       ir::Variable* v = newVariable({.kind = ir::Variable::Kind::Param,
                                      .name = p.name,
                                      .pos = p.pos,

@@ -68,11 +68,15 @@ const ir::Stmt* Resolver::stmt(const Stmt& s) {
     case Stmt::Kind::Assign: {
       ir::Stmt* out = newStmt(SK::Assign, s.pos);
       out->target = assignTarget(*s.lhs);
+      if (!runtimeSizedIn(out->target->type).empty())
+        fail(s.pos, "cannot assign a value that holds a runtime-sized array");
       out->value = convert(expr(*s.expr), out->target->type, s.expr->pos);
       return out;
     }
     case Stmt::Kind::PhonyAssign: {
       X v = expr(*s.expr);
+      if (v->type.k == K::Struct && !runtimeSizedIn(v->type).empty())
+        fail(s.expr->pos, "cannot load a struct that holds a runtime-sized array");
       if (isConstExpr(v)) return nullptr;      // nothing to evaluate (and abstract values stay so)
       checkArrayCounts(v->type, s.expr->pos);  // a value outside the storage address space
       ir::Stmt* out = newStmt(SK::Phony, s.pos);
@@ -182,7 +186,8 @@ const ir::Stmt* Resolver::declaration(const Stmt& s) {
   if (t.k == K::Void) fail(s.pos, "'" + s.name + "' cannot have type void");
   if (t.k == K::Ptr && s.kind != Stmt::Kind::Let)
     fail(s.pos, "'" + s.name + "': only a 'let' may hold a pointer");
-  if (t.k == K::Array && t.n == 0) fail(s.pos, "a local variable cannot be a runtime-sized array");
+  if (!runtimeSizedIn(t).empty())
+    fail(s.pos, "a local variable cannot hold a runtime-sized array");
   if (t.k == K::Atomic)
     fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
   using VK = ir::Variable::Kind;
@@ -236,8 +241,10 @@ const ir::Stmt* Resolver::compareExchange(const Stmt& s) {
     fail(ptr.pos, "atomicCompareExchangeWeak writes its operand, which is read-only here");
   const Type& t = *out->target->type.elem;
   const std::string structName = "__atomic_compare_exchange_result_" + t.wgsl();
-  if (!out_.structs.contains(structName))
+  if (!out_.structs.contains(structName)) {
     out_.structs[structName] = {{"old_value", t}, {"exchanged", Type::scalar(K::Bool)}};
+    out_.layouts[structName] = {{0, 4}, 4, 8};
+  }
   out->compare = convert(expr(*call.args[1]), t, call.args[1]->pos);
   out->value = convert(expr(*call.args[2]), t, call.args[2]->pos);
   const bool isVar = s.kind == Stmt::Kind::Var;

@@ -5,7 +5,8 @@
 //
 // One class, in four files by what it resolves: resolve_module.cpp (declarations, types, entry
 // points), resolve_stmt.cpp, resolve_expr.cpp (operators, names, indexing) and resolve_call.cpp
-// (builtins, conversions, constructors, atomics, user functions).
+// (builtins, conversions, constructors, atomics, user functions); resolve_matrix.cpp holds the
+// matrices' constructors, operators and builtins.
 #pragma once
 
 #include <map>
@@ -44,6 +45,7 @@ class Resolver {
   void declareOverride(const GlobalVar& g);
   void declareResource(const GlobalVar& g, const Type& t);
   std::string nonHostShareable(const Type& t);
+  std::string runtimeSizedIn(const Type& t);  // "" when `t` holds no runtime-sized array
   void declareFunction(const Function& f, ir::Function& fn);
   void entryPointInterface(const Function& f, ir::Function& fn);
   const ir::Variable* workgroupSizeOverride(const Expr& e);
@@ -105,6 +107,11 @@ class Resolver {
   X atomicOperand(const Expr& e, const std::string& f);
   std::vector<X> argsOf(const Expr& e);
   static void arity(const Expr& e, size_t n);
+
+  // ---- matrices (resolve_matrix.cpp) ----
+  X matrixConstruct(const Expr& e);
+  X matrixBinary(const std::string& op, X l, X r, SourcePos pos);
+  X matrixBuiltin(const Expr& e);
 
   const Module& m_;
   std::string entryName_;  // the @compute function the module's `entry` names; empty: the first

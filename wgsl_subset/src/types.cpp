@@ -21,6 +21,15 @@ std::string glslName(const std::string& name) {
   return out;
 }
 
+int matrixColumns(const std::string& name, bool shorthand) {
+  const bool shape = name.size() >= 6 && name.starts_with("mat") && name[3] >= '2' &&
+                     name[3] <= '4' && name[4] == 'x' && name[5] >= '2' && name[5] <= '4';
+  if (!shape) return 0;
+  if (name.size() == 6) return name[3] - '0';
+  if (shorthand && name.size() == 7 && (name[6] == 'f' || name[6] == 'h')) return name[3] - '0';
+  return 0;
+}
+
 std::string literalText(double v, const Type& t) {
   if (t.k == Type::K::Bool) return v != 0 ? "true" : "false";
   if (t.isFloat()) {
@@ -67,6 +76,8 @@ std::string Type::wgsl() const {
       return "atomic<" + elem->wgsl() + ">";
     case K::Struct:
       return name;
+    case K::Mat:
+      return "mat" + std::to_string(n) + "x" + std::to_string(rows()) + "<f32>";
     case K::Ptr:
       return "ptr<" + name + ", " + elem->wgsl() + (n ? ", read_write>" : ", read>");
   }
@@ -101,6 +112,8 @@ std::string Type::glsl() const {
       return elem->glsl();
     case K::Struct:
       return glslName(name);
+    case K::Mat:
+      return "mat" + std::to_string(n) + "x" + std::to_string(rows());
   }
   return "?";
 }
@@ -109,6 +122,8 @@ int Type::byteSize() const {
   switch (k) {
     case K::Vec:
       return n * 4;
+    case K::Mat:  // columns are vecR, aligned as vecR: 8 bytes apart for R = 2, else 16
+      return n * (rows() == 2 ? 8 : 16);
     case K::Array:
       return n * elem->byteSize();
     case K::Atomic:

@@ -13,6 +13,9 @@ std::string glslName(const std::string& name);
 
 struct Type;
 
+// C for a matrix type's name (`mat3x2`, and `mat3x2f` / `mat3x2h` when `shorthand`), else 0.
+int matrixColumns(const std::string& name, bool shorthand = true);
+
 // The literal spelling of a folded scalar constant of type `t` (bool, integer or float, finite),
 // the same in WGSL and GLSL: `true`, `7`, `(-7)`, `(-2147483647 - 1)`, `7u`, `0.5`, `(-1.0)`.
 std::string literalText(double v, const Type& t);
@@ -30,10 +33,13 @@ struct Type {
     Array,
     Atomic,
     Struct,
-    Ptr
+    Ptr,
+    Mat
   } k = K::Void;
-  int n = 0;  // vector width; array count (0: runtime-sized); pointer: 1 if read_write
-  std::shared_ptr<const Type> elem;  // vector/array/atomic element; a pointer's store type
+  // vector width; array count (0: runtime-sized); pointer: 1 if read_write; matrix: columns
+  int n = 0;
+  // vector/array/atomic element; a pointer's store type; a matrix's column (vecR<f32>)
+  std::shared_ptr<const Type> elem;
   std::string name;                  // struct name; a pointer's address space
 
   static Type scalar(K k) { return Type{k, 0, nullptr, {}}; }
@@ -41,6 +47,11 @@ struct Type {
   static Type ptr(const std::string& space, const Type& e, bool readWrite) {
     return Type{K::Ptr, readWrite ? 1 : 0, std::make_shared<Type>(e), space};
   }
+  // matCxR<f32>: C columns of vecR<f32>.
+  static Type mat(int columns, int rows) {
+    return Type{K::Mat, columns, std::make_shared<Type>(vec(rows, scalar(K::F32))), {}};
+  }
+  int rows() const { return elem->n; }  // of a matrix
   static Type array(const Type& e, int n) {
     return Type{K::Array, n, std::make_shared<Type>(e), {}};
   }
@@ -52,12 +63,13 @@ struct Type {
   bool isInteger() const { return k == K::I32 || k == K::U32 || k == K::AbstractInt; }
   bool isFloat() const { return k == K::F32 || k == K::AbstractFloat; }
   bool isNumeric() const { return isInteger() || isFloat(); }
-  // The scalar of a scalar or vector.
+  // The scalar of a scalar or vector (a matrix is neither: its own type, which no scalar rule
+  // accepts).
   const Type& scalarType() const { return k == K::Vec ? *elem : *this; }
   bool operator==(const Type& o) const;
   std::string wgsl() const;  // for messages
   std::string glsl() const;  // the GLSL type (arrays: element type only)
-  int byteSize() const;      // 32-bit scalars, vectors and fixed arrays of them
+  int byteSize() const;      // WGSL's SizeOf: 32-bit scalars, vectors, matrices, fixed arrays
 };
 
 }  // namespace wgsl::detail

@@ -46,7 +46,7 @@ class Uniformity {
       else if (p->builtin != "workgroup_id" && p->builtin != "num_workgroups")
         taint_[p] = kNonUniform;
     }
-    for (const ir::Stmt* s : f.body) check(*s);
+    checkBlock(f.body);
     summaries_[&f] = {reachesBarrier_, result_, required_, written_};
   }
 
@@ -164,8 +164,13 @@ class Uniformity {
     }
   }
 
+  // Statements after a return, break or continue never run and do not contribute (as in Tint,
+  // which stops at the first statement whose behaviours exclude 'next').
   void checkBlock(const std::vector<const ir::Stmt*>& body) {
-    for (const ir::Stmt* s : body) check(*s);
+    for (const ir::Stmt* s : body) {
+      check(*s);
+      if (s->kind == SK::Return || s->kind == SK::Break || s->kind == SK::Continue) return;
+    }
   }
   void loopBody(const ir::Stmt& s) {
     const Flow f(*this, (s.value ? taint(*s.value) : 0) | loopTaint_[&s]);
