@@ -9,8 +9,8 @@
 //   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast), transA
 //
 // TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
-// the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN[:STAGES]
-// (tiled) and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:16:8:8:2,s:1:4:1:4:256.
+// the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
+// and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:32:8:8,s:1:4:1:4:256.
 // A forced tiling may use all the workgroup memory the device offers (its
 // maxComputeWorkgroupStorageSize, which the bench's device requests); a case whose tiling needs
 // more is skipped with that reason.
@@ -214,9 +214,8 @@ void registerTilings() {
     for (std::string f; std::getline(fields, f, ':');) v.push_back(std::stoll(f));
     using F = tg::detail::GemmTiling::Form;
     tg::detail::GemmTiling t;
-    if (item[0] == 't' && (v.size() == 5 || v.size() == 6)) {
+    if (item[0] == 't' && v.size() == 5) {
       t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
-      if (v.size() == 6) t.stages = v[5];
     } else if (item[0] == 's' && v.size() == 5) {
       t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
     } else {

@@ -280,9 +280,6 @@ INSTANTIATE_TEST_SUITE_P(
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4},
-        // Two stages (the next K tile stored while this one is multiplied), in 16 KiB.
-        tg::detail::GemmTiling{
-            .form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4, .stages = 2},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 2, .tn = 2, .slices = 4},
         // Blocks of one row, one column or one output: a whole workgroup on K.

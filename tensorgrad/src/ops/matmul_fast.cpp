@@ -140,21 +140,19 @@ struct TiledOperand {
     return s;
   }
 
-  int64_t tileVec4() const { return bk * rowVec4(); }  // one tile in workgroup memory
+  int64_t tileVec4() const { return bk * rowVec4(); }  // the tile in workgroup memory
 
-  // Stores register reg<g> into the tile at workgroup offset `at` ("" for 0).
-  std::string store(int64_t g, const std::string& at, const std::string& ind) const {
-    return ind + smem + "[" + (at.empty() ? "" : at + " + ") + reg + "k" + n(g) + " * " +
-           u(rowVec4()) + " + " + reg + "x" + n(g) + " / 4u] = " + reg + n(g) + ";\n";
+  std::string store(int64_t g) const {
+    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" +
+           n(g) + " / 4u] = " + reg + n(g) + ";\n";
   }
 };
 
 // Tiled: out block BM×BN per workgroup; invocation (ty, tx) owns rows (ty + g·BM/TM)·4 + i and
 // columns (tx + h·BN/TN)·4 + j, so a warp's reads of a k row are 16 consecutive vec4s (B) and
 // one or two broadcast vec4s (A). The next K tile is loaded into registers while this one is
-// multiplied. One stage: the registers go to the one workgroup tile between two barriers. Two
-// stages: they go to the other tile after the multiply, and one barrier a tile suffices (a tile
-// is rewritten only after the barrier that ends the multiply reading it).
+// multiplied (one workgroup buffer, two barriers a tile: a second buffer, storing the next tile
+// after the multiply with one barrier a tile, ran 10-35% slower on an H100, 2026-11-26).
 KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
   TiledOperand a{.name = p.lhs,
@@ -182,8 +180,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
-           "var<workgroup> aS : array<vec4<f32>, " + n(g.stages * a.tileVec4()) + ">;\n" +
-               "var<workgroup> bS : array<vec4<f32>, " + n(g.stages * b.tileVec4()) + ">;\n");
+           "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
   w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
   for (const TiledOperand* o : {&a, &b}) {
     for (int64_t q = 0; q < o->groups() / inv; ++q) {
@@ -195,21 +193,10 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
   for (const TiledOperand* o : {&a, &b})
     for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "0u", "  ");
-  const auto storeAll = [&](const std::string& atA, const std::string& atB,
-                            const std::string& ind) {
-    std::string s;
-    for (int64_t q = 0; q < a.groups() / inv; ++q) s += a.store(q, atA, ind);
-    for (int64_t q = 0; q < b.groups() / inv; ++q) s += b.store(q, atB, ind);
-    return s;
-  };
-  const bool twoStages = g.stages == 2;
-  if (twoStages) w += storeAll("", "", "  ") + "  workgroupBarrier();\n";
   w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
-  if (twoStages) {
-    w += "    let stage = (k0 / " + u(g.bk) + ") % 2u;\n";
-  } else {
-    w += storeAll("", "", "    ") + "    workgroupBarrier();\n";
-  }
+  for (const TiledOperand* o : {&a, &b})
+    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->store(q);
+  w += "    workgroupBarrier();\n";
   if (p.k > g.bk) {
     w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
     for (const TiledOperand* o : {&a, &b})
@@ -217,12 +204,7 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
     w += "    }\n";
   }
   // The k loop unrolled: workgroup addresses become constant offsets from the invocation's base.
-  if (twoStages) {
-    w += "    let aAt = stage * " + u(a.tileVec4()) + " + ty;\n    let bAt = stage * " +
-         u(b.tileVec4()) + " + tx;\n";
-  } else {
-    w += "    let aAt = ty;\n    let bAt = tx;\n";
-  }
+  w += "    let aAt = ty;\n    let bAt = tx;\n";
   for (int64_t kk = 0; kk < g.bk; ++kk) {
     for (int64_t q = 0; q < g.tm / 4; ++q)
       w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) +
@@ -236,12 +218,6 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
         w += "    " + c + " = " + c + " + a" + n(kk) + "_" + n(r / 4) + "." + lane(r % 4) + " * b" +
              n(kk) + "_" + n(h) + ";\n";
       }
-  }
-  if (twoStages && p.k > g.bk) {
-    w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
-    w += storeAll("(1u - stage) * " + u(a.tileVec4()), "(1u - stage) * " + u(b.tileVec4()),
-                  "      ");
-    w += "    }\n";
   }
   w += "    workgroupBarrier();\n  }\n";
   for (int64_t r = 0; r < g.tm; ++r) {
@@ -459,7 +435,7 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
 
 int64_t GemmTiling::workgroupBytes() const {
   // Tiled: padded rows (a k-contiguous source) are the worst case.
-  if (form == Form::Tiled) return (bm / 4 + 1 + bn / 4 + 1) * bk * 16 * stages;
+  if (form == Form::Tiled) return (bm / 4 + 1 + bn / 4 + 1) * bk * 16;
   return slices > 1 ? slices * bm * bn * 4 : 0;
 }
 
@@ -477,7 +453,6 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
     if (bk <= 0 || bk % 4) return "BK must be a multiple of 4";
     const int64_t inv = invocations();
     if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
-    if (stages != 1 && stages != 2) return "stages must be 1 or 2";
   } else {
     if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
     if (!pow2(slices)) return "slices must be a power of two";
@@ -487,8 +462,7 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
 
 std::string GemmTiling::describe() const {
   if (form == Form::Tiled)
-    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn) +
-           (stages > 1 ? " x" + n(stages) : "");
+    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn);
   return "splitk " + n(bm) + "x" + n(bn) + " " + n(tm) + "x" + n(tn) + " s" + n(slices);
 }
 

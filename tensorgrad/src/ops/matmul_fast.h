@@ -55,8 +55,6 @@ struct GemmTiling {
   int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
   int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
-  int64_t stages = 1;  // Tiled: K tiles in workgroup memory at once (2: the next is stored while
-                       // this one is multiplied, one barrier a tile instead of two)
   int64_t invocations() const {
     return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
   }
@@ -64,8 +62,7 @@ struct GemmTiling {
   // Empty when the tiling fits `workgroupBytes` of workgroup memory, WebGPU's other default
   // limits and the form's own rules, else why not.
   std::string invalidReason(int64_t workgroupBytes = kDefaultWorkgroupBytes) const;
-  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "tiled 128x128x16 8x8 x2",
-                                 // "splitk 16x16 4x4 s16"
+  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16"
 };
 
 // The tiling the fast set uses for `p`.
