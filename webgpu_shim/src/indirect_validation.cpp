@@ -3,9 +3,9 @@
 #include "buffer.h"
 #include "command_encoder.h"
 #include "device.h"
+#include "indirect_validation.spv.h"  // generated at build time from shaders/indirect_validation.comp
 #include "process_exit.h"
 #include "vk_check.h"
-#include "indirect_validation.spv.h"  // generated at build time from shaders/indirect_validation.comp
 
 namespace wgpu::detail {
 

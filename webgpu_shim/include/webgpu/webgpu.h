@@ -1,10 +1,12 @@
 // The standard WebGPU C API (webgpu-native's webgpu.h, the 2025 callback-mode version that
 // Dawn's webgpu_cpp.h wraps), compute subset, implemented over the shim's C++ objects
-// (<webgpu/webgpu_cpp.h>). Programs written for Dawn's, wgpu-native's or Emscripten's webgpu.h
-// compute API build and link against it unchanged, in C or C++.
+// (<webgpu/webgpu_cpp.h>). A compute program written for Dawn's, wgpu-native's or
+// Emscripten's webgpu.h builds and links against it unchanged, in C or C++, if it uses only what
+// is listed here.
 //
 // Names, numeric values, struct layouts, the *_INIT macros and function signatures are the
-// standard header's. What is here:
+// standard header's (webgpu-native/webgpu-headers as of July 2026, commit b3f67b8; every
+// declaration here was compared with it). What is here:
 //   - instance, adapter, device, queue, buffer (with mapping), shader module (WGSL and SPIR-V),
 //     bind group layout, bind group, pipeline layout, compute pipeline (and its async creation),
 //     command encoder, compute pass, command buffer: every function of those objects except
