@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include "index_bounds.h"
+
 #include "layout.h"
 
 namespace wgsl::detail {
@@ -105,7 +107,7 @@ std::string invocationBuiltin(const std::string& wgsl) {
 
 class GlslWriter {
  public:
-  explicit GlslWriter(const ir::Module& m) : m_(m) {}
+  explicit GlslWriter(const ir::Module& m) : m_(m), bounds_(m) {}
 
   std::string run() {
     for (const ir::Declaration& d : m_.order) {
@@ -590,7 +592,8 @@ class GlslWriter {
       case EK::Binary:
         return binary(*e);
       case EK::Index:
-        return indexed(expr(e->args[0]), e->args[0]->type, expr(e->args[1]));
+        return indexed(expr(e->args[0]), e->args[0]->type, expr(e->args[1]),
+                       bounds_.inRange(*e));
       case EK::AddressOf:
         return place(e->args[0]);
       case EK::Deref: {  // a whole buffer struct as a value: rebuilt, as bufferStructValue does
@@ -641,8 +644,11 @@ class GlslWriter {
     return "";
   }
 
-  // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element).
-  static std::string indexed(const std::string& base, const Type& bt, const std::string& index) {
+  // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element),
+  // unless IndexBounds proved it in range.
+  static std::string indexed(const std::string& base, const Type& bt, const std::string& index,
+                             bool inRange = false) {
+    if (inRange) return base + "[" + index + "]";
     const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
                                                         : std::to_string(bt.n - 1) + "u";
     return base + "[min(uint(" + index + "), " + limit + ")]";
@@ -776,6 +782,7 @@ class GlslWriter {
   }
 
   const ir::Module& m_;
+  IndexBounds bounds_;  // indices that need no clamp
   std::string header_, decls_, body_;
   struct ZeroAtEntry {
     std::string name;
