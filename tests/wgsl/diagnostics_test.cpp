@@ -85,9 +85,12 @@ TEST(Diagnostics, SyntaxErrors) {
 
 TEST(Diagnostics, UnsupportedConstructs) {
   expectError({"enable f16;", 1, 1, "unsupported in this WGSL subset: 'enable' directive"});
-  expectError({"@group(0) @binding(0) var<uniform> u : mat3x2<f32>;", 1, 23,
+  expectError({"@group(0) @binding(0) var<uniform> u : array<mat3x2<f32>, 2>;", 1, 23,
                "unsupported in this WGSL subset: uniform buffer layout that std140 cannot express: "
-               "mat3x2<f32>"});
+               "array<mat3x2<f32>, 2> (element stride 24 bytes"});
+  const std::string pointer =
+      "@group(0) @binding(0) var<uniform> u : mat2x2<f32>;\n" + kEntry + "let p = &u;\n}";
+  expectError({pointer.c_str(), 3, 9, "unsupported in this WGSL subset: pointer into a uniform"});
   expectError({"struct U { a : array<vec2f, 2> }\n@group(0) @binding(0) var<uniform> u : U;", 2, 23,
                "std140 cannot express: array<vec2<f32>, 2> (element stride 8 bytes"});
   expectError({"struct S { @location(0) a : f32 }", 1, 12,
@@ -126,6 +129,10 @@ TEST(Diagnostics, MatrixAndLayoutErrors) {
                "determinant needs a square matrix, got mat2x3<f32>"});
   expectError({body("  let m = mat2x2f();\n  let c = m[2];").c_str(), 4, 13,
                "index 2 out of bounds [0..1]"});
+  expectError({body("  let v = bitcast<vec2f>(vec4u(1u));").c_str(), 3, 11,
+               "cannot bitcast from vec4<u32> to vec2<f32>"});
+  expectError({body("  let v = bitcast<u32>(true);").c_str(), 3, 11,
+               "cannot bitcast from bool to u32"});
   expectError({"struct S { @align(12) a : f32 }", 1, 12,
                "'@align' value must be a positive, power-of-two integer"});
   expectError({"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});

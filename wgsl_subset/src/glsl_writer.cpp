@@ -1,11 +1,12 @@
 #include "glsl_writer.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "index_bounds.h"
-
+#include "glsl_std140.h"
 #include "layout.h"
 
 namespace wgsl::detail {
@@ -125,6 +126,7 @@ class GlslWriter {
           break;
       }
     }
+    decls_ += std140_.takeDeclarations();  // conversions the code calls (glsl_std140.h)
     return "#version 450\n" + header_ + usedPrelude() + decls_ + body_ + specialisations_;
   }
 
@@ -207,6 +209,12 @@ class GlslWriter {
     const std::string qual =
         storage ? std::string(v.readOnly ? "readonly buffer " : "buffer ") : "uniform ";
     const Type& t = v.type;
+    if (!storage && std140_.holdsMatCx2(t)) {  // decomposed (glsl_std140.h)
+      const std::string members = std140_.blockMembers(name(&v), t);
+      decls_ += std140_.takeDeclarations() + layout + qual + block + " { " + members + "}" +
+                (t.k == K::Struct ? " " + name(&v) : std::string()) + ";\n";
+      return;
+    }
     if (t.k == K::Array) {
       decls_ += layout + qual + block + " { " + t.glsl() + " " + name(&v) + dims(t) + "; };\n";
     } else if (t.k == K::Struct) {
@@ -572,7 +580,49 @@ class GlslWriter {
     return out;
   }
 
+  // A read of a uniform buffer that holds a matCx2 (glsl_std140.h): its piece spelled in the
+  // decomposed block; null when `e` reads no such buffer.
+  std::optional<Std140::Rep> uniformRep(const ir::Expr* e) {
+    using Rep = Std140::Rep;
+    switch (e->kind) {
+      case EK::Ref: {
+        const ir::Variable& v = *e->var;
+        if (v.kind != ir::Variable::Kind::Global || v.space != "uniform" ||
+            !std140_.holdsMatCx2(v.type))
+          return std::nullopt;
+        if (v.type.k == K::Struct) return Rep{Rep::Kind::Block, name(&v), {}, {}};
+        if (v.type.k == K::Array) return Rep{Rep::Kind::Mirror, name(&v), {}, {}};
+        return Rep{Rep::Kind::Split, {}, {}, name(&v)};
+      }
+      case EK::Paren:
+        return uniformRep(e->args[0]);
+      case EK::Member: {
+        auto base = uniformRep(e->args[0]);
+        if (!base) return std::nullopt;
+        if (base->kind == Rep::Kind::Plain)
+          return Rep{Rep::Kind::Plain, base->code + "." + glslName(e->name), {}, {}};
+        return std140_.member(base->code, glslName(e->name), e->type);
+      }
+      case EK::Index: {
+        auto base = uniformRep(e->args[0]);
+        if (!base) return std::nullopt;
+        const Type& bt = e->args[0]->type;
+        const std::string code =
+            bt.k == K::Array && base->kind != Rep::Kind::Plain ? base->code
+                                                                : std140_.value(*base, bt);
+        const std::string element = indexed(code, bt, expr(e->args[1]));
+        if (bt.k == K::Array) return std140_.element(element, e->type);
+        return Rep{Rep::Kind::Plain, element, {}, {}};  // a column, or a component
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
   std::string expr(const ir::Expr* e) {  // bounded: the parser limits expression depth
+    if (e->kind == EK::Ref || e->kind == EK::Member || e->kind == EK::Index) {
+      if (auto r = uniformRep(e)) return std140_.value(*r, e->type);
+    }
     switch (e->kind) {
       case EK::Literal:
         return literalText(*e->constant, e->type);
@@ -613,11 +663,12 @@ class GlslWriter {
         if (from.k == K::F32 && to.k == K::U32) return "tg_" + v + "f2u(" + expr(e->args[0]) + ")";
         return e->type.glsl() + "(" + expr(e->args[0]) + ")";
       }
-      case EK::Bitcast: {
-        const Type& from = e->args[0]->type;
+      case EK::Bitcast: {  // scalars or vectors; int <-> uint conversions keep the bits
+        const Type& from = e->args[0]->type.scalarType();
+        const Type& to = e->type.scalarType();
         std::string fn = e->type.glsl();
-        if (from.k == K::F32) fn = e->type.k == K::U32 ? "floatBitsToUint" : "floatBitsToInt";
-        if (e->type.k == K::F32) fn = from.k == K::U32 ? "uintBitsToFloat" : "intBitsToFloat";
+        if (from.k == K::F32) fn = to.k == K::U32 ? "floatBitsToUint" : "floatBitsToInt";
+        if (to.k == K::F32) fn = from.k == K::U32 ? "uintBitsToFloat" : "intBitsToFloat";
         return fn + "(" + expr(e->args[0]) + ")";
       }
       case EK::Construct:
@@ -783,6 +834,7 @@ class GlslWriter {
 
   const ir::Module& m_;
   IndexBounds bounds_;  // indices that need no clamp
+  Std140 std140_{m_};  // uniform buffers holding a matCx2
   std::string header_, decls_, body_;
   struct ZeroAtEntry {
     std::string name;

@@ -89,6 +89,16 @@ uint32_t glslAlignOf(const Type& t, const std::map<std::string, ir::StructMember
   return alignOf(t, layouts);
 }
 
+bool holdsMatCx2(const Type& t, const std::map<std::string, ir::StructMembers>& structs) {
+  if (t.k == K::Mat) return t.rows() == 2;
+  if (t.k == K::Array) return holdsMatCx2(*t.elem, structs);
+  if (t.k != K::Struct) return false;
+  for (const auto& [mn, mt] : structs.at(t.name)) {
+    if (holdsMatCx2(mt, structs)) return true;
+  }
+  return false;
+}
+
 bool glslHasPadding(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                     const Layouts& layouts) {
   if (t.k == K::Array) return glslHasPadding(*t.elem, structs, layouts);
@@ -150,8 +160,7 @@ std::string glslStructValue(const std::string& name, const std::vector<std::stri
 
 std::string std140Mismatch(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                            const Layouts& layouts) {
-  if (t.k == K::Mat && t.rows() == 2)
-    return t.wgsl() + " (its columns are 8 bytes apart; std140 puts them 16 apart)";
+  // A matCx2 is decomposed into vec2 columns (glsl_std140.h); arrays of it are checked below.
   if (t.k == K::Array) {
     const uint32_t stride = strideOf(t, layouts);
     if (stride % 16 != 0)

@@ -129,8 +129,15 @@ const ir::Expr* Resolver::bitcast(const Expr& e) {
   const Type target = resolveType(e.typeArgs->args[0]);
   X v = expr(*e.args[0]);
   v = convert(v, concrete(v->type), e.pos);
-  if (!target.isScalar() || !v->type.isScalar() || target.k == K::Bool || v->type.k == K::Bool)
-    unsupported(e.pos, "bitcast between " + v->type.wgsl() + " and " + target.wgsl());
+  // 32-bit scalars, or vectors of them of one width: the same bits.
+  const auto bits32 = [](const Type& t) {
+    const Type& st = t.scalarType();
+    return (t.isScalar() || t.k == K::Vec) &&
+           (st.k == K::F32 || st.k == K::I32 || st.k == K::U32);
+  };
+  if (!bits32(target) || !bits32(v->type) || (target.k == K::Vec) != (v->type.k == K::Vec) ||
+      target.n != v->type.n)
+    fail(e.pos, "cannot bitcast from " + v->type.wgsl() + " to " + target.wgsl());
   if (v->type == target) return v;
   return node(EK::Bitcast, e.pos, target, {v});
 }
