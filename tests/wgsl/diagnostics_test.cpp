@@ -133,6 +133,13 @@ TEST(Diagnostics, MatrixAndLayoutErrors) {
                "cannot bitcast from vec4<u32> to vec2<f32>"});
   expectError({body("  let v = bitcast<u32>(true);").c_str(), 3, 11,
                "cannot bitcast from bool to u32"});
+  expectError({body("  let m = modf(1i);").c_str(), 3, 11, "no overload of 'modf' takes i32"});
+  const std::string wul = "var<private> n : u32;\n" + kEntry + "let a = workgroupUniformLoad(&n);\n}";
+  expectError({wul.c_str(), 3, 30, "workgroupUniformLoad takes a pointer into <workgroup> memory"});
+  const std::string wulIndex = "var<workgroup> a : array<u32, 4>;\n@compute @workgroup_size(4) fn "
+                               "main(@builtin(local_invocation_index) i : u32) {\n"
+                               "  let x = workgroupUniformLoad(&a[i]);\n}";
+  expectError({wulIndex.c_str(), 3, 34, "possibly non-uniform pointer passed to 'workgroupUniformLoad'"});
   expectError({"struct S { @align(12) a : f32 }", 1, 12,
                "'@align' value must be a positive, power-of-two integer"});
   expectError({"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});

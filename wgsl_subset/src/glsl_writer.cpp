@@ -677,6 +677,7 @@ class GlslWriter {
         return call(*e);
       case EK::Builtin: {
         if (e->name == "dot" && e->type.isInteger()) return "tg_dot(" + args(*e) + ")";
+        if (e->name == "modf" || e->name == "frexp") return modfFrexp(*e);
         std::string code = builtinName(e->name) + "(" + args(*e) + ")";
         if ((e->name == "firstLeadingBit" || e->name == "countOneBits") &&
             e->type.scalarType().k == K::U32)
@@ -687,12 +688,31 @@ class GlslWriter {
         return "uint(" + expr(e->args[0]) + ".length())";
       case EK::Atomic:
         return atomic(*e);
-      case EK::Barrier:
-        return e->name == "storageBarrier" ? "memoryBarrierBuffer(), barrier()" : "barrier()";
+      case EK::Barrier: {
+        if (e->name == "storageBarrier") return "memoryBarrierBuffer(), barrier()";
+        if (e->name != "workgroupUniformLoad") return "barrier()";
+        // (barrier(), t = *p, barrier(), t), t a module-scope (per-invocation) temporary.
+        const std::string t = "tg_wul_" + std::to_string(++counter_);
+        decls_ += e->type.glsl() + " " + t + dims(e->type) + ";\n";
+        return "(barrier(), " + t + " = " + expr(e->args[0]) + ", barrier(), " + t + ")";
+      }
       case EK::Select:
         return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
     }
     return "";
+  }
+
+  // modf(x) / frexp(x): a helper fills WGSL's result struct from GLSL's out parameter.
+  std::string modfFrexp(const ir::Expr& e) {
+    const std::string& s = e.type.name;
+    const std::string helper = "tg_" + e.name + "_" + std::to_string(e.args[0]->type.n);
+    if (builtinStructs_.insert(s).second) {
+      const std::string st = glslName(s), second = glslName(m_.structs.at(s)[1].first);
+      decls_ += "struct " + st + " {\n" + glslMemberDecls(s, m_.structs, m_.layouts, "  ", "\n") +
+                "};\n" + st + " " + helper + "(" + e.args[0]->type.glsl() + " x) { " + st +
+                " r; r.w_fract = " + e.name + "(x, r." + second + "); return r; }\n";
+    }
+    return helper + "(" + expr(e.args[0]) + ")";
   }
 
   // Clamped so a stray index never leaves the binding (WebGPU allows any in-bounds element),
@@ -847,6 +867,7 @@ class GlslWriter {
   std::vector<LoopKind> loops_;
   std::vector<std::string> breakFlags_;
   std::set<std::string> compareExchangeStructs_;
+  std::set<std::string> builtinStructs_;  // modf and frexp results declared so far
   std::set<const ir::Variable*> hoisted_;  // declared before a loop body with a continuing block
   std::vector<std::string> loopTemps_;     // index temporaries of such a pointer `let`
   std::map<const ir::Variable*, std::string> pointers_;  // a pointer `let`: the memory it names

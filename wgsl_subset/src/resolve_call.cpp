@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "layout.h"
 #include "resolver.h"
 
 namespace wgsl::detail {
@@ -81,6 +82,8 @@ const ir::Expr* Resolver::call(const Expr& e) {
     out->name = f;
     return out;
   }
+  if (f == "workgroupUniformLoad") return workgroupUniformLoad(e);
+  if (f == "modf" || f == "frexp") return modfFrexp(e);
   if (f == "select") return select(e);
   if (f == "transpose" || f == "determinant") return matrixBuiltin(e);
   return builtin(e);
@@ -393,13 +396,11 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
                                                 "extractBits",
                                                 "faceForward",
                                                 "firstTrailingBit",
-                                                "frexp",
                                                 "fwidth",
                                                 "fwidthCoarse",
                                                 "fwidthFine",
                                                 "insertBits",
                                                 "ldexp",
-                                                "modf",
                                                 "pack2x16float",
                                                 "pack2x16snorm",
                                                 "pack2x16unorm",
@@ -436,7 +437,6 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
                                                 "unpack4x8unorm",
                                                 "unpack4xI8",
                                                 "unpack4xU8",
-                                                "workgroupUniformLoad",
                                                 "subgroupAdd",
                                                 "subgroupAll",
                                                 "subgroupAnd",
@@ -531,6 +531,51 @@ const ir::Expr* Resolver::foldNumeric(const std::string& f, const std::vector<X>
 }  // namespace wgsl::detail
 
 namespace wgsl::detail {
+
+// workgroupUniformLoad(p): a barrier, *p, a barrier; the value is uniform (the validator checks
+// that p is). A Barrier node with the memory p names as its argument.
+const ir::Expr* Resolver::workgroupUniformLoad(const Expr& e) {
+  arity(e, 1);
+  X p = expr(*e.args[0]);
+  if (p->type.k != K::Ptr || p->type.name != "workgroup")
+    fail(e.args[0]->pos, "workgroupUniformLoad takes a pointer into <workgroup> memory, got " +
+                             p->type.wgsl());
+  X target = deref(p, e.args[0]->pos);
+  uint64_t scalars = 0;
+  const Type& t = target->type.k == K::Atomic ? *target->type.elem : target->type;
+  if (target->type.k != K::Atomic && !constructible(t, out_.structs, &scalars))
+    fail(e.args[0]->pos, "workgroupUniformLoad needs a constructible type or an atomic, got " +
+                             target->type.wgsl());
+  ir::Expr* out = node(EK::Barrier, e.pos, t, {target});
+  out->name = "workgroupUniformLoad";
+  return out;
+}
+
+// modf(x) and frexp(x) of f32 scalars and vectors: WGSL's result structs __modf_result_f32
+// (fract, whole) and __frexp_result_f32 (fract, exp: i32), with vecN variants.
+const ir::Expr* Resolver::modfFrexp(const Expr& e) {
+  arity(e, 1);
+  X x = expr(*e.args[0]);
+  Type t = concrete(x->type);
+  if (x->type.scalarType().isAbstract())  // abstract integers too: they become f32 here
+    t = x->type.k == K::Vec ? Type::vec(x->type.n, Type::scalar(K::F32)) : Type::scalar(K::F32);
+  if (t.scalarType().k != K::F32 || !(t.isScalar() || t.k == K::Vec))
+    fail(e.pos, "no overload of '" + e.text + "' takes " + x->type.wgsl());
+  x = convert(x, t, e.args[0]->pos);
+  const bool modf = e.text == "modf";
+  const std::string name = "__" + e.text + "_result_" +
+                           (t.k == K::Vec ? "vec" + std::to_string(t.n) + "_" : "") + "f32";
+  if (!out_.structs.contains(name)) {
+    const Type second = modf ? t : t.k == K::Vec ? Type::vec(t.n, Type::scalar(K::I32))
+                                                 : Type::scalar(K::I32);
+    out_.structs[name] = {{"fract", t}, {modf ? "whole" : "exp", second}};
+    const uint32_t a = alignOf(t, out_.layouts), size = sizeOf(t, out_.layouts);
+    out_.layouts[name] = {{0, (size + a - 1) / a * a}, a, 2 * ((size + a - 1) / a * a)};
+  }
+  ir::Expr* out = node(EK::Builtin, e.pos, Type{K::Struct, 0, nullptr, name}, {x});
+  out->name = e.text;
+  return out;
+}
 
 // The writer passes a workgroup, storage or uniform pointer by specialising the callee for the
 // memory it names (GLSL cannot pass that memory by reference), so the indices on the way there

@@ -102,6 +102,8 @@ class Resolver {
   X atomic(const Expr& e);
   X arrayLength(const Expr& e);
   X select(const Expr& e);
+  X workgroupUniformLoad(const Expr& e);
+  X modfFrexp(const Expr& e);
   X builtin(const Expr& e);
   X foldNumeric(const std::string& f, const std::vector<X>& a, const Expr& e);
   X atomicOperand(const Expr& e, const std::string& f);

@@ -69,6 +69,8 @@ class Uniformity {
         return kNonUniform;
       case EK::ArrayLength:
         return 0;
+      case EK::Barrier:  // workgroupUniformLoad's value is uniform where its pointer is
+        return e.args.empty() ? 0 : pointerTaint(*e.args[0]);
       case EK::Call: {
         const Summary& s = summaries_.at(e.function);
         Taint t = s.result & kNonUniform;
@@ -82,6 +84,24 @@ class Uniformity {
         for (const ir::Expr* a : e.args) t |= taint(*a);
         return t;
       }
+    }
+  }
+  // What the memory a reference names depends on: the indices on its way (through pointer lets).
+  Taint pointerTaint(const ir::Expr& e) {
+    switch (e.kind) {
+      case EK::Index:
+        return taint(*e.args[1]) | pointerTaint(*e.args[0]);
+      case EK::Member:
+      case EK::Paren:
+      case EK::Deref:
+      case EK::AddressOf:
+        return pointerTaint(*e.args[0]);
+      case EK::Ref:
+        if (e.var->kind == VK::Let && e.var->type.k == Type::K::Ptr) return pointerTaint(*e.var->init);
+        return 0;  // a variable, or a workgroup pointer parameter (its argument has no run-time
+                   // index: the resolver keeps those out)
+      default:
+        return taint(e);
     }
   }
   void grow(Taint& x, Taint t) {
@@ -137,6 +157,12 @@ class Uniformity {
   void checkExpr(const ir::Expr* e) {  // bounded: the parser limits expression depth
     if (!e) return;
     if (e->kind == EK::Barrier) requireUniformFlow(e->pos, e->name);
+    if (e->kind == EK::Barrier && !e->args.empty()) {
+      const Taint t = pointerTaint(*e->args[0]);
+      if (t & kNonUniform)
+        fail(e->args[0]->pos, "possibly non-uniform pointer passed to 'workgroupUniformLoad'");
+      required_ |= t;
+    }
     if (e->kind == EK::Call) {
       const Summary& s = summaries_.at(e->function);
       if (s.reachesBarrier) {

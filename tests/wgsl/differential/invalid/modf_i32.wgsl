@@ -1,0 +1,2 @@
+// modf takes floats.
+@compute @workgroup_size(1) fn main() { let m = modf(1i); }
