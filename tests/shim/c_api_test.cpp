@@ -269,6 +269,18 @@ TEST_F(CApi, UnknownChainedStructsAreValidationErrors) {
   EXPECT_EQ(e.type, WGPUErrorType_Validation);
   EXPECT_NE(e.message.find("WGPUShaderModuleDescriptor"), std::string::npos) << e.message;
 
+  // Two shader sources.
+  WGPUShaderSourceWGSL second = WGPU_SHADER_SOURCE_WGSL_INIT;
+  second.code = SV(kCopyWgsl);
+  wgsl.chain.next = &second.chain;
+  e = Capture([&] {
+    WGPUShaderModuleDescriptor desc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    desc.nextInChain = &wgsl.chain;
+    wgpuShaderModuleRelease(wgpuDeviceCreateShaderModule(device, &desc));
+  });
+  EXPECT_EQ(e.type, WGPUErrorType_Validation);
+  EXPECT_NE(e.message.find("more than one shader source"), std::string::npos) << e.message;
+
   // In a compute pass descriptor: recorded in the encoder, reported at Finish.
   WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device, nullptr);
   WGPUComputePassDescriptor passDesc = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;

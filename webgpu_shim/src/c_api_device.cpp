@@ -85,15 +85,15 @@ WGPUShaderModule wgpuDeviceCreateShaderModule(WGPUDevice device,
                        {WGPUSType_ShaderSourceWGSL, WGPUSType_ShaderSourceSPIRV});
     desc.label = ToCpp(d->label);
     for (const WGPUChainedStruct* c = d->nextInChain; c && error.empty(); c = c->next) {
-      if (c->sType == WGPUSType_ShaderSourceWGSL) {
+      if (chain) {
+        error = "WGPUShaderModuleDescriptor.nextInChain holds more than one shader source.";
+      } else if (c->sType == WGPUSType_ShaderSourceWGSL) {
         wgsl.code = ToCpp(reinterpret_cast<const WGPUShaderSourceWGSL*>(c)->code);
-        wgsl.nextInChain = chain;
         chain = &wgsl;
       } else {
         const auto* s = reinterpret_cast<const WGPUShaderSourceSPIRV*>(c);
         spirv.codeSize = s->codeSize;
         spirv.code = s->code;
-        spirv.nextInChain = chain;
         chain = &spirv;
       }
     }
