@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <cstdio>
@@ -343,6 +344,70 @@ TEST(InspectProfile, TimesEveryKernel) {
   ASSERT_EQ(text.status, 0) << text.out;
   EXPECT_NE(text.out.find("GFLOP/s"), std::string::npos);
   EXPECT_NE(text.out.find("matmul"), std::string::npos);
+}
+
+// The timeline (--trace): one slice per kernel, on lanes under its dispatch level, the levels end
+// to end, each as long as its slowest kernel; html --trace links it from the report.
+TEST(InspectProfile, TraceLaysOutOneStepByLevel) {
+  const fs::path dir = scratch("trace");
+  const fs::path file = dir / "step.json";
+  const Result r = inspect("profile mlp-sin --batch 16 --reps 1 --warm-up 0 --json --trace '" +
+                           file.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json profile = nlohmann::json::parse(r.out);
+  std::ifstream in(file);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  const tg_inspect::Subject s = subject("mlp-sin", {{"batch", 16}});
+  std::map<size_t, double> costs;  // dispatch index -> µs, from the profile
+  for (const auto& k : profile["kernels"]) costs[k["index"].get<size_t>()] = k["us"].get<double>();
+  struct Level {
+    double ts = 0, dur = 0, longest = 0;
+    size_t kernels = 0, seen = 0;
+  };
+  std::map<double, Level> levels;  // by start
+  std::set<size_t> kernels;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] != "X" || e["cat"] != "level") continue;
+    Level& l = levels[e["ts"].get<double>()];
+    l.ts = e["ts"].get<double>();
+    l.dur = e["dur"].get<double>();
+    l.kernels = e["args"]["kernels"].get<size_t>();
+  }
+  ASSERT_EQ(levels.size(), static_cast<size_t>(s.schedule.levels));
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] != "X" || e["cat"] == "level") continue;
+    const size_t index = e["args"]["kernel"].get<size_t>();
+    EXPECT_TRUE(kernels.insert(index).second) << "kernel " << index << " twice";
+    EXPECT_DOUBLE_EQ(e["dur"].get<double>(), costs.at(index));
+    EXPECT_GE(e["tid"].get<int>(), 1);
+    for (const char* key : {"op", "output", "call site", "bytes", "flops", "workgroups"})
+      EXPECT_TRUE(e["args"].contains(key)) << key;
+    EXPECT_EQ(e["args"]["call site"], tg_inspect::callSite(s.ir.graph, s.opOf(index)));
+    ASSERT_TRUE(levels.contains(e["ts"].get<double>())) << "kernel " << index << " starts no level";
+    Level& l = levels[e["ts"].get<double>()];
+    l.longest = std::max(l.longest, e["dur"].get<double>());
+    ++l.seen;
+  }
+  EXPECT_EQ(kernels.size(), s.kernels.size());
+  double end = 0;
+  for (const auto& [ts, l] : levels) {
+    EXPECT_DOUBLE_EQ(ts, end) << "levels run end to end";
+    EXPECT_DOUBLE_EQ(l.dur, l.longest);
+    EXPECT_EQ(l.seen, l.kernels);
+    end += l.dur;
+  }
+  EXPECT_DOUBLE_EQ(trace["metadata"]["modelled step us"].get<double>(), end);
+  EXPECT_DOUBLE_EQ(trace["metadata"]["serial GPU cost us"].get<double>(),
+                   profile["totalUs"].get<double>());
+
+  const fs::path report = dir / "report.html";
+  const Result html = inspect("html mlp-sin --batch 16 --reps 1 --warm-up 0 --no-graph -o '" +
+                              report.string() + "' --trace '" + (dir / "t" / "step.json").string() + "'");
+  ASSERT_EQ(html.status, 0) << html.out;
+  std::ifstream reportIn(report);
+  const std::string text((std::istreambuf_iterator<char>(reportIn)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"trace\":\"t/step.json\""), std::string::npos) << "linked relative to the report";
+  EXPECT_TRUE(fs::exists(dir / "t" / "step.json"));
 }
 
 std::string chromiumSkipReason() {

@@ -159,6 +159,13 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options);
 std::string profileText(const Subject& s, const Profile& p, size_t top = 20);
 nlohmann::json profileJson(const Subject& s, const Profile& p);
 
+// ---- trace.cpp: the profile as a Chrome / Perfetto timeline of one step ----
+
+// Trace event format JSON: a track of dispatch levels, end to end, each as long as its slowest
+// kernel, and one track per concurrent kernel of a level, each kernel a slice with its op, phase,
+// output, call site, threads, workgroups, bytes, FLOPs and rates.
+nlohmann::json traceJson(const Subject& s, const Profile& p);
+
 // ---- diff.cpp: two compiles ----
 
 struct KernelChange {
@@ -182,6 +189,7 @@ std::string unifiedDiff(const std::string& a, const std::string& b);
 
 struct HtmlOptions {
   const Profile* profile = nullptr;
+  std::optional<std::string> traceLink;  // the profile's timeline (trace.cpp), relative to the report
   std::optional<std::string> svg;  // the graph; none: the report says why, from noGraph
   std::string noGraph =
       "Graphviz's dot was not installed when this report was written (Debian: apt-get install "

@@ -49,7 +49,7 @@ Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {
       "help",   "fuse",   "unpooled", "json",   "all",        "upstream",   "out",
       "format", "device", "reps",     "a-fuse", "b-fuse",     "a-unpooled", "b-unpooled",
-      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up"};
+      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -257,6 +257,12 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   profile->add_option("--warm-up", warmUp, warmUpHelp);
   profile->add_flag("--json", json, "print JSON");
+  std::string trace;
+  const std::string traceHelp =
+      "also write the profile as a timeline of one step (Chrome trace event JSON, for "
+      "https://ui.perfetto.dev or chrome://tracing): dispatch levels end to end, each as long as "
+      "its slowest kernel, every kernel with its op, output, call site, bytes and FLOPs";
+  profile->add_option("--trace", trace, traceHelp);
 
   SourceArgs srcB;
   bool aFuse = false, bFuse = false, aUnpooled = false, bUnpooled = false, withProfile = false;
@@ -288,6 +294,9 @@ int main(int argc, char** argv) {
   html->add_option("-o,--out", out, "the report file")->required();
   bool noGraph = false;
   html->add_flag("--profile", withProfile, "time every kernel on the device and include the costs");
+  html->add_option("--trace", trace,
+                   "with the profile (implies --profile), write its timeline to this file and link "
+                   "it from the report");
   html->add_flag("--no-graph", noGraph,
                  "leave the graph out (Graphviz takes a while past a few thousand ops)");
   html->add_option("--device", device, "adapter for --profile");
@@ -356,8 +365,10 @@ int main(int argc, char** argv) {
     }
     if (*profile) {
       const tg_inspect::Subject s = load(src);
+      if (!trace.empty()) writeFile(trace, "");  // check the destination before timing
       const tg_inspect::Profile p =
           tg_inspect::profileKernels(s, {.device = device, .reps = reps, .warmUpMs = warmUp});
+      if (!trace.empty()) writeFile(trace, tg_inspect::traceJson(s, p).dump() + "\n");
       std::fputs(json ? (tg_inspect::profileJson(s, p).dump(1) + "\n").c_str()
                       : tg_inspect::profileText(s, p).c_str(),
                  stdout);
@@ -389,13 +400,20 @@ int main(int argc, char** argv) {
     }
     if (*html) {
       const tg_inspect::Subject s = load(src);
-      // Check the destination before the slow parts.
+      // Check the destinations before the slow parts.
       writeFile(out, "");
+      if (!trace.empty()) writeFile(trace, "");
       std::optional<tg_inspect::Profile> p;
-      if (withProfile)
+      if (withProfile || !trace.empty())
         p = tg_inspect::profileKernels(s, {.device = device, .reps = reps, .warmUpMs = warmUp});
       tg_inspect::HtmlOptions o;
       o.profile = p ? &*p : nullptr;
+      if (!trace.empty()) {
+        writeFile(trace, tg_inspect::traceJson(s, *p).dump() + "\n");
+        const std::filesystem::path reportDir =
+            std::filesystem::absolute(std::filesystem::path(out)).parent_path();
+        o.traceLink = std::filesystem::absolute(trace).lexically_relative(reportDir).string();
+      }
       if (noGraph) {
         o.noGraph = "left out (--no-graph); `tg-inspect graph --format svg` draws it";
       } else if (tg_inspect::haveGraphviz()) {
