@@ -88,9 +88,6 @@ TEST(Diagnostics, UnsupportedConstructs) {
   expectError({"@group(0) @binding(0) var<uniform> u : array<mat3x2<f32>, 2>;", 1, 23,
                "unsupported in this WGSL subset: uniform buffer layout that std140 cannot express: "
                "array<mat3x2<f32>, 2> (element stride 24 bytes"});
-  const std::string pointer =
-      "@group(0) @binding(0) var<uniform> u : mat2x2<f32>;\n" + kEntry + "let p = &u;\n}";
-  expectError({pointer.c_str(), 3, 9, "unsupported in this WGSL subset: pointer into a uniform"});
   expectError({"struct U { a : array<vec2f, 2> }\n@group(0) @binding(0) var<uniform> u : U;", 2, 23,
                "std140 cannot express: array<vec2<f32>, 2> (element stride 8 bytes"});
   expectError({"struct S { @location(0) a : f32 }", 1, 12,

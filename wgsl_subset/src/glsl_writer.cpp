@@ -581,8 +581,10 @@ class GlslWriter {
   }
 
   // A read of a uniform buffer that holds a matCx2 (glsl_std140.h): its piece spelled in the
-  // decomposed block; null when `e` reads no such buffer.
-  std::optional<Std140::Rep> uniformRep(const ir::Expr* e) {
+  // decomposed block; null when `e` reads no such buffer. With `pre` (a pointer `let` formed
+  // here), run-time indices are evaluated once into temporaries, as pointerPath does.
+  std::optional<Std140::Rep> uniformRep(const ir::Expr* e, std::string* pre = nullptr,
+                                        const std::string& p = {}, bool hoisted = false) {
     using Rep = Std140::Rep;
     switch (e->kind) {
       case EK::Ref: {
@@ -595,22 +597,24 @@ class GlslWriter {
         return Rep{Rep::Kind::Split, {}, {}, name(&v)};
       }
       case EK::Paren:
-        return uniformRep(e->args[0]);
+        return uniformRep(e->args[0], pre, p, hoisted);
       case EK::Member: {
-        auto base = uniformRep(e->args[0]);
+        auto base = uniformRep(e->args[0], pre, p, hoisted);
         if (!base) return std::nullopt;
         if (base->kind == Rep::Kind::Plain)
           return Rep{Rep::Kind::Plain, base->code + "." + glslName(e->name), {}, {}};
         return std140_.member(base->code, glslName(e->name), e->type);
       }
       case EK::Index: {
-        auto base = uniformRep(e->args[0]);
+        auto base = uniformRep(e->args[0], pre, p, hoisted);
         if (!base) return std::nullopt;
         const Type& bt = e->args[0]->type;
         const std::string code =
             bt.k == K::Array && base->kind != Rep::Kind::Plain ? base->code
                                                                 : std140_.value(*base, bt);
-        const std::string element = indexed(code, bt, expr(e->args[1]));
+        std::string index = expr(e->args[1]);
+        if (pre && !e->args[1]->constant) index = indexTemporary(index, *pre, p, hoisted);
+        const std::string element = indexed(code, bt, index);
         if (bt.k == K::Array) return std140_.element(element, e->type);
         return Rep{Rep::Kind::Plain, element, {}, {}};  // a column, or a component
       }
@@ -732,7 +736,19 @@ class GlslWriter {
     pointers_[s.var] = pointerPath(s.value, pre, p, hoisted_.contains(s.var));
     return pre;
   }
+  // A run-time index of a pointer `let`, evaluated once where the pointer is formed.
+  std::string indexTemporary(const std::string& index, std::string& pre, const std::string& p,
+                             bool hoisted) {
+    const std::string t = "tg_i_" + std::to_string(++counter_);
+    if (hoisted) loopTemps_.push_back(t);
+    pre += p + (hoisted ? "" : "uint ") + t + " = uint(" + index + ");\n";
+    return t;
+  }
   std::string pointerPath(const ir::Expr* e, std::string& pre, const std::string& p, bool hoisted) {
+    // Into a uniform buffer holding a matCx2: the value it names (uniform memory is read-only).
+    if (e->kind == EK::Ref || e->kind == EK::Member || e->kind == EK::Index) {
+      if (auto r = uniformRep(e, &pre, p, hoisted)) return std140_.value(*r, e->type);
+    }
     switch (e->kind) {
       case EK::Paren:
       case EK::AddressOf:
@@ -741,12 +757,7 @@ class GlslWriter {
       case EK::Index: {
         const std::string base = pointerPath(e->args[0], pre, p, hoisted);
         std::string index = expr(e->args[1]);
-        if (!e->args[1]->constant) {
-          const std::string t = "tg_i_" + std::to_string(++counter_);
-          if (hoisted) loopTemps_.push_back(t);
-          pre += p + (hoisted ? "" : "uint ") + t + " = uint(" + index + ");\n";
-          index = t;
-        }
+        if (!e->args[1]->constant) index = indexTemporary(index, pre, p, hoisted);
         return indexed(base, e->args[0]->type, index);
       }
       case EK::Member:
@@ -761,6 +772,9 @@ class GlslWriter {
   // The memory `e` names, spelled to be read, written or indexed: a buffer struct as its block
   // instance, `*p` as what p points at.
   std::string place(const ir::Expr* e) {
+    if (e->kind == EK::Ref || e->kind == EK::Member || e->kind == EK::Index) {
+      if (auto r = uniformRep(e)) return std140_.value(*r, e->type);  // read-only: its value
+    }
     if (isBufferStruct(*e)) return name(e->var);
     if (e->kind == EK::Paren) return place(e->args[0]);  // `(*p).m`: a postfix chain either way
     if (e->kind == EK::Deref) {

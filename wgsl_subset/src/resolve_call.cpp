@@ -371,6 +371,7 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
       {"tanh", {1, Rule::Float}},
       {"trunc", {1, Rule::Float}},
       {"dot", {2, Rule::Numeric, Rule::ScalarOfArg}},
+      {"cross", {2, Rule::Float}},
       {"length", {1, Rule::Float, Rule::ScalarOfArg}},
       {"normalize", {1, Rule::Float}},
       {"countOneBits", {1, Rule::Int}},
@@ -384,7 +385,6 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
     // WGSL's other builtin functions (spec §17), and the experimental ones Tint's tests use.
     static const std::set<std::string> known = {"countLeadingZeros",
                                                 "countTrailingZeros",
-                                                "cross",
                                                 "dot4I8Packed",
                                                 "dot4U8Packed",
                                                 "dpdx",
@@ -487,6 +487,7 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
                   : r.domain == Rule::Int     ? (st.k == K::I32 || st.k == K::U32)
                                           : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
   if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0]->type.wgsl());
+  if (f == "cross" && t.n != 3) fail(e.pos, "no overload of 'cross' takes " + a[0]->type.wgsl());
   if (f == "min" || f == "max" || f == "abs" || f == "clamp") {
     if (X v = foldNumeric(f, a, e)) return v;
   }

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "layout.h"
 #include "resolver.h"
 
 namespace wgsl::detail {
@@ -574,8 +573,6 @@ const ir::Expr* Resolver::addressOf(const Expr& e) {
   if (!r->assignable || (root->kind != EK::Ref && root->kind != EK::Deref))
     fail(e.pos, "cannot take the address of a value");
   const std::string space = root->kind == EK::Deref ? root->args[0]->type.name : root->var->space;
-  if (space == "uniform" && root->kind == EK::Ref && holdsMatCx2(root->var->type, out_.structs))
-    unsupported(e.pos, "pointer into a uniform buffer that holds a matCx2 (decomposed there)");
   bool readWrite = space != "uniform" && (space != "storage" || r->writable);
   if (root->kind == EK::Deref) readWrite = root->args[0]->type.n == 1;
   return node(EK::AddressOf, e.pos, Type::ptr(space, r->type, readWrite), {r});

@@ -1,6 +1,6 @@
 // Issue 29's builtins: workgroupUniformLoad (a scalar, an array element, an atomic, through a
 // helper's pointer parameter; its value steers a barrier), modf and frexp (scalars and vectors,
-// their result structs), bitcasts between 32-bit vectors. Every result is exact, so it must match
+// their result structs), bitcasts between 32-bit vectors, cross. Every result is exact, so it must match
 // Dawn bit for bit.
 // tg-buffer: f32 64 uniform -1000 1000
 // tg-buffer: u32 64 bits
@@ -30,7 +30,7 @@ fn main(@builtin(local_invocation_index) li : u32, @builtin(workgroup_id) wg : v
   }
   let row = workgroupUniformLoad(&table[5]);
   let h = workgroupUniformLoad(&hits);
-  let o = t * 8u;
+  let o = t * 16u;
   out[o] = acc + loadSteps(&steps);
   out[o + 1u] = bitcast<u32>(row.y) ^ h;
   // modf and frexp of scalars and vectors.
@@ -49,4 +49,7 @@ fn main(@builtin(local_invocation_index) li : u32, @builtin(workgroup_id) wg : v
   let asI = bitcast<vec4i>(b);
   out[o + 6u] = dot(bitcast<vec4u>(asI >> vec4u(3u)), vec4u(1u, 3u, 5u, 7u));
   out[o + 7u] = bitcast<vec2u>(asF.xz + vec2f(1.0)).x ^ bitcast<u32>(asF.w);
+  // cross of small integers: exact.
+  let c = cross(vec3f(floor(x), 1.0, 2.0), vec3(3.0, floor(x / 10.0), -1.0));
+  out[o + 8u] = bitcast<u32>(c.x + c.y * 4096.0) ^ bitcast<u32>(c.z);
 }

@@ -1,8 +1,8 @@
 // Uniform buffers holding matCx2 (issue 29): WGSL puts their columns 8 bytes apart, std140 16,
 // so the writer decomposes them (glsl_std140.h): inline columns in structs and blocks, a struct
 // per matrix in arrays, mirror structs converted back where read. Every piece is read whole,
-// by column and by element, with constant and run-time indices, and copied out; random inputs
-// make a read from a wrong offset visible.
+// by column and by element, with constant and run-time indices and through pointers, and copied
+// out; random inputs make a read from a wrong offset visible.
 // tg-buffer: f32 56 uniform -4 4
 // tg-buffer: f32 6 uniform -4 4
 // tg-buffer: f32 16 uniform -4 4
@@ -23,6 +23,7 @@ struct U {
 @group(0) @binding(2) var<uniform> ua : array<mat4x2<f32>, 2>;
 @group(0) @binding(3) var<storage, read_write> out : array<f32>;
 
+fn colSum(p : ptr<uniform, mat2x2<f32>>) -> vec2f { return (*p)[0] + (*p)[1]; }
 fn put2(at : u32, v : vec2f) { out[at] = v.x; out[at + 1u] = v.y; }
 fn putU(at : u32, s : U) {
   put2(at, s.x);
@@ -68,4 +69,12 @@ fn main(@builtin(local_invocation_index) i : u32) {
   put2(base + 6u, u.arr[i % 3u][1] * 2.0);
   put2(base + 8u, (u.m + u.m)[1]);
   out[base + 10u] = u.tail + u.inner.a;
+  // Pointers into the buffer: a `let` with a run-time index (evaluated once), a parameter.
+  var k = i % 3u;
+  let pa = &u.arr[k];
+  k = 0u;
+  put2(base + 11u, (*pa)[1] + pa[0]);
+  out[base + 13u] = colSum(&u.m).x + colSum(&u.arr[1]).y;
+  let pin = &u.inners[1];
+  out[base + 14u] = (*pin).m[2].y + pin.a;
 }
