@@ -154,7 +154,7 @@ WGPUStatus GetDeviceLimits(const Device& device, WGPULimits* out);
 WGPUStatus GetDeviceAdapterInfo(const Device& device, WGPUAdapterInfo* out);
 
 // The C++ descriptor of a compute pipeline (shared by the sync and async creations); `error`
-// gets the first problem only the C layer sees (a struct chain, a null descriptor).
+// gets the first problem only the C layer sees (a struct chained where none is supported).
 ComputePipelineDescriptor ToCpp(const WGPUComputePipelineDescriptor& d,
                                 std::vector<ConstantEntry>* constants, std::string* error);
 
