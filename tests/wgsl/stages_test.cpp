@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include "expand_aliases.h"
 #include "glsl_writer.h"
+#include "layout.h"
 #include "parser.h"
 #include "resolver.h"
 #include "validator.h"
@@ -328,6 +330,80 @@ fn put(p : ptr<storage, f32, read_write>) { *p = 2.0; }
   EXPECT_NE(glsl.find("w_b[min(uint(2), uint(w_b.length()) - 1u)] = 2.0;"), std::string::npos)
       << glsl;
   EXPECT_NE(glsl.find("void w_put_s"), std::string::npos) << glsl;
+}
+
+// ---- issue 29: matrices, layouts, decomposed uniform matrices ----
+
+TEST(Resolve, MatrixOperatorsHaveWgslsResultTypes) {
+  const ir::Module m = resolved(R"(
+@group(0) @binding(0) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(1) fn main() {
+  let a = mat2x3<f32>();
+  let b = mat4x2f();
+  let ab = a * b;                   // mat2x3 * mat4x2: inner sizes 2 and 2 -> mat4x3
+  let av = a * vec2f(1.0);          // vec3
+  let va = vec3f(1.0) * a;          // vec2
+  let t = transpose(a);             // mat3x2
+  let s = 2.0 * a - a;              // mat2x3
+  let c = a[1];                     // its column, vec3
+  o[0] = determinant(mat3x3f()) + ab[3].z + av.z + va.y + t[2].y + s[0].x + c.x;
+}
+)");
+  std::map<std::string, std::string> types;
+  for (const ir::Stmt* st : function(m, "main").body) {
+    if (st->kind == SK::Declare) types[st->var->name] = st->var->type.wgsl();
+  }
+  EXPECT_EQ(types["ab"], "mat4x3<f32>");
+  EXPECT_EQ(types["av"], "vec3<f32>");
+  EXPECT_EQ(types["va"], "vec2<f32>");
+  EXPECT_EQ(types["t"], "mat3x2<f32>");
+  EXPECT_EQ(types["s"], "mat2x3<f32>");
+  EXPECT_EQ(types["c"], "vec3<f32>");
+  EXPECT_NE(errorOf([] { resolved("fn f() { let m = mat2x3f() * mat2x3f(); }\n" + kMain); }), "");
+}
+
+TEST(Layout, SizeAndAlignOpenGapsThatPaddingMembersFill) {
+  const ir::Module m = resolved(R"(
+struct Inner { @size(12) x : f32, @align(16) y : vec2f }
+struct S { a : f32, @size(20) b : u32, @align(32) c : vec2f, inner : Inner, m : mat3x2f, last : f32 }
+struct Plain { a : f32, v : vec4f, m : mat2x3f }
+)" + kMain);
+  // WGSL's layout: Inner {x 0, y 16} size 32 align 16; S {a 0, b 4, c 32, inner 48, m 80,
+  // last 104}, size 128 (align 32).
+  EXPECT_EQ(m.layouts.at("Inner").offsets, (std::vector<uint32_t>{0, 16}));
+  EXPECT_EQ(m.layouts.at("Inner").size, 32u);
+  EXPECT_EQ(m.layouts.at("S").offsets, (std::vector<uint32_t>{0, 4, 32, 48, 80, 104}));
+  EXPECT_EQ(m.layouts.at("S").size, 128u);
+  EXPECT_EQ(sizeOf(Type::mat(3, 2), m.layouts), 24u);
+  EXPECT_EQ(sizeOf(Type::mat(2, 3), m.layouts), 32u);
+  EXPECT_EQ(alignOf(Type::mat(4, 2), m.layouts), 8u);
+  // Padding only where std430 would put a member elsewhere; none without the attributes.
+  const std::string inner = glslMemberDecls("Inner", m.structs, m.layouts, "", " ");
+  EXPECT_EQ(inner, "float w_x; uint tg_pad_0; uvec2 tg_pad_1; vec2 w_y; uvec2 tg_pad_2; ");
+  EXPECT_EQ(glslMemberDecls("Plain", m.structs, m.layouts, "", " "),
+            "float w_a; vec4 w_v; mat2x3 w_m; ");
+  EXPECT_TRUE(glslHasPadding(Type{K::Struct, 0, nullptr, "S"}, m.structs, m.layouts));
+  EXPECT_FALSE(glslHasPadding(Type{K::Struct, 0, nullptr, "Plain"}, m.structs, m.layouts));
+  // std140 agrees with WGSL for Plain (a matCx2 is decomposed), not for an array of f32.
+  EXPECT_EQ(std140Mismatch(Type{K::Struct, 0, nullptr, "Plain"}, m.structs, m.layouts), "");
+  EXPECT_NE(std140Mismatch(Type::array(Type::scalar(K::F32), 4), m.structs, m.layouts)
+                .find("element stride 4 bytes"),
+            std::string::npos);
+}
+
+TEST(Write, UniformMatCx2IsDecomposed) {
+  const std::string glsl = written(R"(
+struct S { a : f32, m : mat2x2f, @align(16) arr : array<mat2x2f, 2> }
+@group(0) @binding(0) var<uniform> u : S;
+@group(0) @binding(1) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(1) fn main() { let m = u.m; o[0] = m[1].x + u.arr[1][0].y; }
+)");
+  EXPECT_NE(glsl.find("struct tgs_mat2x2 { vec2 c0; vec2 c1; };"), std::string::npos) << glsl;
+  EXPECT_NE(glsl.find("std140, set = 0, binding = 0) uniform tg_block_0_0 { float w_a; "
+                      "vec2 tgc0_w_m; vec2 tgc1_w_m; uvec2 tg_pad_0; tgs_mat2x2 w_arr[2]; } w_u;"),
+            std::string::npos)
+      << glsl;
+  EXPECT_NE(glsl.find("mat2x2(w_u.tgc0_w_m, w_u.tgc1_w_m)"), std::string::npos) << glsl;
 }
 
 }  // namespace
