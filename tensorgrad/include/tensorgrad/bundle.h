@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -87,11 +88,60 @@ struct Bundle {
 // Strict RFC 4648 base64 with padding (the encoding of a bundle's binary payloads); nullopt, with
 // the reason in `error`, for any other text.
 std::optional<std::vector<uint8_t>> decodeBase64(std::string_view text, std::string* error = nullptr);
+std::string encodeBase64(std::span<const uint8_t> bytes);
 
 // Throws BundleError (a missing or unreadable file, bad JSON, an unknown format or version, any
 // field that is missing, unknown, of the wrong type or inconsistent with the graph).
 Bundle loadBundle(const std::filesystem::path& file);
 Bundle parseBundle(std::string_view json, const std::string& source = "bundle");
+
+// ---- Writing bundles (bundle_writer.cpp): a C++ model's compile as a bundle ----
+//
+//   tg::Bundle b = tg::makeBundle(train);                    // graph, spec, kernels, init params
+//   tg::StepResult r = train.step(feed).get();
+//   b.steps.push_back(tg::recordStep(feed, r));              // optional: what the steps gave
+//   b.adapter = tg::checkWebGPU().adapter;                   // where they ran (tgparity replays there)
+//   tg::saveBundle(b, "model.tgbundle.json");                // tg-inspect, tgparity read it
+//
+// `kernels` of a written bundle are what upstream's codegen emits for the graph: this project's
+// default kernel set (KernelSet::Upstream, upstream's arithmetic form for form) under upstream's
+// pooled buffer plan, whatever kernel set, fusion or plan the compile itself ran with, so that
+// `tgparity diff` compares against upstream's kernel forms. Recorded losses are the compile's:
+// a compile with KernelSet::Fast computes other bits than the upstream kernels `tgparity run`
+// replays with, so record steps from a default-set compile when bits must match.
+
+// The bundle of a compiled training (no device needed): its graph with call sites, its inputs
+// (the graph's tensor_inputs but the runtime's own), optimizer, seed, parameter names, gradients,
+// writebacks, upstream's kernels and the initial parameters drawn from its seed. No steps, no
+// forwards, no adapter, `tensorgrad` (upstream's version) null. Version 2 when the graph has
+// captures, else 1. Throws BundleError when the compile cannot be a bundle (a non-f32 parameter,
+// an IR with no optimizer: a forward).
+Bundle makeBundle(const CompiledIR& training);
+template <class M>
+Bundle makeBundle(const CompiledTraining<M>& training) {
+  return makeBundle(*training.ir());
+}
+// A forward compile at concrete shapes (CompiledForward::graphFor, or tg::traceForward) as one of
+// a bundle's attached forwards; its parameters must be the training's. Throws BundleError.
+BundleForward makeBundleForward(std::string name, const CompiledIR& forward);
+
+// A completed step as a bundle records it (loss as f32 bits; a NaN loss as 7fc00000, as the
+// browser's recorder writes it); `setLR`: the rate set with setLR just before the step. Throws
+// std::invalid_argument for a step that did not complete.
+RecordedStep recordStep(Feed feeds, const StepResult& result, std::optional<LR> setLR = {});
+// A completed run of `forward` after `afterStep` recorded steps. Throws std::invalid_argument for
+// a run that did not complete.
+RecordedRun recordRun(const BundleForward& forward, int64_t afterStep, Feed feeds,
+                      const RunResult& result);
+
+// The bundle as the format's JSON text: the exact inverse of parseBundle, so
+// parseBundle(formatBundle(b)) gives b back (C++ call sites become one JavaScript-style frame,
+// "at <function> (<file>:<line>:<column>)"). The version written is b.version, or 2 when a step or
+// run records captures.
+std::string formatBundle(const Bundle& bundle);
+// Writes formatBundle(b) to `file`, after checking that it reads back (parseBundle): a bundle
+// the tools would reject is never written. Throws BundleError naming the file and the problem.
+void saveBundle(const Bundle& bundle, const std::filesystem::path& file);
 
 // The bundle's training graph as a compiled IR: its own graph (not traced again), parameters
 // initialized to the bundle's values, the optimizer's writebacks and per-step inputs, a buffer

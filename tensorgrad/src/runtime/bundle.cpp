@@ -143,6 +143,9 @@ class Reader {
     if (const Json* c = optional(v, "clipGradNorm")) clip = number(*c, where + ".clipGradNorm");
     if (const Json* n = optional(v, "normalizeGrads"); n && !n->is_boolean() && *n != "filter")
       fail(where + ".normalizeGrads", "expected true, false or \"filter\", got " + n->dump());
+    // A filter function cannot be read back; true and false can (formatBundle writes them again).
+    const Json* normalize = optional(v, "normalizeGrads");
+    const bool normalizeAll = normalize && normalize->is_boolean() && normalize->get<bool>();
     const LR rate = lr(member(v, "lr", where), where + ".lr");
     OptimizerConfig out;
     if (kind == "adam" || kind == "adamw") {
@@ -152,6 +155,7 @@ class Reader {
       a.beta2 = num("beta2", 0.999);
       a.eps = num("eps", 1e-8);
       a.clipGradNorm = clip;
+      a.normalizeGrads = normalizeAll;
       // Upstream decays whenever weightDecay > 0, whatever the kind says: an "adam" with decay
       // feeds the same per-step shrink input as an "adamw".
       const double decay = kind == "adamw" ? number(member(v, "weightDecay", where), where + ".weightDecay")
@@ -171,6 +175,7 @@ class Reader {
       if (const Json* n = optional(v, "nesterov")) s.nesterov = boolean(*n, where + ".nesterov");
       s.weightDecay = num("weightDecay", 0);
       s.clipGradNorm = clip;
+      s.normalizeGrads = normalizeAll;
       out = s;
     } else {
       fail(where + ".kind", "unknown optimizer '" + kind + "' (adam, adamw or sgd)");

@@ -1,5 +1,6 @@
 // Forward graphs: attach() (sharing a training compile's params) and compileForward() (owning
 // its params). Both compile one sibling per resolved input shape, kept in an LRU cache.
+#include "dump.h"
 #include "feed.h"
 #include "session.h"
 
@@ -47,7 +48,10 @@ Sibling& siblingFor(ForwardImpl& f, GpuContext& gpu, const InputDecls& resolved,
   }
   const ParamStore* params = f.paramStore();
   if (!params) throw std::logic_error(callName(f) + ": the parameters were destroyed");
+  std::shared_ptr<const CompiledIR> training;  // an attached forward's, for its dump's bundle
+  if (dumpEnabled() && f.parent) training = ir(*f.parent);
   auto ir = prebuilt ? std::move(prebuilt) : traceAt(f, resolved);
+  if (dumpEnabled()) dumpCompile(*ir, training.get(), f.options);
   Sibling s;
   s.key = key;
   s.executor = std::make_unique<GraphExecutor>(gpu, std::move(ir), *params, f.options.traceKernels);

@@ -2,6 +2,7 @@
 // destroy.
 #include <cmath>
 
+#include "dump.h"
 #include "feed.h"
 #include "session.h"
 
@@ -67,6 +68,7 @@ std::shared_ptr<TrainingImpl> compileTrainingIR(const IRBuilder& buildIR, InputD
   t->worker = sharedWorker(options);  // first: the plan depends on the device
   auto ir = std::make_shared<const CompiledIR>(traceWithPooling(options, *t->worker, buildIR));
   t->ir = ir;
+  if (dumpEnabled()) dumpCompile(*ir, nullptr, options);  // before the device sees it: a kernel it rejects is dumped too
   t->worker
       ->post([t, ir](GpuContext& gpu) {
         Built b = build(gpu, ir, t->options);
@@ -240,6 +242,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
         t->options, *t->worker,
         tracer(model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()),
                t->options.emit)));
+    if (dumpEnabled()) dumpCompile(*ir, nullptr, t->options);
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {
       Built b = build(gpu, ir, t->options);
