@@ -1,7 +1,8 @@
 # `cmake --install <build> [--prefix P]`: the public headers, the static libraries as the CMake
 # package `tensorgrad` (find_package(tensorgrad) → tensorgrad::runtime, ::core, ::parity,
-# ::models, ::webgpu_shim, ::wgsl_subset), a pkg-config file, the tools wgslc, tgparity and tg-inspect,
-# and what the tools read at run time under share/tensorgrad. Included from the top CMakeLists.
+# ::models, ::webgpu_shim, ::wgsl_subset, the executable ::tgparity, and the CMake function
+# tensorgrad_add_parity_test), a pkg-config file, the tools wgslc, tgparity and tg-inspect, and
+# what the tools read at run time under share/tensorgrad. Included from the top CMakeLists.
 include(CMakePackageConfigHelpers)
 
 # The package's names for the library targets; the build tree has the same names as aliases, so
@@ -27,7 +28,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/tensorgrad/include/tensorgrad
                   ${PROJECT_SOURCE_DIR}/webgpu_shim/include/dawn
                   ${PROJECT_SOURCE_DIR}/wgsl_subset/include/wgsl_subset
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS wgslc tgparity tg-inspect RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS wgslc tg-inspect RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# tgparity is exported too (tensorgrad::tgparity), for tensorgrad_add_parity_test.
+install(TARGETS tgparity EXPORT tensorgradTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+add_executable(tensorgrad::tgparity ALIAS tgparity)
+include(${CMAKE_CURRENT_LIST_DIR}/tensorgradParity.cmake)
 
 set(_tg_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tensorgrad)
 install(EXPORT tensorgradTargets NAMESPACE tensorgrad:: DESTINATION ${_tg_cmake_dir})
@@ -38,6 +43,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/tensorgradConfigVersion.c
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/tensorgradConfig.cmake
               ${PROJECT_BINARY_DIR}/tensorgradConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/tensorgradParity.cmake
         DESTINATION ${_tg_cmake_dir})
 
 # pkg-config: the prefix is found from the .pc file's own place, so the tree may move.

@@ -4,7 +4,8 @@
 # `pkg-config --cflags --libs tensorgrad` with the compiler directly), both with -Wall -Wextra
 # -Werror, run both, and require the same output (two completed steps and a prediction). The
 # installed package must not point into the source or build tree. A C11 program against the
-# installed <webgpu/webgpu.h> builds and runs too.
+# installed <webgpu/webgpu.h> builds and runs too, and tensorgrad_add_parity_test registers a
+# bundle replay that ctest runs.
 # Usage: check_install.sh BUILD_DIR WORK_DIR CXX [COMPILER_LAUNCHER]
 set -euo pipefail
 build=$1 work=$2 cxx=$3 launcher=${4:-}
@@ -28,10 +29,14 @@ fi
 
 # CMake: find_package(tensorgrad) from the prefix only.
 cmake -S "$here" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DTG_PARITY_BUNDLE="$source_dir/tests/parity/bundles/mlp_sin.tgbundle.json" \
   -DCMAKE_CXX_COMPILER="$cxx" ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} > "$work/cmake.log" 2>&1 \
   || { cat "$work/cmake.log"; exit 1; }
 cmake --build "$work/cmake" || exit 1
 "$work/cmake/downstream" | tee "$work/cmake.out"
+# tensorgrad_add_parity_test's test: tgparity run on the bundle, its first 3 steps bit for bit.
+ctest --test-dir "$work/cmake" -V > "$work/ctest.log" 2>&1 || { cat "$work/ctest.log"; exit 1; }
+grep -q "step 3 loss" "$work/ctest.log" || { cat "$work/ctest.log"; echo "the parity test replayed no third step"; exit 1; }
 
 # pkg-config: the same main.cpp, the same strict flags.
 export PKG_CONFIG_PATH=$pc_dir
