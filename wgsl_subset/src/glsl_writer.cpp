@@ -326,9 +326,10 @@ class GlslWriter {
       std::swap(binding_, binding);
       auto loops = std::move(loops_);
       auto flags = std::move(breakFlags_);
-      loops_.clear(), breakFlags_.clear();
+      auto contFlags = std::move(contFlags_);
+      loops_.clear(), breakFlags_.clear(), contFlags_.clear();
       const std::string code = function(f, it->second);
-      loops_ = std::move(loops), breakFlags_ = std::move(flags);
+      loops_ = std::move(loops), breakFlags_ = std::move(flags), contFlags_ = std::move(contFlags);
       std::swap(binding_, binding);
       decls_ += code.substr(0, code.find(" {\n")) + ";\n";
       specialisations_ += code;
@@ -473,9 +474,16 @@ class GlslWriter {
         if (loops_.back() == LoopKind::WithContinuing)
           return p + "{ " + breakFlags_.back() + " = true; break; }\n";
         return p + "break;\n";
-      case SK::Continue:
+      case SK::Continue: {
         if (loops_.back() == LoopKind::WithContinuing) return p + "break;  // continue\n";
+        // In a switch in such a loop: a flag, and a break out of each switch (below) and then
+        // out of the one-shot do-while.
+        if (const int l = continuedLoop(true); l >= 0) {
+          contFlags_.at(static_cast<size_t>(l)).second = true;
+          return p + "{ " + contFlag(l) + " = true; break; }\n";
+        }
         return p + "continue;\n";
+      }
       case SK::Switch: {
         std::string out = p + "switch (" + expr(s.value) + ") {\n";
         loops_.push_back(LoopKind::Switch);
@@ -485,13 +493,28 @@ class GlslWriter {
           out += p + "  " + block(c.body, d + 1) + "\n" + p + "  break;\n";
         }
         loops_.pop_back();
-        return out + p + "}\n";
+        out += p + "}\n";
+        if (const int l = continuedLoop(false); l >= 0 && contFlags_.at(static_cast<size_t>(l)).second)
+          out += p + "if (" + contFlag(l) + ") break;\n";
+        return out;
       }
       case SK::BreakIf:  // only in a continuing block, which loop() writes
         return "";
     }
     return "";
   }
+
+  // The loop with a continuing block that a `continue` here continues, through switches only
+  // (its index in loops_), or -1. `inSwitch`: at least one switch in between.
+  int continuedLoop(bool inSwitch) const {
+    for (size_t i = loops_.size(); i-- > 0;) {
+      if (loops_[i] == LoopKind::Switch) continue;
+      const bool through = !inSwitch || i + 1 < loops_.size();
+      return loops_[i] == LoopKind::WithContinuing && through ? static_cast<int>(i) : -1;
+    }
+    return -1;
+  }
+  std::string contFlag(int loop) const { return contFlags_.at(static_cast<size_t>(loop)).first; }
 
   // loop { body continuing { c; break if x; } }: `continue` must reach the continuing block, so
   // the body runs inside a one-shot do-while that `continue` leaves.
@@ -519,20 +542,23 @@ class GlslWriter {
       std::string inner;
       std::vector<std::string> outerTemps;
       std::swap(loopTemps_, outerTemps);
+      auto& cont = contFlags_[loops_.size() - 1] = {"tg_cont_" + brk.substr(9), false};
       for (const ir::Stmt* st : s.body) inner += stmt(*st, d + 3);
+      if (cont.second) inner = pad(d + 2) + "bool " + cont.first + " = false;\n" + inner;
+      contFlags_.erase(loops_.size() - 1);
       std::swap(loopTemps_, outerTemps);
       for (const std::string& t : outerTemps) hoisted += pad(d + 1) + "uint " + t + ";\n";
       loops_.back() = LoopKind::Continuing;
-      std::string cont;
+      std::string continuing;
       for (const ir::Stmt* st : s.continuing) {
         if (st->kind == SK::BreakIf)
-          cont += pad(d + 1) + "if (" + expr(st->value) + ") break;\n";
+          continuing += pad(d + 1) + "if (" + expr(st->value) + ") break;\n";
         else
-          cont += stmt(*st, d + 1);
+          continuing += stmt(*st, d + 1);
       }
       out = p + "for (;;) {\n" + hoisted + pad(d + 1) + "bool " + brk + " = false;\n" + pad(d + 1) +
             "do {\n" + inner + pad(d + 1) + "} while (false);\n" + pad(d + 1) + "if (" + brk +
-            ") break;\n" + cont + p + "}\n";
+            ") break;\n" + continuing + p + "}\n";
     }
     breakFlags_.pop_back();
     loops_.pop_back();
@@ -880,6 +906,9 @@ class GlslWriter {
   int counter_ = 0;  // numbers locals, loop break flags and compare-exchange temporaries
   std::vector<LoopKind> loops_;
   std::vector<std::string> breakFlags_;
+  // A loop with a continuing block (by its index in loops_): the flag a `continue` in a switch
+  // sets, and whether one does.
+  std::map<size_t, std::pair<std::string, bool>> contFlags_;
   std::set<std::string> compareExchangeStructs_;
   std::set<std::string> builtinStructs_;  // modf and frexp results declared so far
   std::set<const ir::Variable*> hoisted_;  // declared before a loop body with a continuing block

@@ -118,14 +118,6 @@ class ControlFlow {
         fail(s.pos, "'continue' must not be used to exit from a continuing block");
       if (*it != Construct::Switch) break;
     }
-    if (constructs_.back() != Construct::Switch) return;
-    // The GLSL writer turns `continue` in a loop with a continuing block into a break out of a
-    // one-shot do-while, which a switch in between would catch.
-    for (auto it = constructs_.rbegin(); it != constructs_.rend(); ++it) {
-      if (*it == Construct::LoopWithContinuing)
-        unsupported(s.pos, "'continue' inside a switch inside a loop with a continuing block");
-      if (*it != Construct::Switch) break;
-    }
   }
 
   void switchStmt(const ir::Stmt& s) {
