@@ -6,6 +6,9 @@
 //   tg::Imported model = tg::compileImported(b);
 //   for (const tg::RecordedStep& s : b.steps) model.training.step(s.feeds).get();
 //
+// A C++ model's compile is written in the same format (makeBundle, saveBundle below; and by
+// TENSORGRAD_DUMP=DIR for every compile of a program), so the tools read a C++ user's model too.
+//
 // loadBundle checks every field: the graph reads back op by op under each op's own shape rule,
 // and the parameters, gradients, writebacks, kernels, forwards and recorded feeds must fit it.
 #pragma once

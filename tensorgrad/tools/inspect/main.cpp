@@ -22,7 +22,8 @@ struct SourceArgs {
   void add(CLI::App* cmd, const std::string& name = "source") {
     cmd->add_option(
            name, source,
-           "a sample model's name (see `tg-inspect models`) or a graph bundle (.tgbundle.json)")
+           "a sample model's name (see `tg-inspect models`) or a graph bundle (.tgbundle.json: the "
+           "browser's, tg::saveBundle's, or a TENSORGRAD_DUMP folder's bundle.tgbundle.json)")
         ->required();
     cmd->add_flag("--fuse", fuse,
                   "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");
@@ -183,7 +184,8 @@ int main(int argc, char** argv) {
       "the buffer plan, "
       "the schedule, the graph, per-kernel costs and the difference between two compiles, in the "
       "terminal or as one "
-      "HTML file. A source is a sample model by name or a graph bundle exported from the browser.\n"
+      "HTML file. A source is a sample model by name or a graph bundle (.tgbundle.json): exported from "
+      "the browser, or a C++ model's written by tg::saveBundle or by TENSORGRAD_DUMP=DIR.\n"
       "Exit status: 0 ok, 1 a failure (a device error), 2 bad input."};
   app.require_subcommand(1);
   app.add_subcommand("models", "List the sample models and their size flags.");
