@@ -727,6 +727,8 @@ class GlslWriter {
         return "(barrier(), " + t + " = " + expr(e->args[0]) + ", barrier(), " + t + ")";
       }
       case EK::Select:
+        if (e->args[2]->type.k == K::Vec)  // component-wise: GLSL's mix with a bvec
+          return "mix(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
         return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
     }
     return "";

@@ -315,8 +315,15 @@ const ir::Expr* Resolver::select(const Expr& e) {
   if (!(a[0]->type == a[1]->type))
     fail(e.pos, "select: both values must have the same type, got " + a[0]->type.wgsl() + " and " +
                     a[1]->type.wgsl());
-  if (a[2]->type.k != K::Bool)
-    fail(e.args[2]->pos, "select: the condition must be bool, got " + a[2]->type.wgsl());
+  // The condition: a bool, or (component-wise) a vecN<bool> of the values' width.
+  const bool perComponent = a[2]->type.k == K::Vec && a[2]->type.elem->k == K::Bool &&
+                            a[0]->type.k == K::Vec && a[0]->type.n == a[2]->type.n;
+  if (a[2]->type.k != K::Bool && !perComponent)
+    fail(e.args[2]->pos, "select: the condition must be bool" +
+                             std::string(a[0]->type.k == K::Vec ? " or a vector of bool as wide" : "") +
+                             ", got " + a[2]->type.wgsl());
+  if (!a[0]->type.isScalar() && a[0]->type.k != K::Vec)
+    fail(e.pos, "select takes scalars or vectors, got " + a[0]->type.wgsl());
   if (a[0]->constant && a[1]->constant && a[2]->constant && a[0]->type.isScalar()) {
     X v = *a[2]->constant != 0 ? a[1] : a[0];  // a const-expression: fold it
     return literal(*v->constant, v->type, e.pos);

@@ -1,7 +1,7 @@
 // Issue 29's builtins: workgroupUniformLoad (a scalar, an array element, an atomic, through a
 // helper's pointer parameter; its value steers a barrier), modf and frexp (scalars and vectors,
-// their result structs), bitcasts between 32-bit vectors, cross. Every result is exact, so it must match
-// Dawn bit for bit.
+// their result structs), bitcasts between 32-bit vectors, cross, select with a vector condition.
+// Every result is exact, so it must match Dawn bit for bit.
 // tg-buffer: f32 64 uniform -1000 1000
 // tg-buffer: u32 64 bits
 // tg-buffer: u32 512 zero
@@ -52,4 +52,6 @@ fn main(@builtin(local_invocation_index) li : u32, @builtin(workgroup_id) wg : v
   // cross of small integers: exact.
   let c = cross(vec3f(floor(x), 1.0, 2.0), vec3(3.0, floor(x / 10.0), -1.0));
   out[o + 8u] = bitcast<u32>(c.x + c.y * 4096.0) ^ bitcast<u32>(c.z);
+  // select with a vector condition: component by component.
+  out[o + 9u] = dot(select(vec4u(1u, 2u, 3u, 4u), b, b > vec4u(0x80000000u)), vec4u(1u, 5u, 7u, 11u));
 }
