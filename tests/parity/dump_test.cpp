@@ -40,8 +40,9 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-Shell runProgram(const std::string& env) {
-  return shell("env TENSORGRAD_CACHE_DIR='" + std::string(TG_TEST_CACHE_DIR) + "' " + env + " " + TG_DUMP_PROGRAM);
+Shell runProgram(const std::string& env, const std::string& args = "") {
+  return shell("env TENSORGRAD_CACHE_DIR='" + std::string(TG_TEST_CACHE_DIR) + "' " + env + " " + TG_DUMP_PROGRAM +
+               " " + args);
 }
 
 std::vector<std::string> entries(const fs::path& dir) {
@@ -125,6 +126,27 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   EXPECT_EQ(after[3], "003-tinyLoss-train");
   EXPECT_FALSE(fs::exists(dir / "003-tinyLoss-train" / "kernels" / "0000_matmul.spvasm"))
       << "shaders only when TENSORGRAD_DUMP_SHADERS asks";
+  fs::remove_all(dir.parent_path());
+}
+
+// Under the fast kernel set the folder holds the kernels the compile runs, the bundle upstream's;
+// replaceModel is a compile of its own.
+TEST(Dump, TheFolderHoldsTheCompilesKernelsAndTheBundleUpstreams) {
+  const fs::path dir = scratch("fast");
+  const Shell fast = runProgram("TENSORGRAD_DUMP='" + dir.string() + "'", "--fast");
+  ASSERT_EQ(fast.status, 0) << fast.out;
+  ASSERT_EQ(entries(dir), (std::vector<std::string>{"000-tinyLoss-train", "001-tinyLoss-train"}));
+  const fs::path train = dir / "000-tinyLoss-train";
+  EXPECT_NE(read(train / "compile.txt").find("the fast set (KernelSet::Fast)"), std::string::npos);
+  EXPECT_NE(read(train / "compile.txt").find("--fast"), std::string::npos) << "the tg-inspect commands say --fast";
+  const tg::Bundle b = tg::loadBundle(train / "bundle.tgbundle.json");
+  std::set<std::string> dumped, upstream;
+  for (const auto& e : fs::directory_iterator(train / "kernels")) dumped.insert(read(e.path()));
+  for (const tg::UpstreamKernel& k : b.kernels)
+    if (!k.wgsl.empty()) upstream.insert(k.wgsl);
+  EXPECT_NE(dumped, upstream) << "the fast set's kernels are not upstream's";
+  EXPECT_LT(dumped.size(), upstream.size()) << "the fast set fuses";
+  EXPECT_EQ(tg::loadBundle(dir / "001-tinyLoss-train" / "bundle.tgbundle.json").seed, 4u) << "the replacement";
   fs::remove_all(dir.parent_path());
 }
 

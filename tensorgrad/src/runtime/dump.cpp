@@ -253,14 +253,25 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
     if (!ir.kernels[i].wgsl.empty()) dispatched.push_back(i);
   const DispatchSchedule schedule = scheduleDispatches(ir.kernels);
 
-  // The bundle (or graph) first: it is what the tools open.
-  std::string artifact;
+  // The bundle (or graph) first: it is what the tools open. A compile no bundle can hold (a
+  // parameter that is not f32) gets its graph and says why; a bundle that does not write fails.
+  std::string artifact, noBundle;
   if (isTraining || training) {
-    Bundle b = makeBundle(isTraining ? ir : *training);
-    if (!isTraining) b.forwards.push_back(makeBundleForward("forward", ir));
-    artifact = "bundle.tgbundle.json";
-    saveBundle(b, folder / artifact);
+    std::optional<Bundle> b;
+    try {
+      b = makeBundle(isTraining ? ir : *training);
+      if (!isTraining) b->forwards.push_back(makeBundleForward("forward", ir));
+    } catch (const BundleError& e) {
+      noBundle = e.what();
+    }
+    if (b) {
+      artifact = "bundle.tgbundle.json";
+      saveBundle(*b, folder / artifact);
+    }
   } else {
+    noBundle = "a standalone forward has no training for a bundle to hold";
+  }
+  if (artifact.empty()) {
     artifact = "graph.json";
     writeFile(folder / artifact, bundleGraphJson(ir.graph).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
@@ -306,7 +317,7 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
      << (c.spirv || c.glsl ? "; .spvasm / .glsl: wgsl_subset's SPIR-V and the GLSL it hands glslang" : "") << "\n"
      << "  kernels.txt, plan.txt, plan.json  the kernels, the buffer plan and the dispatch schedule\n";
   if (artifact == "graph.json") {
-    os << "  graph.json              the graph (a standalone forward has no training for a bundle)\n";
+    os << "  graph.json              the graph, with call sites (no bundle: " << noBundle << ")\n";
   } else {
     os << "  " << artifact << "    the compile as a graph bundle (its kernels: upstream's for this graph)\n\n"
        << "open it\n"
