@@ -45,6 +45,7 @@ using StructMembers = std::vector<std::pair<std::string, Type>>;
 struct StructLayout {
   std::vector<uint32_t> offsets;
   uint32_t align = 4, size = 0;
+  uint32_t glslAlign = 0;  // std430's alignment of the GLSL struct (0: not computed yet)
 };
 
 struct Expr {

@@ -1,5 +1,8 @@
 #include "layout.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace wgsl::detail {
 namespace {
 using K = Type::K;
@@ -34,8 +37,10 @@ uint32_t sizeOf(const Type& t, const Layouts& layouts) {
       return static_cast<uint32_t>(t.n) * 4;
     case K::Mat:
       return static_cast<uint32_t>(t.n) * roundUp(alignOf(*t.elem, layouts), sizeOf(*t.elem, layouts));
-    case K::Array:
-      return strideOf(t, layouts) * static_cast<uint32_t>(t.n ? t.n : 1);
+    case K::Array: {  // saturated: the resolver bounds structs to 1 MiB
+      const uint64_t size = uint64_t{strideOf(t, layouts)} * static_cast<uint64_t>(t.n ? t.n : 1);
+      return static_cast<uint32_t>(std::min<uint64_t>(size, UINT32_MAX));
+    }
     case K::Struct:
       return layouts.at(t.name).size;
     default:
@@ -85,7 +90,10 @@ GlslStruct glslStruct(const std::string& name, const std::map<std::string, ir::S
 uint32_t glslAlignOf(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                      const Layouts& layouts) {
   if (t.k == K::Array) return glslAlignOf(*t.elem, structs, layouts);
-  if (t.k == K::Struct) return glslStruct(t.name, structs, layouts).align;
+  if (t.k == K::Struct) {  // computed once per struct where it is declared: no recursion
+    const uint32_t known = layouts.at(t.name).glslAlign;
+    return known ? known : glslStruct(t.name, structs, layouts).align;
+  }
   return alignOf(t, layouts);
 }
 

@@ -283,6 +283,12 @@ void Resolver::declareStruct(const StructDecl& s) {
   layout.size = static_cast<uint32_t>((end + layout.align - 1) / layout.align * layout.align);
   out_.structs[s.name] = std::move(members);
   out_.layouts[s.name] = std::move(layout);
+  const GlslStruct glsl = glslStruct(s.name, out_.structs, out_.layouts);
+  out_.layouts[s.name].glslAlign = glsl.align;
+  // Gaps in a struct aligned to less than 16 bytes are filled with scalars: a bound on them.
+  if (glsl.slots.size() > 4096)
+    unsupported(s.pos, "struct '" + s.name + "' whose @size/@align gaps need more than 4096 "
+                       "padding members in GLSL");
 }
 
 // A description of the runtime-sized array inside `t` ("" when none).
