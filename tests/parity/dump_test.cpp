@@ -110,6 +110,7 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   // The attached forward's bundle is the training's with the forward at the run's shape.
   const tg::Bundle attached = tg::loadBundle(dir / "001-tinyPredict-forward" / "bundle.tgbundle.json");
   ASSERT_EQ(attached.forwards.size(), 1u);
+  EXPECT_EQ(attached.forwards[0].name, "tinyPredict");
   EXPECT_EQ(attached.forwards[0].inputs.at(0).second.shape, (tg::Shape{1, 2}));
   // The standalone forward has no training: its graph instead.
   const fs::path alone = dir / "002-tinyPredict-forward";

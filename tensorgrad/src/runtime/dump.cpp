@@ -260,7 +260,7 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
     std::optional<Bundle> b;
     try {
       b = makeBundle(isTraining ? ir : *training);
-      if (!isTraining) b->forwards.push_back(makeBundleForward("forward", ir));
+      if (!isTraining) b->forwards.push_back(makeBundleForward(label(ir), ir));
     } catch (const BundleError& e) {
       noBundle = e.what();
     }
