@@ -349,9 +349,17 @@ class GlslWriter {
       header_ += "layout(local_size_x = " + std::to_string(f.workgroupSize[0]) +
                  ", local_size_y = " + std::to_string(f.workgroupSize[1]) +
                  ", local_size_z = " + std::to_string(f.workgroupSize[2]) + overrideIds + ") in;\n";
-      for (const ir::Variable* p : f.params)
-        prologue +=
-            "  " + p->type.glsl() + " " + name(p) + " = " + invocationBuiltin(p->builtin) + ";\n";
+      for (const ir::Variable* p : f.params) {
+        std::vector<std::string> values;  // a struct of builtins: its members'
+        if (p->type.k == K::Struct) {
+          for (const std::string& b : m_.memberBuiltins.at(p->type.name))
+            values.push_back(invocationBuiltin(b));
+        }
+        const std::string value =
+            p->type.k == K::Struct ? glslStructValue(p->type.name, values, m_.structs, m_.layouts)
+                                   : invocationBuiltin(p->builtin);
+        prologue += "  " + p->type.glsl() + " " + name(p) + " = " + value + ";\n";
+      }
       prologue += zeroInitPrologue();
       sig = "void main()";
     } else {

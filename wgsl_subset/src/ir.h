@@ -146,6 +146,8 @@ struct Module {
   std::vector<Declaration> order;
   std::map<std::string, StructMembers> structs;  // by WGSL name
   std::map<std::string, StructLayout> layouts;   // by WGSL name
+  // A struct's members' @builtin names ("" for none), for compute entry point parameters.
+  std::map<std::string, std::vector<std::string>> memberBuiltins;
   const Function* entry = nullptr;               // the entry point to write
 };
 

@@ -219,7 +219,7 @@ class Parser {
     while (!at(Tok::RBrace)) {
       auto attrs = attributes();
       for (const Attribute& a : attrs) {
-        if (a.name != "size" && a.name != "align")
+        if (a.name != "size" && a.name != "align" && a.name != "builtin")
           unsupported(a.pos, "member attribute '@" + a.name + "'");
       }
       StructMember m;

@@ -270,6 +270,13 @@ void Resolver::declareStruct(const StructDecl& s) {
                          std::to_string(size) + ")");
       size = static_cast<uint64_t>(v);
     }
+    std::string builtin;  // @builtin(name): meaningful where S is an entry point's parameter
+    if (const Attribute* a = attr(m.attributes, "builtin")) {
+      if (a->args.size() != 1 || a->args[0]->kind != Expr::Kind::Ident)
+        fail(a->pos, "@builtin takes the name of a builtin value");
+      builtin = a->args[0]->text;
+    }
+    out_.memberBuiltins[s.name].push_back(builtin);
     const uint64_t offset = (end + align - 1) / align * align;
     // GLSL pads the gaps with members (layout.h); a bound keeps that small.
     if (offset + size > (1u << 20))
@@ -551,22 +558,38 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
       {"workgroup_id", Type::vec(3, Type::scalar(K::U32))},
       {"num_workgroups", Type::vec(3, Type::scalar(K::U32))},
   };
+  std::set<std::string> seen;  // each builtin once, directly or as a struct's member
+  const auto check = [&](const std::string& name, const Type& t, SourcePos at, SourcePos typePos) {
+    auto it = builtins.find(name);
+    if (it == builtins.end()) unsupported(at, "builtin '" + name + "' in a compute shader");
+    if (!(t == it->second))
+      fail(typePos,
+           "@builtin(" + name + ") must have type " + it->second.wgsl() + ", got " + t.wgsl());
+    if (!seen.insert(name).second)
+      fail(at, "@builtin(" + name + ") appears multiple times as pipeline input");
+  };
   for (const auto& p : f.params) {
     const Attribute* b = attr(p.attributes, "builtin");
-    if (!b || b->args.size() != 1 || b->args[0]->kind != Expr::Kind::Ident)
-      fail(p.pos, "entry point parameter '" + p.name + "' needs a @builtin(...) attribute");
-    auto it = builtins.find(b->args[0]->text);
-    if (it == builtins.end())
-      unsupported(b->pos, "builtin '" + b->args[0]->text + "' in a compute shader");
     const Type t = resolveType(p.type);
-    if (!(t == it->second))
-      fail(p.type.pos,
-           "@builtin(" + it->first + ") must have type " + it->second.wgsl() + ", got " + t.wgsl());
+    if (!b && t.k == K::Struct) {  // a struct whose members are all builtins
+      const ir::StructMembers& members = out_.structs.at(t.name);
+      const std::vector<std::string>& names = out_.memberBuiltins.at(t.name);
+      for (size_t i = 0; i < members.size(); ++i) {
+        if (names[i].empty())
+          fail(p.pos, "member '" + members[i].first + "' of entry point parameter '" + p.name +
+                          "' needs a @builtin(...) attribute");
+        check(names[i], members[i].second, p.pos, p.pos);
+      }
+    } else {
+      if (!b || b->args.size() != 1 || b->args[0]->kind != Expr::Kind::Ident)
+        fail(p.pos, "entry point parameter '" + p.name + "' needs a @builtin(...) attribute");
+      check(b->args[0]->text, t, b->pos, p.type.pos);
+    }
     ir::Variable* v = newVariable({.kind = ir::Variable::Kind::Param,
                                    .name = p.name,
                                    .pos = p.pos,
                                    .type = t,
-                                   .builtin = it->first,
+                                   .builtin = b ? b->args[0]->text : std::string(),
                                    .paramIndex = fn.params.size()});
     define(p.pos, p.name, v);
     fn.params.push_back(v);

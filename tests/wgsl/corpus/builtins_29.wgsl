@@ -1,6 +1,7 @@
 // Issue 29's builtins: workgroupUniformLoad (a scalar, an array element, an atomic, through a
 // helper's pointer parameter; its value steers a barrier), modf and frexp (scalars and vectors,
-// their result structs), bitcasts between 32-bit vectors, cross, select with a vector condition.
+// their result structs), bitcasts between 32-bit vectors, cross, select with a vector condition,
+// builtins as a struct's members.
 // Every result is exact, so it must match Dawn bit for bit.
 // tg-buffer: f32 64 uniform -1000 1000
 // tg-buffer: u32 64 bits
@@ -16,8 +17,16 @@ var<workgroup> hits : atomic<u32>;
 
 fn loadSteps(p : ptr<workgroup, u32>) -> u32 { return workgroupUniformLoad(p); }
 
+// The entry point's builtins as a struct's members.
+struct Ids {
+  @builtin(local_invocation_index) li : u32,
+  @builtin(workgroup_id) wg : vec3u,
+}
+
 @compute @workgroup_size(8)
-fn main(@builtin(local_invocation_index) li : u32, @builtin(workgroup_id) wg : vec3u) {
+fn main(ids : Ids) {
+  let li = ids.li;
+  let wg = ids.wg;
   let t = wg.x * 8u + li;
   if (li == 0u) { steps = 3u + wg.x; }
   table[li] = vec2f(f32(li), f32(t));
