@@ -137,6 +137,14 @@ TEST(Diagnostics, MatrixAndLayoutErrors) {
                                "main(@builtin(local_invocation_index) i : u32) {\n"
                                "  let x = workgroupUniformLoad(&a[i]);\n}";
   expectError({wulIndex.c_str(), 3, 34, "possibly non-uniform pointer passed to 'workgroupUniformLoad'"});
+  expectError({body("  let c = cross(vec2f(1.0), vec2f(2.0));").c_str(), 3, 11,
+               "no overload of 'cross' takes vec2<f32>"});
+  expectError({"struct In { @builtin(local_invocation_index) li : u32 }\n@compute @workgroup_size(1) "
+               "fn main(a : In, @builtin(local_invocation_index) i : u32) {}",
+               2, 45, "@builtin(local_invocation_index) appears multiple times as pipeline input"});
+  expectError({"struct In { @builtin(local_invocation_index) li : u32, x : u32 }\n"
+               "@compute @workgroup_size(1) fn main(a : In) {}",
+               2, 37, "member 'x' of entry point parameter 'a' needs a @builtin(...) attribute"});
   expectError({"struct S { @align(12) a : f32 }", 1, 12,
                "'@align' value must be a positive, power-of-two integer"});
   expectError({"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});
