@@ -234,6 +234,34 @@ TEST(Write, ContinueReachesTheContinuingBlock) {
   EXPECT_NE(glsl.find("if ((w_i_1 >= 8u)) break;"), std::string::npos);
 }
 
+// A `continue` in a switch (nested too) in a loop with a continuing block: a flag, and a break
+// after each enclosing switch, since a plain break would only leave the switch.
+TEST(Write, ContinueInASwitchLeavesEachSwitch) {
+  const std::string glsl = written(R"(
+@group(0) @binding(0) var<storage, read_write> b : array<u32>;
+@compute @workgroup_size(1) fn main() {
+  var i = 0u;
+  loop {
+    switch (b[i]) {
+      case 0u: { switch (b[i + 1u]) { case 1u: { continue; } default: {} } }
+      default: {}
+    }
+    b[i] = i;
+    continuing { i++; break if i >= 8u; }
+  }
+}
+)");
+  const size_t declared = glsl.find("bool tg_cont_");
+  ASSERT_NE(declared, std::string::npos) << glsl;
+  const std::string flag = glsl.substr(declared + 5, glsl.find(' ', declared + 5) - declared - 5);
+  EXPECT_NE(glsl.find("{ " + flag + " = true; break; }"), std::string::npos) << glsl;
+  size_t checks = 0;
+  for (size_t at = glsl.find("if (" + flag + ") break;"); at != std::string::npos;
+       at = glsl.find("if (" + flag + ") break;", at + 1))
+    ++checks;
+  EXPECT_EQ(checks, 2u) << "one after each switch\n" << glsl;
+}
+
 TEST(Write, OnlyTheChosenEntryPointIsWritten) {
   ir::Module m;
   wgsl::Reflection r;
