@@ -30,7 +30,8 @@ Json readJson(const std::string& path) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tg_bundle_writer_" + std::to_string(::getpid())) / name;
+  const fs::path dir =
+      fs::temp_directory_path() / ("tg_bundle_writer_" + std::to_string(::getpid())) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -72,9 +73,11 @@ TEST_P(UpstreamBundle, WritesBackToTheSameJson) {
   const tg::Bundle again = tg::parseBundle(text, "written");
   EXPECT_EQ(again.params, b.params);
   EXPECT_EQ(tg::formatBundle(again), text);
-  for (const char* key : {"kind", "lr", "beta1", "beta2", "eps", "momentum", "nesterov", "clipGradNorm"}) {
+  for (const char* key :
+       {"kind", "lr", "beta1", "beta2", "eps", "momentum", "nesterov", "clipGradNorm"}) {
     if (original["training"]["optimizer"].contains(key)) {
-      EXPECT_EQ(written["training"]["optimizer"][key], original["training"]["optimizer"][key]) << key;
+      EXPECT_EQ(written["training"]["optimizer"][key], original["training"]["optimizer"][key])
+          << key;
     }
   }
   for (Json* j : {&original, &written}) {
@@ -101,8 +104,8 @@ TEST_P(UpstreamBundle, WritesBackToTheSameJson) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundles, UpstreamBundle,
-                         ::testing::Values("mlp_sin", "transformer", "transformer.chromium", "mnist_cnn",
-                                           "digit_canvas"),
+                         ::testing::Values("mlp_sin", "transformer", "transformer.chromium",
+                                           "mnist_cnn", "digit_canvas"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string n = p.param;
                            std::replace(n.begin(), n.end(), '.', '_');
@@ -119,7 +122,8 @@ struct ZooCase {
 class ZooBundle : public ::testing::TestWithParam<ZooCase> {};
 
 TEST_P(ZooBundle, ReadsBackToTheSameBundle) {
-  const tg_models::Sample sample = tg_models::findSample(GetParam().model).make(GetParam().sizes, 11);
+  const tg_models::Sample sample =
+      tg_models::findSample(GetParam().model).make(GetParam().sizes, 11);
   const tg::CompiledIR ir = sample.trace();
   const tg::Bundle b = tg::makeBundle(ir);
   const std::string text = tg::formatBundle(b);
@@ -159,7 +163,8 @@ TEST_P(ZooBundle, ReadsBackToTheSameBundle) {
     EXPECT_EQ(got->opName, want->opName);
     ASSERT_EQ(got->frames.size(), 1u);
     const std::string line = ":" + std::to_string(want->location.line()) + ":";
-    EXPECT_NE(got->frames[0].find(want->location.file_name() + line), std::string::npos) << got->frames[0];
+    EXPECT_NE(got->frames[0].find(want->location.file_name() + line), std::string::npos)
+        << got->frames[0];
   }
   EXPECT_GT(sites, 0u);
   // The kernels are the default set's for the pooled plan: what the traced IR ran, and what a
@@ -176,11 +181,13 @@ TEST_P(ZooBundle, ReadsBackToTheSameBundle) {
 
 INSTANTIATE_TEST_SUITE_P(
     Zoo, ZooBundle,
-    ::testing::Values(ZooCase{"mlp-sin", {{"batch", 8}}},
-                      ZooCase{"transformer", {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}}},
-                      ZooCase{"vae", {{"input-dim", 16}, {"latent", 2}, {"hidden", 8}, {"batch", 4}}},
-                      ZooCase{"digit-canvas", {{"input-dim", 16}, {"hidden", 8}, {"batch", 4}}},
-                      ZooCase{"mnist-cnn", {{"batch", 2}, {"image-size", 8}, {"conv1", 2}, {"conv2", 2}, {"hidden", 4}}}),
+    ::testing::Values(
+        ZooCase{"mlp-sin", {{"batch", 8}}},
+        ZooCase{"transformer", {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}}},
+        ZooCase{"vae", {{"input-dim", 16}, {"latent", 2}, {"hidden", 8}, {"batch", 4}}},
+        ZooCase{"digit-canvas", {{"input-dim", 16}, {"hidden", 8}, {"batch", 4}}},
+        ZooCase{"mnist-cnn",
+                {{"batch", 2}, {"image-size", 8}, {"conv1", 2}, {"conv2", 2}, {"hidden", 4}}}),
     [](const ::testing::TestParamInfo<ZooCase>& p) {
       std::string n = p.param.model;
       std::replace(n.begin(), n.end(), '-', '_');
@@ -189,13 +196,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(BundleWriter, WritesUpstreamsKernelsWhateverSetTheCompileRan) {
   const tg_models::Sample sample =
-      tg_models::findSample("transformer").make({{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}}, 2);
+      tg_models::findSample("transformer")
+          .make({{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}}, 2);
   const tg::CompiledIR fast = sample.trace({.kernels = tg::KernelSet::Fast}, /*poolBuffers=*/false);
   const tg::CompiledIR upstream = sample.trace();
   const tg::Bundle b = tg::makeBundle(fast);
   EXPECT_EQ(wgslOf(b.kernels), wgslOf(tg::makeBundle(upstream).kernels));
   size_t differ = 0;
-  for (size_t i = 0; i < fast.kernels.size(); ++i) differ += fast.kernels[i].wgsl != b.kernels[i].wgsl;
+  for (size_t i = 0; i < fast.kernels.size(); ++i)
+    differ += fast.kernels[i].wgsl != b.kernels[i].wgsl;
   EXPECT_GT(differ, 0u) << "the fast set ran other kernels; the bundle must not hold them";
 }
 
@@ -208,17 +217,20 @@ struct Masked : tg::Module {
 TEST(BundleWriter, NonFiniteAttributesSchedulesAndCapturesRoundTrip) {
   Masked m;
   tg::SGD sgd;
-  sgd.lr = tg::lr::Warmup{0.1, 5, std::make_shared<const tg::LR>(tg::lr::cosineAnnealing(0.1, 0.01, 20)), 3};
+  sgd.lr = tg::lr::Warmup{
+      0.1, 5, std::make_shared<const tg::LR>(tg::lr::cosineAnnealing(0.1, 0.01, 20)), 3};
   sgd.momentum = 0.9;
   sgd.nesterov = true;
   sgd.weightDecay = 0.001;
   sgd.clipGradNorm = 1.5;
   const tg::CompiledIR ir = tg::trace(tg::TrainingSpec<Masked>{
       .model = m,
-      .loss = [](const Masked& mm, const tg::Inputs& in) {
-        const tg::Tensor scores = tg::capture("scores", tg::whereCausal(mm.l.fwd(in["x"]), -INFINITY));
-        return tg::mean(tg::softmax(scores));
-      },
+      .loss =
+          [](const Masked& mm, const tg::Inputs& in) {
+            const tg::Tensor scores =
+                tg::capture("scores", tg::whereCausal(mm.l.fwd(in["x"]), -INFINITY));
+            return tg::mean(tg::softmax(scores));
+          },
       .inputs = {{"x", {{4, 4}}}},
       .optimizer = sgd,
       .seed = 9});
@@ -254,8 +266,10 @@ TEST(BundleWriter, RefusesWhatIsNoBundle) {
   tg::InputDecls inputs = sample.forwards()[0].spec.inputs;
   for (auto& [name, d] : inputs)
     for (int64_t& x : d.shape) x = x == tg::null ? 3 : x;
-  const tg::CompiledIR forward = tg::traceForward(tg::ForwardSpec<tg::Module>{
-      .model = sample.spec().model, .forward = sample.forwards()[0].spec.forward, .inputs = inputs});
+  const tg::CompiledIR forward =
+      tg::traceForward(tg::ForwardSpec<tg::Module>{.model = sample.spec().model,
+                                                   .forward = sample.forwards()[0].spec.forward,
+                                                   .inputs = inputs});
   EXPECT_THROW(tg::makeBundle(forward), tg::BundleError);
   EXPECT_THROW(tg::makeBundleForward("f", ir), tg::BundleError);
 
@@ -265,7 +279,9 @@ TEST(BundleWriter, RefusesWhatIsNoBundle) {
     tg::formatBundle(b);
     ADD_FAILURE() << "an undeclared feed was written";
   } catch (const tg::BundleError& e) {
-    EXPECT_NE(std::string(e.what()).find("steps[0].feeds: feeds an undeclared input 'nope'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("steps[0].feeds: feeds an undeclared input 'nope'"),
+              std::string::npos)
+        << e.what();
   }
 
   b = tg::makeBundle(ir);
@@ -276,7 +292,9 @@ TEST(BundleWriter, RefusesWhatIsNoBundle) {
     ADD_FAILURE() << "a bundle without a parameter was written";
   } catch (const tg::BundleError& e) {
     EXPECT_NE(std::string(e.what()).find("would not read back"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("missing parameter '" + b.paramNames.front() + "'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing parameter '" + b.paramNames.front() + "'"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_FALSE(fs::exists(dir / "missing.tgbundle.json"));
 
@@ -284,7 +302,8 @@ TEST(BundleWriter, RefusesWhatIsNoBundle) {
     tg::saveBundle(tg::makeBundle(ir), dir / "no" / "such" / "dir.tgbundle.json");
     ADD_FAILURE() << "wrote into a missing directory";
   } catch (const tg::BundleError& e) {
-    EXPECT_NE(std::string(e.what()).find((dir / "no" / "such" / "dir.tgbundle.json").string() + ": cannot write"),
+    EXPECT_NE(std::string(e.what()).find((dir / "no" / "such" / "dir.tgbundle.json").string() +
+                                         ": cannot write"),
               std::string::npos)
         << e.what();
   }
@@ -327,7 +346,8 @@ TEST(BundleWriterTools, InspectAndParityOpenARecordedCppModel) {
   const tg::Feed input = sample.forwards()[0].feed(rng);
   const auto ir = t.forwards[0].second.graphFor(input).get();
   b.forwards.push_back(tg::makeBundleForward(t.forwards[0].first, *ir));
-  b.forwards[0].runs.push_back(tg::recordRun(b.forwards[0], 3, input, t.forwards[0].second.run(input).get()));
+  b.forwards[0].runs.push_back(
+      tg::recordRun(b.forwards[0], 3, input, t.forwards[0].second.run(input).get()));
   const fs::path dir = scratch("tools");
   const std::string file = (dir / "mlp.tgbundle.json").string();
   tg::saveBundle(b, file);

@@ -32,10 +32,14 @@ int main(int argc, char** argv) {
   if (fast) options.emit.kernels = tg::KernelSet::Fast;
   Tiny model, replacement;
   const tg::InputDecls inputs = {{"x", {{4, 2}}}, {"y", {{4, 1}}}};
-  auto train = tg::compile(tg::TrainingSpec<Tiny>{
-      .model = model, .loss = tinyLoss, .inputs = inputs, .optimizer = tg::Adam{}, .seed = 3}, options);
-  const tg::StepResult step = train.step({{"x", std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}},
-                                          {"y", std::vector<float>{1, 2, 3, 4}}}).get();
+  auto train = tg::compile(
+      tg::TrainingSpec<Tiny>{
+          .model = model, .loss = tinyLoss, .inputs = inputs, .optimizer = tg::Adam{}, .seed = 3},
+      options);
+  const tg::StepResult step = train
+                                  .step({{"x", std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}},
+                                         {"y", std::vector<float>{1, 2, 3, 4}}})
+                                  .get();
   if (step.kind != tg::ResultKind::Completed) {
     std::fprintf(stderr, "step: %s\n", step.error.c_str());
     return 1;

@@ -34,15 +34,16 @@ Shell shell(const std::string& cmd) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tg_dump_test_" + std::to_string(::getpid())) / name;
+  const fs::path dir =
+      fs::temp_directory_path() / ("tg_dump_test_" + std::to_string(::getpid())) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
 Shell runProgram(const std::string& env, const std::string& args = "") {
-  return shell("env TENSORGRAD_CACHE_DIR='" + std::string(TG_TEST_CACHE_DIR) + "' " + env + " " + TG_DUMP_PROGRAM +
-               " " + args);
+  return shell("env TENSORGRAD_CACHE_DIR='" + std::string(TG_TEST_CACHE_DIR) + "' " + env + " " +
+               TG_DUMP_PROGRAM + " " + args);
 }
 
 std::vector<std::string> entries(const fs::path& dir) {
@@ -73,8 +74,9 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
                                                     "002-tinyPredict-forward"}));
 
   const fs::path train = dir / "000-tinyLoss-train";
-  EXPECT_EQ(entries(train), (std::vector<std::string>{"bundle.tgbundle.json", "compile.txt", "kernels",
-                                                      "kernels.txt", "plan.json", "plan.txt"}));
+  EXPECT_EQ(entries(train),
+            (std::vector<std::string>{"bundle.tgbundle.json", "compile.txt", "kernels",
+                                      "kernels.txt", "plan.json", "plan.txt"}));
   const std::vector<std::string> kernels = entries(train / "kernels");
   std::set<std::string> stems, extensions;
   for (const std::string& k : kernels) {
@@ -85,7 +87,8 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   EXPECT_EQ(kernels.size(), 3 * stems.size()) << "each kernel in each form";
   EXPECT_TRUE(stems.count("0000_matmul")) << kernels.front();
   EXPECT_NE(read(train / "kernels" / "0000_matmul.wgsl").find("@compute"), std::string::npos);
-  EXPECT_NE(read(train / "kernels" / "0000_matmul.spvasm").find("OpEntryPoint GLCompute"), std::string::npos);
+  EXPECT_NE(read(train / "kernels" / "0000_matmul.spvasm").find("OpEntryPoint GLCompute"),
+            std::string::npos);
   EXPECT_NE(read(train / "kernels" / "0000_matmul.glsl").find("void main"), std::string::npos);
   // One row per dispatched kernel (and a header), the plan, where the model came from.
   const std::string table = read(train / "kernels.txt");
@@ -96,7 +99,9 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   const std::string about = read(train / "compile.txt");
   EXPECT_NE(about.find("a training (compile)"), std::string::npos) << about;
   EXPECT_NE(about.find("dump_program.cpp:"), std::string::npos) << about;
-  EXPECT_NE(about.find("tg-inspect summary " + (train / "bundle.tgbundle.json").string()), std::string::npos) << about;
+  EXPECT_NE(about.find("tg-inspect summary " + (train / "bundle.tgbundle.json").string()),
+            std::string::npos)
+      << about;
 
   // The bundle is the training: its seed, its graph, and tg-inspect opens it.
   const tg::Bundle b = tg::loadBundle(train / "bundle.tgbundle.json");
@@ -108,7 +113,8 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   EXPECT_NE(r.out.find("tinyLoss"), std::string::npos) << r.out;
 
   // The attached forward's bundle is the training's with the forward at the run's shape.
-  const tg::Bundle attached = tg::loadBundle(dir / "001-tinyPredict-forward" / "bundle.tgbundle.json");
+  const tg::Bundle attached =
+      tg::loadBundle(dir / "001-tinyPredict-forward" / "bundle.tgbundle.json");
   ASSERT_EQ(attached.forwards.size(), 1u);
   EXPECT_EQ(attached.forwards[0].name, "tinyPredict");
   EXPECT_EQ(attached.forwards[0].inputs.at(0).second.shape, (tg::Shape{1, 2}));
@@ -139,7 +145,8 @@ TEST(Dump, TheFolderHoldsTheCompilesKernelsAndTheBundleUpstreams) {
   ASSERT_EQ(entries(dir), (std::vector<std::string>{"000-tinyLoss-train", "001-tinyLoss-train"}));
   const fs::path train = dir / "000-tinyLoss-train";
   EXPECT_NE(read(train / "compile.txt").find("the fast set (KernelSet::Fast)"), std::string::npos);
-  EXPECT_NE(read(train / "compile.txt").find("--fast"), std::string::npos) << "the tg-inspect commands say --fast";
+  EXPECT_NE(read(train / "compile.txt").find("--fast"), std::string::npos)
+      << "the tg-inspect commands say --fast";
   const tg::Bundle b = tg::loadBundle(train / "bundle.tgbundle.json");
   std::set<std::string> dumped, upstream;
   for (const auto& e : fs::directory_iterator(train / "kernels")) dumped.insert(read(e.path()));
@@ -147,7 +154,8 @@ TEST(Dump, TheFolderHoldsTheCompilesKernelsAndTheBundleUpstreams) {
     if (!k.wgsl.empty()) upstream.insert(k.wgsl);
   EXPECT_NE(dumped, upstream) << "the fast set's kernels are not upstream's";
   EXPECT_LT(dumped.size(), upstream.size()) << "the fast set fuses";
-  EXPECT_EQ(tg::loadBundle(dir / "001-tinyLoss-train" / "bundle.tgbundle.json").seed, 4u) << "the replacement";
+  EXPECT_EQ(tg::loadBundle(dir / "001-tinyLoss-train" / "bundle.tgbundle.json").seed, 4u)
+      << "the replacement";
   fs::remove_all(dir.parent_path());
 }
 
@@ -158,15 +166,17 @@ TEST(Dump, AnUnwritableDumpIsSaidOnceAndTheProgramRuns) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("loss "), std::string::npos) << r.out;
   EXPECT_EQ(countOf(r.out, "could not dump"), 1u) << r.out;
-  EXPECT_NE(r.out.find("TENSORGRAD_DUMP=" + (dir / "file" / "dump").string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("TENSORGRAD_DUMP=" + (dir / "file" / "dump").string()), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("dumping is off for the rest of this process"), std::string::npos) << r.out;
   fs::remove_all(dir.parent_path());
 }
 
 TEST(Dump, UnsetDumpsNothing) {
   const fs::path dir = scratch("unset");
-  const Shell r = shell("cd '" + dir.string() + "' && env -u TENSORGRAD_DUMP TENSORGRAD_CACHE_DIR='" +
-                        std::string(TG_TEST_CACHE_DIR) + "' " + TG_DUMP_PROGRAM);
+  const Shell r =
+      shell("cd '" + dir.string() + "' && env -u TENSORGRAD_DUMP TENSORGRAD_CACHE_DIR='" +
+            std::string(TG_TEST_CACHE_DIR) + "' " + TG_DUMP_PROGRAM);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(entries(dir).empty());
   fs::remove_all(dir.parent_path());

@@ -98,7 +98,9 @@ std::vector<UpstreamKernel> upstreamKernels(const CompiledIR& ir) {
 
 // ---- JSON ----
 
-Json optionalString(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+Json optionalString(const std::optional<std::string>& s) {
+  return s ? Json(*s) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -134,7 +136,9 @@ Json detail::bundleGraphJson(const Graph& g) {
 
 namespace {
 
-Json graphJson(const Graph& g) { return detail::bundleGraphJson(g); }
+Json graphJson(const Graph& g) {
+  return detail::bundleGraphJson(g);
+}
 
 Json lrJson(const LR& lr) {
   auto withStart = [](Json j, const std::optional<int64_t>& start) {
@@ -146,19 +150,29 @@ Json lrJson(const LR& lr) {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, double>) {
           return s;
-        } else if constexpr (std::is_same_v<T, lr::Linear> || std::is_same_v<T, lr::CosineAnnealing>) {
+        } else if constexpr (std::is_same_v<T, lr::Linear> ||
+                             std::is_same_v<T, lr::CosineAnnealing>) {
           return withStart({{"kind", std::is_same_v<T, lr::Linear> ? "linear" : "cosineAnnealing"},
-                            {"peak", s.peak}, {"final", s.final}, {"steps", s.steps}},
+                            {"peak", s.peak},
+                            {"final", s.final},
+                            {"steps", s.steps}},
                            s.startStep);
         } else if constexpr (std::is_same_v<T, lr::Warmup>) {
           if (!s.after) throw BundleError("a warmup lr schedule has no 'after' schedule");
-          return withStart({{"kind", "warmup"}, {"peak", s.peak}, {"steps", s.steps}, {"after", lrJson(*s.after)}},
+          return withStart({{"kind", "warmup"},
+                            {"peak", s.peak},
+                            {"steps", s.steps},
+                            {"after", lrJson(*s.after)}},
                            s.startStep);
         } else if constexpr (std::is_same_v<T, lr::Staircase>) {
-          return withStart({{"kind", "staircase"}, {"peak", s.peak}, {"every", s.every}, {"gamma", s.gamma}},
-                           s.startStep);
+          return withStart(
+              {{"kind", "staircase"}, {"peak", s.peak}, {"every", s.every}, {"gamma", s.gamma}},
+              s.startStep);
         } else {
-          return withStart({{"kind", "multiStep"}, {"peak", s.peak}, {"milestones", s.milestones}, {"gamma", s.gamma}},
+          return withStart({{"kind", "multiStep"},
+                            {"peak", s.peak},
+                            {"milestones", s.milestones},
+                            {"gamma", s.gamma}},
                            s.startStep);
         }
       },
@@ -169,15 +183,22 @@ Json optimizerJson(const OptimizerConfig& config) {
   Json j;
   const GradTransforms* common = nullptr;
   if (const auto* w = std::get_if<AdamW>(&config)) {
-    j = {{"kind", "adamw"}, {"lr", lrJson(w->lr)}, {"beta1", w->beta1}, {"beta2", w->beta2},
-         {"eps", w->eps}, {"weightDecay", w->weightDecay}};
+    j = {{"kind", "adamw"},   {"lr", lrJson(w->lr)}, {"beta1", w->beta1},
+         {"beta2", w->beta2}, {"eps", w->eps},       {"weightDecay", w->weightDecay}};
     common = w;
   } else if (const auto* a = std::get_if<Adam>(&config)) {
-    j = {{"kind", "adam"}, {"lr", lrJson(a->lr)}, {"beta1", a->beta1}, {"beta2", a->beta2}, {"eps", a->eps}};
+    j = {{"kind", "adam"},
+         {"lr", lrJson(a->lr)},
+         {"beta1", a->beta1},
+         {"beta2", a->beta2},
+         {"eps", a->eps}};
     common = a;
   } else {
     const SGD& s = std::get<SGD>(config);
-    j = {{"kind", "sgd"}, {"lr", lrJson(s.lr)}, {"momentum", s.momentum}, {"nesterov", s.nesterov},
+    j = {{"kind", "sgd"},
+         {"lr", lrJson(s.lr)},
+         {"momentum", s.momentum},
+         {"nesterov", s.nesterov},
          {"weightDecay", s.weightDecay}};
     common = &s;
   }
@@ -197,8 +218,8 @@ Json inputsJson(const InputDecls& inputs) {
 
 Json arrayJson(const Array& a, const Shape& shape, const std::string& where) {
   if (a.size() != static_cast<size_t>(shapeSize(shape)))
-    throw BundleError(where + ": holds " + std::to_string(a.size()) + " values; " + showShape(shape) +
-                      " needs " + std::to_string(shapeSize(shape)));
+    throw BundleError(where + ": holds " + std::to_string(a.size()) + " values; " +
+                      showShape(shape) + " needs " + std::to_string(shapeSize(shape)));
   const auto* bytes = static_cast<const uint8_t*>(a.data());
   return {{"dtype", dtypeName(a.dtype())},
           {"shape", shape},
@@ -208,18 +229,22 @@ Json arrayJson(const Array& a, const Shape& shape, const std::string& where) {
 Json feedsJson(const Feed& feeds, const InputDecls& decls, const std::string& where) {
   Json out = Json::object();
   for (const auto& [name, values] : feeds) {
-    auto it = std::find_if(decls.begin(), decls.end(), [&](const auto& d) { return d.first == name; });
+    auto it =
+        std::find_if(decls.begin(), decls.end(), [&](const auto& d) { return d.first == name; });
     if (it == decls.end()) throw BundleError(where + ": feeds an undeclared input '" + name + "'");
     out[name] = arrayJson(values, it->second.shape, where + "." + name);
   }
   return out;
 }
 
-Json capturesJson(const std::map<std::string, Array>& captures, const Graph& g, const std::string& where) {
+Json capturesJson(const std::map<std::string, Array>& captures, const Graph& g,
+                  const std::string& where) {
   Json out = Json::object();
   for (const auto& [name, values] : captures) {
-    auto it = std::find_if(g.captures.begin(), g.captures.end(), [&](const auto& c) { return c.first == name; });
-    if (it == g.captures.end()) throw BundleError(where + ": '" + name + "' is not a capture of the graph");
+    auto it = std::find_if(g.captures.begin(), g.captures.end(),
+                           [&](const auto& c) { return c.first == name; });
+    if (it == g.captures.end())
+      throw BundleError(where + ": '" + name + "' is not a capture of the graph");
     out[name] = arrayJson(values, g.tensor(it->second).shape, where + "." + name);
   }
   return out;
@@ -228,25 +253,33 @@ Json capturesJson(const std::map<std::string, Array>& captures, const Graph& g, 
 Json kernelsJson(const std::vector<UpstreamKernel>& kernels) {
   Json out = Json::array();
   for (const UpstreamKernel& k : kernels) {
-    out.push_back({{"opIndex", k.opIndex}, {"opKind", opKindName(k.kind)}, {"wgsl", k.wgsl},
-                   {"bindings", k.bindings}, {"threads", k.threads}, {"workgroupSize", k.workgroupSize}});
+    out.push_back({{"opIndex", k.opIndex},
+                   {"opKind", opKindName(k.kind)},
+                   {"wgsl", k.wgsl},
+                   {"bindings", k.bindings},
+                   {"threads", k.threads},
+                   {"workgroupSize", k.workgroupSize}});
   }
   return out;
 }
 
 // A safetensors file of F32 tensors: the 8-byte little-endian header length, the JSON header
 // (padded with spaces to 8 bytes, as the format suggests), then the data in header order.
-std::vector<uint8_t> safetensors(const ParamMap& params, const std::map<std::string, Shape>& shapes) {
+std::vector<uint8_t> safetensors(const ParamMap& params,
+                                 const std::map<std::string, Shape>& shapes) {
   Json header = Json::object();
   int64_t offset = 0;
   for (const auto& [name, values] : params) {
     auto shape = shapes.find(name);
-    if (shape == shapes.end()) throw BundleError("params: '" + name + "' is not a parameter of the graph");
+    if (shape == shapes.end())
+      throw BundleError("params: '" + name + "' is not a parameter of the graph");
     if (values.size() != static_cast<size_t>(shapeSize(shape->second)))
-      throw BundleError("params: '" + name + "' holds " + std::to_string(values.size()) + " values; " +
-                        showShape(shape->second) + " needs " + std::to_string(shapeSize(shape->second)));
+      throw BundleError("params: '" + name + "' holds " + std::to_string(values.size()) +
+                        " values; " + showShape(shape->second) + " needs " +
+                        std::to_string(shapeSize(shape->second)));
     const int64_t bytes = static_cast<int64_t>(values.size()) * 4;
-    header[name] = {{"dtype", "F32"}, {"shape", shape->second}, {"data_offsets", {offset, offset + bytes}}};
+    header[name] = {
+        {"dtype", "F32"}, {"shape", shape->second}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   std::string text = header.dump();
@@ -272,7 +305,8 @@ std::string hex8(uint32_t bits) {
 }  // namespace
 
 std::string encodeBase64(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   for (size_t i = 0; i < bytes.size(); i += 3) {
@@ -307,8 +341,8 @@ Bundle makeBundle(const CompiledIR& ir) {
   for (const auto& p : ir.params) {
     if (!inGraph.count(p->path)) continue;
     if (p->dtype != Dtype::F32) {
-      throw BundleError("makeBundle: parameter '" + p->path + "' is " + std::string(dtypeName(p->dtype)) +
-                        "; a bundle's parameters are f32");
+      throw BundleError("makeBundle: parameter '" + p->path + "' is " +
+                        std::string(dtypeName(p->dtype)) + "; a bundle's parameters are f32");
     }
     b.paramNames.push_back(p->path);
   }
@@ -321,7 +355,8 @@ Bundle makeBundle(const CompiledIR& ir) {
 
 BundleForward makeBundleForward(std::string name, const CompiledIR& ir) {
   if (ir.optimizerConfig)
-    throw BundleError("makeBundleForward('" + name + "'): this is a training compile, not a forward");
+    throw BundleError("makeBundleForward('" + name +
+                      "'): this is a training compile, not a forward");
   BundleForward f;
   f.name = std::move(name);
   f.inputs = graphInputs(ir.graph);
@@ -344,23 +379,25 @@ RecordedStep recordStep(Feed feeds, const StepResult& result, std::optional<LR> 
   // The browser's recorder writes any NaN as JavaScript's one NaN.
   std::memcpy(&s.lossBits, &result.loss, 4);
   if (std::isnan(result.loss)) s.lossBits = 0x7fc00000u;
-  for (const std::string& name : result.captures.names()) s.captures[name] = result.captures.get(name);
+  for (const std::string& name : result.captures.names())
+    s.captures[name] = result.captures.get(name);
   return s;
 }
 
-RecordedRun recordRun(const BundleForward& forward, int64_t afterStep, Feed feeds, const RunResult& result) {
+RecordedRun recordRun(const BundleForward& forward, int64_t afterStep, Feed feeds,
+                      const RunResult& result) {
   if (result.kind != ResultKind::Completed) {
-    throw std::invalid_argument("recordRun('" + forward.name + "'): the run " +
-                                std::string(resultKindName(result.kind)) +
-                                (result.error.empty() ? "" : ": " + result.error) +
-                                "; a bundle records completed runs");
+    throw std::invalid_argument(
+        "recordRun('" + forward.name + "'): the run " + std::string(resultKindName(result.kind)) +
+        (result.error.empty() ? "" : ": " + result.error) + "; a bundle records completed runs");
   }
   RecordedRun r;
   r.afterStep = afterStep;
   r.feeds = std::move(feeds);
   r.outputShape = forward.graph.tensor(forward.graph.outputs.at(0)).shape;
   r.output = result.output;
-  for (const std::string& name : result.captures.names()) r.captures[name] = result.captures.get(name);
+  for (const std::string& name : result.captures.names())
+    r.captures[name] = result.captures.get(name);
   return r;
 }
 
@@ -375,12 +412,19 @@ std::string formatBundle(const Bundle& b) {
   for (const auto& [name, id] : b.paramGrads) grads[name] = id;
   Json writebacks = Json::array();
   for (const WritebackDecl& w : b.writebacks) {
-    writebacks.push_back({{"source", w.source}, {"destName", w.destName},
-                          {"destKind", w.destKind == WritebackDecl::Kind::Param ? "param" : "state"}});
+    writebacks.push_back(
+        {{"source", w.source},
+         {"destName", w.destName},
+         {"destKind", w.destKind == WritebackDecl::Kind::Param ? "param" : "state"}});
   }
-  Json training = {{"inputs", inputsJson(b.inputs)}, {"optimizer", optimizerJson(b.optimizer)},
-                   {"seed", b.seed}, {"paramNames", b.paramNames}, {"graph", graphJson(b.graph)},
-                   {"paramGrads", grads}, {"writebacks", writebacks}, {"kernels", kernelsJson(b.kernels)}};
+  Json training = {{"inputs", inputsJson(b.inputs)},
+                   {"optimizer", optimizerJson(b.optimizer)},
+                   {"seed", b.seed},
+                   {"paramNames", b.paramNames},
+                   {"graph", graphJson(b.graph)},
+                   {"paramGrads", grads},
+                   {"writebacks", writebacks},
+                   {"kernels", kernelsJson(b.kernels)}};
 
   Json forwards = Json::array();
   for (const BundleForward& f : b.forwards) {
@@ -389,13 +433,19 @@ std::string formatBundle(const Bundle& b) {
     for (size_t i = 0; i < f.runs.size(); ++i) {
       const RecordedRun& r = f.runs[i];
       const std::string rw = w + ".runs[" + std::to_string(i) + "]";
-      Json run = {{"afterStep", r.afterStep}, {"feeds", feedsJson(r.feeds, f.inputs, rw + ".feeds")},
+      Json run = {{"afterStep", r.afterStep},
+                  {"feeds", feedsJson(r.feeds, f.inputs, rw + ".feeds")},
                   {"output", arrayJson(r.output, r.outputShape, rw + ".output")}};
-      if (version >= 2 && !r.captures.empty()) run["captures"] = capturesJson(r.captures, f.graph, rw + ".captures");
+      if (version >= 2 && !r.captures.empty())
+        run["captures"] = capturesJson(r.captures, f.graph, rw + ".captures");
       runs.push_back(std::move(run));
     }
-    forwards.push_back({{"name", f.name}, {"inputs", inputsJson(f.inputs)}, {"output", dtypeName(f.output)},
-                        {"graph", graphJson(f.graph)}, {"kernels", kernelsJson(f.kernels)}, {"runs", runs}});
+    forwards.push_back({{"name", f.name},
+                        {"inputs", inputsJson(f.inputs)},
+                        {"output", dtypeName(f.output)},
+                        {"graph", graphJson(f.graph)},
+                        {"kernels", kernelsJson(f.kernels)},
+                        {"runs", runs}});
   }
 
   Json steps = Json::array();
@@ -405,7 +455,8 @@ std::string formatBundle(const Bundle& b) {
     Json step = {{"feeds", feedsJson(s.feeds, b.inputs, w + ".feeds")},
                  {"setLR", s.setLR ? lrJson(*s.setLR) : Json(nullptr)},
                  {"loss", hex8(s.lossBits)}};
-    if (version >= 2 && !s.captures.empty()) step["captures"] = capturesJson(s.captures, b.graph, w + ".captures");
+    if (version >= 2 && !s.captures.empty())
+      step["captures"] = capturesJson(s.captures, b.graph, w + ".captures");
     steps.push_back(std::move(step));
   }
 

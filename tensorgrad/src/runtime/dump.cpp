@@ -1,5 +1,5 @@
-// TENSORGRAD_DUMP: one folder per compile, in the spirit of PyTorch's TORCH_COMPILE_DEBUG, tinygrad's
-// DEBUG=4 and Dawn's dump_shaders. What a folder holds:
+// TENSORGRAD_DUMP: one folder per compile, in the spirit of PyTorch's TORCH_COMPILE_DEBUG,
+// tinygrad's DEBUG=4 and Dawn's dump_shaders. What a folder holds:
 //   compile.txt          what was compiled, where from (the call site), with which options, and
 //                        the tg-inspect / tgparity commands that open it
 //   kernels/NNNN_<op>.wgsl   each dispatched kernel as this compile runs it (its own kernel set),
@@ -13,6 +13,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
+#include <unistd.h>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -26,7 +27,6 @@
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 #include "bundle_writer.h"
 #include "tensorgrad/bundle.h"
@@ -69,7 +69,7 @@ const std::optional<DumpConfig>& config() {
   return parsed;
 }
 
-std::mutex gMutex;               // one dump at a time: compiles run on any thread
+std::mutex gMutex;                 // one dump at a time: compiles run on any thread
 std::atomic<bool> gFailed{false};  // a dump failed: the rest of the process dumps nothing
 
 // A name for the folder: [A-Za-z0-9_.] kept, the rest '_', at most 48 characters.
@@ -134,7 +134,8 @@ void writeFile(const fs::path& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string() + " (" + std::strerror(errno) + ")");
+  if (!out)
+    throw std::runtime_error("cannot write " + path.string() + " (" + std::strerror(errno) + ")");
 }
 
 std::string shapeText(const Shape& shape) {
@@ -147,16 +148,16 @@ std::string shortSite(const Graph& g, const Op& op) {
   const auto& site = g.tensor(op.out).site;
   if (!site) return "";
   if (!site->frames.empty()) return "[" + site->opName + "] " + site->frames.front();
-  return "[" + site->opName + "] " + fs::path(site->location.file_name()).filename().string() + ":" +
-         std::to_string(site->location.line()) + " (" + siteFunction(*site) + ")";
+  return "[" + site->opName + "] " + fs::path(site->location.file_name()).filename().string() +
+         ":" + std::to_string(site->location.line()) + " (" + siteFunction(*site) + ")";
 }
 
 std::string kernelsText(const CompiledIR& ir, const DispatchSchedule& schedule,
                         const std::vector<size_t>& dispatched) {
   std::ostringstream os;
   char line[512];
-  std::snprintf(line, sizeof line, "%5s %5s %-22s %5s %-20s %10s %11s  %-16s %s\n", "#", "op", "kind",
-                "level", "output", "threads", "workgroups", "bindings", "call site");
+  std::snprintf(line, sizeof line, "%5s %5s %-22s %5s %-20s %10s %11s  %-16s %s\n", "#", "op",
+                "kind", "level", "output", "threads", "workgroups", "bindings", "call site");
   os << line;
   for (size_t i = 0; i < dispatched.size(); ++i) {
     const KernelSpec& k = ir.kernels[dispatched[i]];
@@ -167,8 +168,9 @@ std::string kernelsText(const CompiledIR& ir, const DispatchSchedule& schedule,
     const auto wg = k.dispatch();
     const std::string output = std::string(dtypeName(out.dtype)) + shapeText(out.shape);
     const std::string grid = std::to_string(wg[0]) + "x" + std::to_string(wg[1]);
-    std::snprintf(line, sizeof line, "%5zu %5d %-22s %5d %-20s %10lld %11s  %-16s %s\n", i, k.opIndex,
-                  std::string(opKindName(k.kind)).c_str(), schedule.level.at(dispatched[i]), output.c_str(),
+    std::snprintf(line, sizeof line, "%5zu %5d %-22s %5d %-20s %10lld %11s  %-16s %s\n", i,
+                  k.opIndex, std::string(opKindName(k.kind)).c_str(),
+                  schedule.level.at(dispatched[i]), output.c_str(),
                   static_cast<long long>(k.threads), grid.c_str(), bindings.c_str(),
                   shortSite(ir.graph, op).c_str());
     os << line;
@@ -184,14 +186,15 @@ std::string planText(const CompiledIR& ir, const DispatchSchedule& schedule,
   for (int b : ir.plan.tensorToBuffer)
     if (b >= 0 && static_cast<size_t>(b) < tensors.size()) ++tensors[static_cast<size_t>(b)];
   char line[512];
-  std::snprintf(line, sizeof line, "%5s %-13s %-4s %-20s %12s %7s  %s\n", "buf", "kind", "type", "shape",
-                "bytes", "tensors", "name");
+  std::snprintf(line, sizeof line, "%5s %-13s %-4s %-20s %12s %7s  %s\n", "buf", "kind", "type",
+                "shape", "bytes", "tensors", "name");
   os << line;
   for (const BufferSpec& b : ir.plan.buffers) {
     std::snprintf(line, sizeof line, "%5d %-13s %-4s %-20s %12lld %7zu  %s\n", b.id,
-                  std::string(bufferKindName(b.kind)).c_str(), std::string(dtypeName(b.dtype)).c_str(),
-                  shapeText(b.shape).c_str(), static_cast<long long>(b.byteSize),
-                  tensors[static_cast<size_t>(b.id)], b.name.c_str());
+                  std::string(bufferKindName(b.kind)).c_str(),
+                  std::string(dtypeName(b.dtype)).c_str(), shapeText(b.shape).c_str(),
+                  static_cast<long long>(b.byteSize), tensors[static_cast<size_t>(b.id)],
+                  b.name.c_str());
     os << line;
   }
   os << "\nschedule: " << dispatched.size() << " kernels in " << schedule.levels
@@ -201,13 +204,14 @@ std::string planText(const CompiledIR& ir, const DispatchSchedule& schedule,
     std::string& l = levels.at(static_cast<size_t>(schedule.level.at(dispatched[i]) - 1));
     l += (l.empty() ? "" : " ") + std::to_string(i);
   }
-  for (size_t l = 0; l < levels.size(); ++l) os << "level " << l + 1 << ": kernels " << levels[l] << "\n";
+  for (size_t l = 0; l < levels.size(); ++l)
+    os << "level " << l + 1 << ": kernels " << levels[l] << "\n";
   return os.str();
 }
 
 // WGSL → SPIR-V (disassembled) and the GLSL wgsl_subset hands to glslang, per distinct kernel.
-void writeShaders(const fs::path& dir, const std::string& stem, const std::string& wgsl, const DumpConfig& c,
-                  std::map<std::string, wgsl::Result>& translated) {
+void writeShaders(const fs::path& dir, const std::string& stem, const std::string& wgsl,
+                  const DumpConfig& c, std::map<std::string, wgsl::Result>& translated) {
   auto it = translated.find(wgsl);
   if (it == translated.end()) it = translated.emplace(wgsl, wgsl::translate(wgsl)).first;
   const wgsl::Result& r = it->second;
@@ -219,8 +223,9 @@ void writeShaders(const fs::path& dir, const std::string& stem, const std::strin
   if (c.spirv) {
     std::string text;
     spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-    if (!tools.Disassemble(r.spirv, &text,
-                           SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+    if (!tools.Disassemble(
+            r.spirv, &text,
+            SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
       throw std::runtime_error("SPIRV-Tools could not disassemble kernel " + stem);
     writeFile(dir / (stem + ".spvasm"), text);
   }
@@ -273,7 +278,9 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
   }
   if (artifact.empty()) {
     artifact = "graph.json";
-    writeFile(folder / artifact, bundleGraphJson(ir.graph).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    writeFile(folder / artifact, bundleGraphJson(ir.graph).dump(
+                                     1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                     "\n");
   }
 
   const fs::path kernels = folder / "kernels";
@@ -288,8 +295,10 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
   }
   writeFile(folder / "kernels.txt", kernelsText(ir, schedule, dispatched));
   writeFile(folder / "plan.txt", planText(ir, schedule, dispatched));
-  nlohmann::json plan = {{"plan", planToJson(ir.plan)},
-                         {"schedule", {{"levels", schedule.levels}, {"order", schedule.order}, {"level", schedule.level}}}};
+  nlohmann::json plan = {
+      {"plan", planToJson(ir.plan)},
+      {"schedule",
+       {{"levels", schedule.levels}, {"order", schedule.order}, {"level", schedule.level}}}};
   writeFile(folder / "plan.json", plan.dump(1) + "\n");
 
   size_t pipelines = 0;
@@ -303,34 +312,48 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
   const std::string abs = fs::absolute(folder).string();
   std::ostringstream os;
   os << "tensorgrad compile " << folderName << "\n"
-     << "what        " << (isTraining ? "a training (compile)" : training ? "a forward attached to a training" : "a forward (compileForward)") << "\n"
+     << "what        "
+     << (isTraining ? "a training (compile)"
+         : training ? "a forward attached to a training"
+                    : "a forward (compileForward)")
+     << "\n"
      << "computed at " << (site ? formatSite(*site) : std::string("(no call site)")) << "\n"
      << "program     " << programPath() << " (pid " << ::getpid() << ")\n"
      << "time        " << utcNow() << "\n"
-     << "kernels     " << (fast ? "the fast set (KernelSet::Fast)" : "upstream's (KernelSet::Upstream)")
+     << "kernels     "
+     << (fast ? "the fast set (KernelSet::Fast)" : "upstream's (KernelSet::Upstream)")
      << (options.emit.fuseElementwise || fast ? ", element-wise chains fused" : "") << "\n"
      << "graph       " << ir.graph.ops.size() << " ops, " << ir.graph.tensors.size() << " tensors; "
-     << dispatched.size() << " kernels dispatched, " << pipelines << " distinct, in " << schedule.levels << " levels\n"
+     << dispatched.size() << " kernels dispatched, " << pipelines << " distinct, in "
+     << schedule.levels << " levels\n"
      << "plan        " << ir.plan.report() << "\n\n"
      << "files\n"
-     << "  kernels/NNNN_<op>.wgsl  each dispatched kernel as this compile runs it (by dispatch index)"
-     << (c.spirv || c.glsl ? "; .spvasm / .glsl: wgsl_subset's SPIR-V and the GLSL it hands glslang" : "") << "\n"
-     << "  kernels.txt, plan.txt, plan.json  the kernels, the buffer plan and the dispatch schedule\n";
+     << "  kernels/NNNN_<op>.wgsl  each dispatched kernel as this compile runs it (by dispatch "
+        "index)"
+     << (c.spirv || c.glsl ? "; .spvasm / .glsl: wgsl_subset's SPIR-V and the GLSL it hands glslang"
+                           : "")
+     << "\n"
+     << "  kernels.txt, plan.txt, plan.json  the kernels, the buffer plan and the dispatch "
+        "schedule\n";
   if (artifact == "graph.json") {
     os << "  graph.json              the graph, with call sites (no bundle: " << noBundle << ")\n";
   } else {
-    os << "  " << artifact << "    the compile as a graph bundle (its kernels: upstream's for this graph)\n\n"
+    os << "  " << artifact
+       << "    the compile as a graph bundle (its kernels: upstream's for this graph)\n\n"
        << "open it\n"
        << "  tg-inspect summary " << abs << "/" << artifact << (fast ? " --fast" : "") << "\n"
        << "  tg-inspect kernels " << abs << "/" << artifact << (fast ? " --fast" : "") << "\n"
-       << "  tg-inspect html " << abs << "/" << artifact << (fast ? " --fast" : "") << " -o report.html\n";
+       << "  tg-inspect html " << abs << "/" << artifact << (fast ? " --fast" : "")
+       << " -o report.html\n";
   }
   writeFile(folder / "compile.txt", os.str());
 }
 
 }  // namespace
 
-bool dumpEnabled() { return config().has_value() && !gFailed.load(std::memory_order_relaxed); }
+bool dumpEnabled() {
+  return config().has_value() && !gFailed.load(std::memory_order_relaxed);
+}
 
 void dumpCompile(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions& options) {
   if (!dumpEnabled()) return;
@@ -341,10 +364,11 @@ void dumpCompile(const CompiledIR& ir, const CompiledIR* training, const Runtime
     dump(ir, training, options, *config(), folder);
   } catch (const std::exception& e) {
     gFailed = true;
-    std::fprintf(stderr,
-                 "tensorgrad: TENSORGRAD_DUMP=%s: could not dump compile %s: %s\n"
-                 "tensorgrad: dumping is off for the rest of this process; the compile itself goes on\n",
-                 config()->dir.c_str(), folder.c_str(), e.what());
+    std::fprintf(
+        stderr,
+        "tensorgrad: TENSORGRAD_DUMP=%s: could not dump compile %s: %s\n"
+        "tensorgrad: dumping is off for the rest of this process; the compile itself goes on\n",
+        config()->dir.c_str(), folder.c_str(), e.what());
   }
 }
 
