@@ -21,6 +21,7 @@ endforeach()
 
 install(TARGETS ${_tg_targets} EXPORT tensorgradTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tensorgrad/include/tensorgrad
                   ${PROJECT_SOURCE_DIR}/tensorgrad/models/include/tensorgrad
@@ -49,6 +50,13 @@ install(FILES ${PROJECT_BINARY_DIR}/tensorgradConfig.cmake
 # pkg-config: the prefix is found from the .pc file's own place, so the tree may move.
 file(RELATIVE_PATH _tg_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" _tg_pc_to_prefix "${_tg_pc_to_prefix}")
+# Static libraries need their whole closure on the link line; shared ones carry it themselves.
+set(_tg_pc_libs "-ltensorgrad_models -ltensorgrad_parity -ltensorgrad_runtime -ltensorgrad -lwebgpu_shim -lwgsl_subset")
+set(_tg_pc_requires "vulkan nlohmann_json")
+if(NOT BUILD_SHARED_LIBS)
+  string(APPEND _tg_pc_requires " SPIRV-Tools")
+  string(APPEND _tg_pc_libs " -lspirv-cross-core -lSPIRV -lglslang-default-resource-limits -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen -lOGLCompiler -pthread")
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/tensorgrad.pc.in ${PROJECT_BINARY_DIR}/tensorgrad.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tensorgrad.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
