@@ -111,6 +111,13 @@ TEST(Dump, EveryCompileLeavesAFolderTheToolsOpen) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(countOf(r.out, "\n"), stems.size() + 1) << r.out;
   EXPECT_NE(r.out.find("tinyLoss"), std::string::npos) << r.out;
+  // The folder itself names its bundle; one without (a standalone forward's) is bad input.
+  const Shell byFolder = shell(std::string(TG_INSPECT) + " kernels " + train.string());
+  EXPECT_EQ(byFolder.status, 0) << byFolder.out;
+  EXPECT_EQ(byFolder.out, r.out);
+  r = shell(std::string(TG_INSPECT) + " summary " + (dir / "002-tinyPredict-forward").string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("without a bundle.tgbundle.json"), std::string::npos) << r.out;
 
   // The attached forward's bundle is the training's with the forward at the run's shape.
   const tg::Bundle attached =

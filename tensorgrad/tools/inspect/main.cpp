@@ -23,7 +23,8 @@ struct SourceArgs {
     cmd->add_option(
            name, source,
            "a sample model's name (see `tg-inspect models`) or a graph bundle (.tgbundle.json: the "
-           "browser's, tg::saveBundle's, or a TENSORGRAD_DUMP folder's bundle.tgbundle.json)")
+           "browser's, tg::saveBundle's, or a TENSORGRAD_DUMP folder, which means its "
+           "bundle.tgbundle.json)")
         ->required();
     cmd->add_flag("--fuse", fuse,
                   "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");

@@ -50,6 +50,15 @@ Subject loadSubject(const SourceOptions& o) {
     if (!o.sizes.empty())
       throw InputError("--" + o.sizes.front().first +
                        ": sizes apply to sample models, not to a bundle (" + o.source + ")");
+    // A TENSORGRAD_DUMP folder: its bundle.
+    if (std::filesystem::is_directory(o.source)) {
+      SourceOptions inFolder = o;
+      inFolder.source = (std::filesystem::path(o.source) / "bundle.tgbundle.json").string();
+      if (!std::filesystem::is_regular_file(inFolder.source))
+        throw InputError(o.source + " is a folder without a bundle.tgbundle.json (a TENSORGRAD_DUMP "
+                         "folder of a standalone forward holds graph.json instead)");
+      return loadSubject(inFolder);
+    }
     // Readable first, so the message says so rather than what parsing made of it.
     if (!std::ifstream(o.source))
       throw InputError(o.source + ": cannot read the bundle (no such file, or no permission)");
