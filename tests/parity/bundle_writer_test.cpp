@@ -73,6 +73,17 @@ TEST_P(UpstreamBundle, WritesBackToTheSameJson) {
   const tg::Bundle again = tg::parseBundle(text, "written");
   EXPECT_EQ(again.params, b.params);
   EXPECT_EQ(tg::formatBundle(again), text);
+  // What a C++-written bundle's kernels stand on: for upstream's own graph, this build's default
+  // set under the pooled plan dispatches as upstream did, binding the same buffers.
+  const tg::CompiledIR ours = tg::importGraph(b);
+  ASSERT_EQ(ours.kernels.size(), b.kernels.size());
+  for (size_t i = 0; i < b.kernels.size(); ++i) {
+    EXPECT_EQ(ours.kernels[i].wgsl.empty(), b.kernels[i].wgsl.empty()) << "op " << i;
+    if (b.kernels[i].wgsl.empty()) continue;
+    EXPECT_EQ(ours.kernels[i].bindings, b.kernels[i].bindings) << "op " << i;
+    EXPECT_EQ(ours.kernels[i].threads, b.kernels[i].threads) << "op " << i;
+    EXPECT_EQ(ours.kernels[i].workgroupSize, b.kernels[i].workgroupSize) << "op " << i;
+  }
   for (const char* key :
        {"kind", "lr", "beta1", "beta2", "eps", "momentum", "nesterov", "clipGradNorm"}) {
     if (original["training"]["optimizer"].contains(key)) {

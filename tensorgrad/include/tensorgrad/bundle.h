@@ -106,16 +106,18 @@ Bundle parseBundle(std::string_view json, const std::string& source = "bundle");
 //   b.adapter = tg::checkWebGPU().adapter;                   // where they ran (tgparity replays there)
 //   tg::saveBundle(b, "model.tgbundle.json");                // tg-inspect, tgparity read it
 //
-// `kernels` of a written bundle are what upstream's codegen emits for the graph: this project's
-// default kernel set (KernelSet::Upstream, upstream's arithmetic form for form) under upstream's
-// pooled buffer plan, whatever kernel set, fusion or plan the compile itself ran with, so that
-// `tgparity diff` compares against upstream's kernel forms. Recorded losses are the compile's:
-// a compile with KernelSet::Fast computes other bits than the upstream kernels `tgparity run`
-// replays with, so record steps from a default-set compile when bits must match.
+// `kernels` of a written bundle stand in for upstream's: this project's default kernel set
+// (KernelSet::Upstream: upstream's arithmetic, order and dispatch geometry, form for form, though
+// not its WGSL text, whose names and layout differ) under upstream's pooled buffer plan (upstream's
+// bindings), whatever kernel set, fusion or plan the compile itself ran. They compute upstream's
+// bits, which is what `tgparity diff` needs of the kernels it runs as upstream's in Dawn or
+// Chromium. Recorded losses are the compile's own: a compile with KernelSet::Fast computes other
+// bits than the default set `tgparity run` replays with, so record steps from a default-set
+// compile when bits must match.
 
 // The bundle of a compiled training (no device needed): its graph with call sites, its inputs
 // (the graph's tensor_inputs but the runtime's own), optimizer, seed, parameter names, gradients,
-// writebacks, upstream's kernels and the initial parameters drawn from its seed. No steps, no
+// writebacks, kernels standing in for upstream's (above) and the initial parameters drawn from its seed. No steps, no
 // forwards, no adapter, `tensorgrad` (upstream's version) null. Version 2 when the graph has
 // captures, else 1. Throws BundleError when the compile cannot be a bundle (a non-f32 parameter,
 // an IR with no optimizer: a forward).

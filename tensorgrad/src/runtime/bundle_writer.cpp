@@ -82,7 +82,8 @@ std::map<std::string, Shape> graphParams(const Graph& g) {
   return out;
 }
 
-// What upstream's codegen emits for `ir`'s graph: the default kernel set under the pooled plan.
+// The kernels standing in for upstream's: the default set (upstream's arithmetic) under the
+// pooled plan (upstream's bindings).
 std::vector<UpstreamKernel> upstreamKernels(const CompiledIR& ir) {
   CompiledIR upstream;
   upstream.graph = ir.graph;

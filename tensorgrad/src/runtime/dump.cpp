@@ -339,7 +339,7 @@ void dump(const CompiledIR& ir, const CompiledIR* training, const RuntimeOptions
     os << "  graph.json              the graph, with call sites (no bundle: " << noBundle << ")\n";
   } else {
     os << "  " << artifact
-       << "    the compile as a graph bundle (its kernels: upstream's for this graph)\n\n"
+       << "    the compile as a graph bundle (its kernels: the default set's, standing in for upstream's)\n\n"
        << "open it\n"
        << "  tg-inspect summary " << abs << "/" << artifact << (fast ? " --fast" : "") << "\n"
        << "  tg-inspect kernels " << abs << "/" << artifact << (fast ? " --fast" : "") << "\n"
