@@ -116,8 +116,8 @@ TEST(Diagnostics, MatrixAndLayoutErrors) {
                "mat2x2<f32> constructor needs 2 column vectors or 4 scalars, got 3 arguments"});
   expectError({body("  let m = mat2x2(vec3f(), vec3f());").c_str(), 3, 18,
                "constructor takes 2 columns of type vec2<f32>, got vec3<f32>"});
-  expectError({body("  let m = mat2x2();").c_str(), 3, 11,
-               "cannot infer the element type of 'mat2x2()'"});
+  expectError(
+      {body("  let m = mat2x2();").c_str(), 3, 11, "cannot infer the element type of 'mat2x2()'"});
   expectError({body("  let m = mat2x2(1, 2, 3, 4u);").c_str(), 3, 27,
                "constructor takes f32 scalars, got u32"});
   expectError({body("  var m : mat2x2<i32>;").c_str(), 3, 18,
@@ -128,26 +128,32 @@ TEST(Diagnostics, MatrixAndLayoutErrors) {
                "index 2 out of bounds [0..1]"});
   expectError({body("  let v = bitcast<vec2f>(vec4u(1u));").c_str(), 3, 11,
                "cannot bitcast from vec4<u32> to vec2<f32>"});
-  expectError({body("  let v = bitcast<u32>(true);").c_str(), 3, 11,
-               "cannot bitcast from bool to u32"});
+  expectError(
+      {body("  let v = bitcast<u32>(true);").c_str(), 3, 11, "cannot bitcast from bool to u32"});
   expectError({body("  let m = modf(1i);").c_str(), 3, 11, "no overload of 'modf' takes i32"});
-  const std::string wul = "var<private> n : u32;\n" + kEntry + "let a = workgroupUniformLoad(&n);\n}";
+  const std::string wul =
+      "var<private> n : u32;\n" + kEntry + "let a = workgroupUniformLoad(&n);\n}";
   expectError({wul.c_str(), 3, 30, "workgroupUniformLoad takes a pointer into <workgroup> memory"});
-  const std::string wulIndex = "var<workgroup> a : array<u32, 4>;\n@compute @workgroup_size(4) fn "
-                               "main(@builtin(local_invocation_index) i : u32) {\n"
-                               "  let x = workgroupUniformLoad(&a[i]);\n}";
-  expectError({wulIndex.c_str(), 3, 34, "possibly non-uniform pointer passed to 'workgroupUniformLoad'"});
+  const std::string wulIndex =
+      "var<workgroup> a : array<u32, 4>;\n@compute @workgroup_size(4) fn "
+      "main(@builtin(local_invocation_index) i : u32) {\n"
+      "  let x = workgroupUniformLoad(&a[i]);\n}";
+  expectError(
+      {wulIndex.c_str(), 3, 34, "possibly non-uniform pointer passed to 'workgroupUniformLoad'"});
   expectError({body("  let c = cross(vec2f(1.0), vec2f(2.0));").c_str(), 3, 11,
                "no overload of 'cross' takes vec2<f32>"});
-  expectError({"struct In { @builtin(local_invocation_index) li : u32 }\n@compute @workgroup_size(1) "
-               "fn main(a : In, @builtin(local_invocation_index) i : u32) {}",
-               2, 45, "@builtin(local_invocation_index) appears multiple times as pipeline input"});
-  expectError({"struct In { @builtin(local_invocation_index) li : u32, x : u32 }\n"
-               "@compute @workgroup_size(1) fn main(a : In) {}",
-               2, 37, "member 'x' of entry point parameter 'a' needs a @builtin(...) attribute"});
+  expectError(
+      {"struct In { @builtin(local_invocation_index) li : u32 }\n@compute @workgroup_size(1) "
+       "fn main(a : In, @builtin(local_invocation_index) i : u32) {}",
+       2, 45, "@builtin(local_invocation_index) appears multiple times as pipeline input"});
+  expectError(
+      {"struct In { @builtin(local_invocation_index) li : u32, x : u32 }\n"
+       "@compute @workgroup_size(1) fn main(a : In) {}",
+       2, 37, "member 'x' of entry point parameter 'a' needs a @builtin(...) attribute"});
   expectError({"struct S { @align(12) a : f32 }", 1, 12,
                "'@align' value must be a positive, power-of-two integer"});
-  expectError({"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});
+  expectError(
+      {"struct S { @align(4) v : vec4f }", 1, 19, "alignment must be a multiple of '16' bytes"});
   expectError({"struct S { @size(8) v : vec4f }", 1, 12,
                "'@size' must be at least as big as the type's size (16)"});
   expectError({"struct S { @size(4) @size(4) v : f32 }", 1, 21, "duplicate '@size' attribute"});

@@ -315,8 +315,10 @@ TEST(ExpandAliases, RejectsCyclesAndRedeclarations) {
       expandAliases(m);
     });
   };
-  EXPECT_NE(error("alias A = array<B, 2>; alias B = A;").find("refers to itself"), std::string::npos);
-  EXPECT_NE(error("struct S { a : u32 } alias S = u32;").find("redeclaration of 'S'"), std::string::npos);
+  EXPECT_NE(error("alias A = array<B, 2>; alias B = A;").find("refers to itself"),
+            std::string::npos);
+  EXPECT_NE(error("struct S { a : u32 } alias S = u32;").find("redeclaration of 'S'"),
+            std::string::npos);
 }
 
 TEST(Resolve, PointersAreTypedAndDereferenced) {

@@ -49,7 +49,8 @@ std::string Std140::mirrorType(const Type& t) {
   decls_ += "struct " + name + " {\n" + members + "};\n";
   // Its conversion to the WGSL struct, member by member.
   std::vector<std::string> values;
-  for (const auto& [mn, mt] : m_.structs.at(e.name)) values.push_back(value(member("v", glslName(mn), mt), mt));
+  for (const auto& [mn, mt] : m_.structs.at(e.name))
+    values.push_back(value(member("v", glslName(mn), mt), mt));
   decls_ += glslName(e.name) + " tgs_conv_" + glslName(e.name) + "(" + name + " v) { return " +
             glslStructValue(e.name, values, m_.structs, m_.layouts) + "; }\n";
   return name;

@@ -16,7 +16,6 @@ using K = Type::K;
 using EK = ir::Expr::Kind;
 using SK = ir::Stmt::Kind;
 
-
 class GlslWriter {
  public:
   explicit GlslWriter(const ir::Module& m) : m_(m), bounds_(m) {}
@@ -142,8 +141,8 @@ class GlslWriter {
     }
     const std::string i = "tg_c" + std::to_string(indent.size());  // unique per nesting level
     return indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(t.n) + "; ++" + i +
-           ") {\n" + copyMembers(target + "[" + i + "]", source + "[" + i + "]", *t.elem,
-                                 indent + "  ") +
+           ") {\n" +
+           copyMembers(target + "[" + i + "]", source + "[" + i + "]", *t.elem, indent + "  ") +
            indent + "}\n";
   }
 
@@ -386,7 +385,8 @@ class GlslWriter {
         }
         loops_.pop_back();
         out += p + "}\n";
-        if (const int l = continuedLoop(false); l >= 0 && contFlags_.at(static_cast<size_t>(l)).second)
+        if (const int l = continuedLoop(false);
+            l >= 0 && contFlags_.at(static_cast<size_t>(l)).second)
           out += p + "if (" + contFlag(l) + ") break;\n";
         return out;
       }
@@ -527,9 +527,9 @@ class GlslWriter {
         auto base = uniformRep(e->args[0], pre, p, hoisted);
         if (!base) return std::nullopt;
         const Type& bt = e->args[0]->type;
-        const std::string code =
-            bt.k == K::Array && base->kind != Rep::Kind::Plain ? base->code
-                                                                : std140_.value(*base, bt);
+        const std::string code = bt.k == K::Array && base->kind != Rep::Kind::Plain
+                                     ? base->code
+                                     : std140_.value(*base, bt);
         std::string index = expr(e->args[1]);
         if (pre && !e->args[1]->constant) index = indexTemporary(index, *pre, p, hoisted);
         const std::string element = indexed(code, bt, index);
@@ -564,8 +564,7 @@ class GlslWriter {
       case EK::Binary:
         return binary(*e);
       case EK::Index:
-        return indexed(expr(e->args[0]), e->args[0]->type, expr(e->args[1]),
-                       bounds_.inRange(*e));
+        return indexed(expr(e->args[0]), e->args[0]->type, expr(e->args[1]), bounds_.inRange(*e));
       case EK::AddressOf:
         return place(e->args[0]);
       case EK::Deref: {  // a whole buffer struct as a value: rebuilt, as bufferStructValue does
@@ -620,7 +619,8 @@ class GlslWriter {
       }
       case EK::Select:
         if (e->args[2]->type.k == K::Vec)  // component-wise: GLSL's mix with a bvec
-          return "mix(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
+          return "mix(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " + expr(e->args[2]) +
+                 ")";
         return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
     }
     return "";
@@ -788,7 +788,7 @@ class GlslWriter {
 
   const ir::Module& m_;
   IndexBounds bounds_;  // indices that need no clamp
-  Std140 std140_{m_};  // uniform buffers holding a matCx2
+  Std140 std140_{m_};   // uniform buffers holding a matCx2
   std::string header_, decls_, body_;
   struct ZeroAtEntry {
     std::string name;
@@ -804,7 +804,7 @@ class GlslWriter {
   // sets, and whether one does.
   std::map<size_t, std::pair<std::string, bool>> contFlags_;
   std::set<std::string> compareExchangeStructs_;
-  std::set<std::string> builtinStructs_;  // modf and frexp results declared so far
+  std::set<std::string> builtinStructs_;   // modf and frexp results declared so far
   std::set<const ir::Variable*> hoisted_;  // declared before a loop body with a continuing block
   std::vector<std::string> loopTemps_;     // index temporaries of such a pointer `let`
   std::map<const ir::Variable*, std::string> pointers_;  // a pointer `let`: the memory it names

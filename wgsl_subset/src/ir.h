@@ -148,7 +148,7 @@ struct Module {
   std::map<std::string, StructLayout> layouts;   // by WGSL name
   // A struct's members' @builtin names ("" for none), for compute entry point parameters.
   std::map<std::string, std::vector<std::string>> memberBuiltins;
-  const Function* entry = nullptr;               // the entry point to write
+  const Function* entry = nullptr;  // the entry point to write
 };
 
 }  // namespace wgsl::detail::ir

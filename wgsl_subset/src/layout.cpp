@@ -36,7 +36,8 @@ uint32_t sizeOf(const Type& t, const Layouts& layouts) {
     case K::Vec:
       return static_cast<uint32_t>(t.n) * 4;
     case K::Mat:
-      return static_cast<uint32_t>(t.n) * roundUp(alignOf(*t.elem, layouts), sizeOf(*t.elem, layouts));
+      return static_cast<uint32_t>(t.n) *
+             roundUp(alignOf(*t.elem, layouts), sizeOf(*t.elem, layouts));
     case K::Array: {  // saturated: the resolver bounds structs to 1 MiB
       const uint64_t size = uint64_t{strideOf(t, layouts)} * static_cast<uint64_t>(t.n ? t.n : 1);
       return static_cast<uint32_t>(std::min<uint64_t>(size, UINT32_MAX));
@@ -48,7 +49,8 @@ uint32_t sizeOf(const Type& t, const Layouts& layouts) {
   }
 }
 
-GlslStruct glslStruct(const std::string& name, const std::map<std::string, ir::StructMembers>& structs,
+GlslStruct glslStruct(const std::string& name,
+                      const std::map<std::string, ir::StructMembers>& structs,
                       const Layouts& layouts) {
   const ir::StructMembers& members = structs.at(name);
   const ir::StructLayout& layout = layouts.at(name);

@@ -135,8 +135,7 @@ const ir::Expr* Resolver::bitcast(const Expr& e) {
   // 32-bit scalars, or vectors of them of one width: the same bits.
   const auto bits32 = [](const Type& t) {
     const Type& st = t.scalarType();
-    return (t.isScalar() || t.k == K::Vec) &&
-           (st.k == K::F32 || st.k == K::I32 || st.k == K::U32);
+    return (t.isScalar() || t.k == K::Vec) && (st.k == K::F32 || st.k == K::I32 || st.k == K::U32);
   };
   if (!bits32(target) || !bits32(v->type) || (target.k == K::Vec) != (v->type.k == K::Vec) ||
       target.n != v->type.n)
@@ -319,9 +318,10 @@ const ir::Expr* Resolver::select(const Expr& e) {
   const bool perComponent = a[2]->type.k == K::Vec && a[2]->type.elem->k == K::Bool &&
                             a[0]->type.k == K::Vec && a[0]->type.n == a[2]->type.n;
   if (a[2]->type.k != K::Bool && !perComponent)
-    fail(e.args[2]->pos, "select: the condition must be bool" +
-                             std::string(a[0]->type.k == K::Vec ? " or a vector of bool as wide" : "") +
-                             ", got " + a[2]->type.wgsl());
+    fail(e.args[2]->pos,
+         "select: the condition must be bool" +
+             std::string(a[0]->type.k == K::Vec ? " or a vector of bool as wide" : "") + ", got " +
+             a[2]->type.wgsl());
   if (!a[0]->type.isScalar() && a[0]->type.k != K::Vec)
     fail(e.pos, "select takes scalars or vectors, got " + a[0]->type.wgsl());
   if (a[0]->constant && a[1]->constant && a[2]->constant && a[0]->type.isScalar()) {
@@ -546,8 +546,8 @@ const ir::Expr* Resolver::workgroupUniformLoad(const Expr& e) {
   arity(e, 1);
   X p = expr(*e.args[0]);
   if (p->type.k != K::Ptr || p->type.name != "workgroup")
-    fail(e.args[0]->pos, "workgroupUniformLoad takes a pointer into <workgroup> memory, got " +
-                             p->type.wgsl());
+    fail(e.args[0]->pos,
+         "workgroupUniformLoad takes a pointer into <workgroup> memory, got " + p->type.wgsl());
   X target = deref(p, e.args[0]->pos);
   uint64_t scalars = 0;
   const Type& t = target->type.k == K::Atomic ? *target->type.elem : target->type;
@@ -571,11 +571,12 @@ const ir::Expr* Resolver::modfFrexp(const Expr& e) {
     fail(e.pos, "no overload of '" + e.text + "' takes " + x->type.wgsl());
   x = convert(x, t, e.args[0]->pos);
   const bool modf = e.text == "modf";
-  const std::string name = "__" + e.text + "_result_" +
-                           (t.k == K::Vec ? "vec" + std::to_string(t.n) + "_" : "") + "f32";
+  const std::string name =
+      "__" + e.text + "_result_" + (t.k == K::Vec ? "vec" + std::to_string(t.n) + "_" : "") + "f32";
   if (!out_.structs.contains(name)) {
-    const Type second = modf ? t : t.k == K::Vec ? Type::vec(t.n, Type::scalar(K::I32))
-                                                 : Type::scalar(K::I32);
+    const Type second = modf            ? t
+                        : t.k == K::Vec ? Type::vec(t.n, Type::scalar(K::I32))
+                                        : Type::scalar(K::I32);
     out_.structs[name] = {{"fract", t}, {modf ? "whole" : "exp", second}};
     const uint32_t a = alignOf(t, out_.layouts), size = sizeOf(t, out_.layouts);
     out_.layouts[name] = {{0, (size + a - 1) / a * a}, a, 2 * ((size + a - 1) / a * a)};

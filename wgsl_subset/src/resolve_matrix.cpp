@@ -19,8 +19,8 @@ const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
   const bool inferred = !e.typeArgs && e.text.size() == 6;
   if (e.args.empty()) {
     if (inferred)
-      fail(e.pos, "cannot infer the element type of '" + e.text + "()'; write " + e.text +
-                      "<f32>()");
+      fail(e.pos,
+           "cannot infer the element type of '" + e.text + "()'; write " + e.text + "<f32>()");
     return node(EK::Construct, e.pos, t);  // the zero value
   }
   std::vector<X> a = argsOf(e);
@@ -33,8 +33,7 @@ const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
   if (a.size() == static_cast<size_t>(c) * static_cast<size_t>(r) && a[0]->type.isScalar()) {
     for (size_t i = 0; i < a.size(); ++i) {
       if (!a[i]->type.isScalar() || (a[i]->type.k != K::F32 && !a[i]->type.isAbstract()))
-        fail(e.args[i]->pos, t.wgsl() + " constructor takes f32 scalars, got " +
-                                 a[i]->type.wgsl());
+        fail(e.args[i]->pos, t.wgsl() + " constructor takes f32 scalars, got " + a[i]->type.wgsl());
       a[i] = convert(a[i], column.scalarType(), e.args[i]->pos);
     }
     return node(EK::Construct, e.pos, t, std::move(a));
@@ -60,8 +59,7 @@ const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
 const ir::Expr* Resolver::matrixBinary(const std::string& op, X l, X r, SourcePos pos) {
   if (l->type.k != K::Mat && r->type.k != K::Mat) return nullptr;
   const auto cannot = [&]() {
-    fail(pos, "operator '" + op + "' cannot combine " + l->type.wgsl() + " and " +
-                  r->type.wgsl());
+    fail(pos, "operator '" + op + "' cannot combine " + l->type.wgsl() + " and " + r->type.wgsl());
   };
   const auto make = [&](const Type& t) {
     ir::Expr* out = node(EK::Binary, pos, t, {l, r});

@@ -256,18 +256,20 @@ void Resolver::declareStruct(const StructDecl& s) {
       if (v <= 0 || (v & (v - 1)) != 0)
         fail(a->pos, "'@align' value must be a positive, power-of-two integer");
       if (v % static_cast<int64_t>(align) != 0)
-        fail(attrArg(*a).pos, "alignment must be a multiple of '" + std::to_string(align) + "' bytes");
+        fail(attrArg(*a).pos,
+             "alignment must be a multiple of '" + std::to_string(align) + "' bytes");
       align = static_cast<uint64_t>(v);
     }
     for (const Attribute* a = attr(m.attributes, "size"); a; a = nullptr) {
       if (t.k == K::Array && t.n == 0)
-        fail(a->pos, "@size can only be applied to members where the member's type size can be "
-                     "fully determined at shader creation time");
+        fail(a->pos,
+             "@size can only be applied to members where the member's type size can be "
+             "fully determined at shader creation time");
       const int64_t v = constInt(attrArg(*a), "@size");
       if (v <= 0) fail(a->pos, "'@size' value must be a positive integer");
       if (static_cast<uint64_t>(v) < size)
-        fail(a->pos, "'@size' must be at least as big as the type's size (" +
-                         std::to_string(size) + ")");
+        fail(a->pos,
+             "'@size' must be at least as big as the type's size (" + std::to_string(size) + ")");
       size = static_cast<uint64_t>(v);
     }
     std::string builtin;  // @builtin(name): meaningful where S is an entry point's parameter
@@ -294,8 +296,9 @@ void Resolver::declareStruct(const StructDecl& s) {
   out_.layouts[s.name].glslAlign = glsl.align;
   // Gaps in a struct aligned to less than 16 bytes are filled with scalars: a bound on them.
   if (glsl.slots.size() > 4096)
-    unsupported(s.pos, "struct '" + s.name + "' whose @size/@align gaps need more than 4096 "
-                       "padding members in GLSL");
+    unsupported(s.pos, "struct '" + s.name +
+                           "' whose @size/@align gaps need more than 4096 "
+                           "padding members in GLSL");
 }
 
 // A description of the runtime-sized array inside `t` ("" when none).

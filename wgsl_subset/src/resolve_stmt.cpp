@@ -186,8 +186,7 @@ const ir::Stmt* Resolver::declaration(const Stmt& s) {
   if (t.k == K::Void) fail(s.pos, "'" + s.name + "' cannot have type void");
   if (t.k == K::Ptr && s.kind != Stmt::Kind::Let)
     fail(s.pos, "'" + s.name + "': only a 'let' may hold a pointer");
-  if (!runtimeSizedIn(t).empty())
-    fail(s.pos, "a local variable cannot hold a runtime-sized array");
+  if (!runtimeSizedIn(t).empty()) fail(s.pos, "a local variable cannot hold a runtime-sized array");
   if (t.k == K::Atomic)
     fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
   using VK = ir::Variable::Kind;

@@ -40,7 +40,7 @@ struct Type {
   int n = 0;
   // vector/array/atomic element; a pointer's store type; a matrix's column (vecR<f32>)
   std::shared_ptr<const Type> elem;
-  std::string name;                  // struct name; a pointer's address space
+  std::string name;  // struct name; a pointer's address space
 
   static Type scalar(K k) { return Type{k, 0, nullptr, {}}; }
   static Type vec(int n, const Type& e) { return Type{K::Vec, n, std::make_shared<Type>(e), {}}; }

@@ -97,7 +97,8 @@ class Uniformity {
       case EK::AddressOf:
         return pointerTaint(*e.args[0]);
       case EK::Ref:
-        if (e.var->kind == VK::Let && e.var->type.k == Type::K::Ptr) return pointerTaint(*e.var->init);
+        if (e.var->kind == VK::Let && e.var->type.k == Type::K::Ptr)
+          return pointerTaint(*e.var->init);
         return 0;  // a variable, or a workgroup pointer parameter (its argument has no run-time
                    // index: the resolver keeps those out)
       default:
