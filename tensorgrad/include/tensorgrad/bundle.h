@@ -117,9 +117,9 @@ Bundle parseBundle(std::string_view json, const std::string& source = "bundle");
 
 // The bundle of a compiled training (no device needed): its graph with call sites, its inputs
 // (the graph's tensor_inputs but the runtime's own), optimizer, seed, parameter names, gradients,
-// writebacks, kernels standing in for upstream's (above) and the initial parameters drawn from its seed. No steps, no
-// forwards, no adapter, `tensorgrad` (upstream's version) null. Version 2 when the graph has
-// captures, else 1. Throws BundleError when the compile cannot be a bundle (a non-f32 parameter,
+// writebacks, kernels standing in for upstream's (above) and the initial parameters drawn from
+// its seed. No steps, no forwards, no adapter, `tensorgrad` (upstream's version) null. Version 2
+// when the graph has captures, else 1. Throws BundleError when the compile cannot be a bundle (a non-f32 parameter,
 // an IR with no optimizer: a forward).
 Bundle makeBundle(const CompiledIR& training);
 template <class M>
@@ -141,8 +141,10 @@ RecordedRun recordRun(const BundleForward& forward, int64_t afterStep, Feed feed
 
 // The bundle as the format's JSON text: the exact inverse of parseBundle, so
 // parseBundle(formatBundle(b)) gives b back (C++ call sites become one JavaScript-style frame,
-// "at <function> (<file>:<line>:<column>)"). The version written is b.version, or 2 when a step or
-// run records captures.
+// "at <function> (<file>:<line>:<column>)"; a normalizeGrads or decay filter function, which no
+// file can hold, does not come back: its effect is in the graph). The version written is
+// b.version, or 2 when a step or run records captures. Throws BundleError for a field that does
+// not fit (a feed of an undeclared input, an array of the wrong size, an unknown capture).
 std::string formatBundle(const Bundle& bundle);
 // Writes formatBundle(b) to `file`, after checking that it reads back (parseBundle): a bundle
 // the tools would reject is never written. Throws BundleError naming the file and the problem.
