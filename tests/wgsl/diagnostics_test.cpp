@@ -206,7 +206,13 @@ TEST(Diagnostics, TypeAndResolutionErrors) {
       {"@group(0) @binding(0) var<storage, read_write> a : array<f32>;\n@group(0) @binding(0) "
        "var<storage, read_write> c : array<f32>;\n"
        "@compute @workgroup_size(1) fn main() {}",
-       2, 23, "unsupported in this WGSL subset: two resources at @group(0) @binding(0)"});
+       2, 23,
+       "unsupported in this WGSL subset: two resources at one @group/@binding ('a' and 'c')"});
+  expectError(
+      {"@group(0) @binding(0) var<storage, read_write> a : array<f32>;\n@group(0) @binding(0) "
+       "var<storage, read_write> c : array<f32>;\n"
+       "@compute @workgroup_size(1) fn main() { a[0] = c[0]; }",
+       2, 23, "entry point 'main' uses 'a' and 'c', which have the same @group and @binding"});
 }
 
 // The uniformity errors point at the barrier, or at the call argument a callee's barrier needs

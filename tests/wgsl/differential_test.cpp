@@ -25,7 +25,9 @@ namespace fs = std::filesystem;
 const std::set<std::string> kUnsupported = {
     "valid/texture_2d_unsupported.wgsl",
     "valid/workgroup_size_override_expression_unsupported.wgsl",
-    "valid/uniform_mat3x2_array_unsupported.wgsl", "valid/uniform_array_stride_4_unsupported.wgsl",
+    "valid/uniform_mat3x2_array_unsupported.wgsl",
+    "valid/binding_shared_unused_unsupported.wgsl",
+    "valid/uniform_array_stride_4_unsupported.wgsl",
     "valid/abstract_int_above_2_pow_53_unsupported.wgsl"};
 
 std::string readFile(const fs::path& p) {

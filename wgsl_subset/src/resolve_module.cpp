@@ -79,6 +79,19 @@ void Resolver::run() {
   for (const AliasDecl& a : m_.aliases) (void)resolveType(a.type);
   for (const auto& a : m_.constAsserts) constAssert(*a);
   if (!out_.entry) return;  // the validator says so, after the functions' own errors
+  // Two resources at one @group/@binding: an error if the entry point uses both; else valid
+  // WGSL, but the writer declares every resource: outside the subset.
+  std::set<std::string> used;
+  std::set<const ir::Function*> seen;
+  usedGlobals(*out_.entry, used, seen);
+  for (const BindingClash& c : bindingClashes_) {
+    if (used.contains(c.first) && used.contains(c.second))
+      fail(c.pos, "entry point '" + out_.entry->name + "' uses '" + c.first + "' and '" + c.second +
+                      "', which have the same @group and @binding");
+  }
+  for (const BindingClash& c : bindingClashes_)
+    unsupported(c.pos,
+                "two resources at one @group/@binding ('" + c.first + "' and '" + c.second + "')");
   reflection_.entryPoint = out_.entry->name;
   reflection_.workgroupSize = out_.entry->workgroupSize;
   for (size_t i = 0; i < 3; ++i) {
@@ -429,11 +442,8 @@ void Resolver::declareResource(const GlobalVar& g, const Type& t) {
   if (const std::string bad = nonHostShareable(t); !bad.empty())
     fail(g.type->pos, "type '" + bad + "' cannot be used in address space '" + space +
                           "' as it is non-host-shareable");
-  for (const auto& b : reflection_.bindings) {
-    // WGSL allows it while no entry point uses both; the writer declares every resource.
-    if (b.group == gi && b.binding == bi)
-      unsupported(g.pos, "two resources at @group(" + std::to_string(gi) + ") @binding(" +
-                             std::to_string(bi) + ") ('" + b.name + "' and '" + g.name + "')");
+  for (const auto& b : reflection_.bindings) {  // judged once the entry point is known (run)
+    if (b.group == gi && b.binding == bi) bindingClashes_.push_back({b.name, g.name, g.pos});
   }
   bool readOnly = true;
   if (space == "storage") {
@@ -596,6 +606,35 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
                                    .paramIndex = fn.params.size()});
     define(p.pos, p.name, v);
     fn.params.push_back(v);
+  }
+}
+
+// The module-scope variables `f` and its callees refer to (by name).
+void Resolver::usedGlobals(const ir::Function& f, std::set<std::string>& used,
+                           std::set<const ir::Function*>& seen) {
+  if (!seen.insert(&f).second) return;
+  std::vector<const ir::Expr*> exprs;
+  std::vector<const ir::Stmt*> stmts(f.body.begin(), f.body.end());
+  while (!stmts.empty()) {  // iteratively: statements nest up to 128 deep, expressions 512
+    const ir::Stmt* s = stmts.back();
+    stmts.pop_back();
+    for (const ir::Expr* e : {s->target, s->value, s->rhs, s->compare}) {
+      if (e) exprs.push_back(e);
+    }
+    for (const auto* body : {&s->body, &s->elseBody, &s->continuing})
+      stmts.insert(stmts.end(), body->begin(), body->end());
+    for (const ir::Stmt* st : {s->init, s->update}) {
+      if (st) stmts.push_back(st);
+    }
+    for (const auto& c : s->cases) stmts.insert(stmts.end(), c.body.begin(), c.body.end());
+  }
+  while (!exprs.empty()) {
+    const ir::Expr* e = exprs.back();
+    exprs.pop_back();
+    if (e->kind == ir::Expr::Kind::Ref && e->var->kind == ir::Variable::Kind::Global)
+      used.insert(e->var->name);
+    if (e->function) usedGlobals(*e->function, used, seen);
+    exprs.insert(exprs.end(), e->args.begin(), e->args.end());
   }
 }
 

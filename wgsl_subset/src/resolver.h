@@ -50,6 +50,8 @@ class Resolver {
   void entryPointInterface(const Function& f, ir::Function& fn);
   const ir::Variable* workgroupSizeOverride(const Expr& e);
   bool usesOverride(const Expr& e);
+  void usedGlobals(const ir::Function& f, std::set<std::string>& used,
+                   std::set<const ir::Function*>& seen);
 
   // ---- names ----
   ir::Variable* lookup(const std::string& name) const;
@@ -125,6 +127,11 @@ class Resolver {
   Type returnType_;                                       // of the function being resolved
   uint32_t nextOverrideId_ = 0;
   int unevaluated_ = 0;  // inside the right operand of a short-circuiting && or ||
+  struct BindingClash {  // two resources at one @group/@binding: the first's, the second's name
+    std::string first, second;
+    SourcePos pos;  // the second's
+  };
+  std::vector<BindingClash> bindingClashes_;
 };
 
 }  // namespace wgsl::detail
