@@ -364,34 +364,35 @@ TEST(InspectProfile, TraceLaysOutOneStepByLevel) {
     double ts = 0, dur = 0, longest = 0;
     size_t kernels = 0, seen = 0;
   };
-  std::map<double, Level> levels;  // by start
+  // A level's event comes before its kernels' (levels may share a start: kernels of 0 µs).
+  std::vector<Level> levels;
   std::set<size_t> kernels;
   for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] != "X" || e["cat"] != "level") continue;
-    Level& l = levels[e["ts"].get<double>()];
-    l.ts = e["ts"].get<double>();
-    l.dur = e["dur"].get<double>();
-    l.kernels = e["args"]["kernels"].get<size_t>();
-  }
-  ASSERT_EQ(levels.size(), static_cast<size_t>(s.schedule.levels));
-  for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] != "X" || e["cat"] == "level") continue;
+    if (e["ph"] != "X") continue;
+    if (e["cat"] == "level") {
+      levels.push_back({.ts = e["ts"].get<double>(),
+                        .dur = e["dur"].get<double>(),
+                        .kernels = e["args"]["kernels"].get<size_t>()});
+      continue;
+    }
+    ASSERT_FALSE(levels.empty()) << "a kernel before any level";
+    Level& l = levels.back();
     const size_t index = e["args"]["kernel"].get<size_t>();
     EXPECT_TRUE(kernels.insert(index).second) << "kernel " << index << " twice";
     EXPECT_DOUBLE_EQ(e["dur"].get<double>(), costs.at(index));
+    EXPECT_DOUBLE_EQ(e["ts"].get<double>(), l.ts) << "kernel " << index << " starts with its level";
     EXPECT_GE(e["tid"].get<int>(), 1);
     for (const char* key : {"op", "output", "call site", "bytes", "flops", "workgroups"})
       EXPECT_TRUE(e["args"].contains(key)) << key;
     EXPECT_EQ(e["args"]["call site"], tg_inspect::callSite(s.ir.graph, s.opOf(index)));
-    ASSERT_TRUE(levels.contains(e["ts"].get<double>())) << "kernel " << index << " starts no level";
-    Level& l = levels[e["ts"].get<double>()];
     l.longest = std::max(l.longest, e["dur"].get<double>());
     ++l.seen;
   }
+  ASSERT_EQ(levels.size(), static_cast<size_t>(s.schedule.levels));
   EXPECT_EQ(kernels.size(), s.kernels.size());
   double end = 0;
-  for (const auto& [ts, l] : levels) {
-    EXPECT_DOUBLE_EQ(ts, end) << "levels run end to end";
+  for (const Level& l : levels) {
+    EXPECT_DOUBLE_EQ(l.ts, end) << "levels run end to end";
     EXPECT_DOUBLE_EQ(l.dur, l.longest);
     EXPECT_EQ(l.seen, l.kernels);
     end += l.dur;
