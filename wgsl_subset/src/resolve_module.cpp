@@ -612,29 +612,37 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
 // The module-scope variables `f` and its callees refer to (by name).
 void Resolver::usedGlobals(const ir::Function& f, std::set<std::string>& used,
                            std::set<const ir::Function*>& seen) {
-  if (!seen.insert(&f).second) return;
+  // Iteratively throughout: statements nest up to 128 deep, expressions 512, and call chains have
+  // no limit (a chain of 4,000 functions overflowed the stack under AddressSanitizer).
+  std::vector<const ir::Function*> functions{&f};
   std::vector<const ir::Expr*> exprs;
-  std::vector<const ir::Stmt*> stmts(f.body.begin(), f.body.end());
-  while (!stmts.empty()) {  // iteratively: statements nest up to 128 deep, expressions 512
-    const ir::Stmt* s = stmts.back();
-    stmts.pop_back();
-    for (const ir::Expr* e : {s->target, s->value, s->rhs, s->compare}) {
-      if (e) exprs.push_back(e);
+  std::vector<const ir::Stmt*> stmts;
+  while (!functions.empty()) {
+    const ir::Function* fn = functions.back();
+    functions.pop_back();
+    if (!seen.insert(fn).second) continue;
+    stmts.assign(fn->body.begin(), fn->body.end());
+    while (!stmts.empty()) {
+      const ir::Stmt* s = stmts.back();
+      stmts.pop_back();
+      for (const ir::Expr* e : {s->target, s->value, s->rhs, s->compare}) {
+        if (e) exprs.push_back(e);
+      }
+      for (const auto* body : {&s->body, &s->elseBody, &s->continuing})
+        stmts.insert(stmts.end(), body->begin(), body->end());
+      for (const ir::Stmt* st : {s->init, s->update}) {
+        if (st) stmts.push_back(st);
+      }
+      for (const auto& c : s->cases) stmts.insert(stmts.end(), c.body.begin(), c.body.end());
     }
-    for (const auto* body : {&s->body, &s->elseBody, &s->continuing})
-      stmts.insert(stmts.end(), body->begin(), body->end());
-    for (const ir::Stmt* st : {s->init, s->update}) {
-      if (st) stmts.push_back(st);
+    while (!exprs.empty()) {
+      const ir::Expr* e = exprs.back();
+      exprs.pop_back();
+      if (e->kind == ir::Expr::Kind::Ref && e->var->kind == ir::Variable::Kind::Global)
+        used.insert(e->var->name);
+      if (e->function) functions.push_back(e->function);
+      exprs.insert(exprs.end(), e->args.begin(), e->args.end());
     }
-    for (const auto& c : s->cases) stmts.insert(stmts.end(), c.body.begin(), c.body.end());
-  }
-  while (!exprs.empty()) {
-    const ir::Expr* e = exprs.back();
-    exprs.pop_back();
-    if (e->kind == ir::Expr::Kind::Ref && e->var->kind == ir::Variable::Kind::Global)
-      used.insert(e->var->name);
-    if (e->function) usedGlobals(*e->function, used, seen);
-    exprs.insert(exprs.end(), e->args.begin(), e->args.end());
   }
 }
 
