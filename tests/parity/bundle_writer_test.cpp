@@ -15,6 +15,8 @@
 #include <tensorgrad/json.h>
 #include <tensorgrad/models/registry.h>
 
+#include "shell.h"
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
@@ -37,21 +39,8 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-struct Shell {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Shell shell(const std::string& cmd) {
-  Shell r;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using test_support::Shell;
+using test_support::shell;
 
 std::vector<std::string> wgslOf(const std::vector<tg::UpstreamKernel>& kernels) {
   std::vector<std::string> out;

@@ -13,25 +13,14 @@
 
 #include <tensorgrad/bundle.h>
 
+#include "shell.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Shell {
-  int status = -1;
-  std::string out;
-};
-
-Shell shell(const std::string& cmd) {
-  Shell r;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using test_support::Shell;
+using test_support::shell;
 
 fs::path scratch(const std::string& name) {
   const fs::path dir =
