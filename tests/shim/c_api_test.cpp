@@ -231,6 +231,98 @@ TEST_F(CApi, ABindGroupKeepsAReleasedBufferAlive) {
   wgpuBufferRelease(readback);
 }
 
+// Dynamic offsets through the C API: one bind group, two dispatches, each writing src + 1 into
+// the 256-byte region of dst its offset selects; a misaligned offset is a validation error.
+TEST_F(CApi, DynamicOffsetsMoveTheBoundRange) {
+  constexpr uint32_t kCount = 64;  // 256 bytes: one offset alignment
+  std::vector<uint32_t> values(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) values[i] = i * 7;
+  WGPUBuffer src = Buffer(kCount * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, "src");
+  WGPUBuffer dst = Buffer(2 * kCount * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, "dst");
+  WGPUBuffer readback = Buffer(2 * kCount * 4, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "rb");
+  WGPUQueue queue = wgpuDeviceGetQueue(device);
+  wgpuQueueWriteBuffer(queue, src, 0, values.data(), kCount * 4);
+  wgpuQueueRelease(queue);
+
+  WGPUBindGroupLayoutEntry layoutEntries[2] = {WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT,
+                                               WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT};
+  for (uint32_t b = 0; b < 2; ++b) {
+    layoutEntries[b].binding = b;
+    layoutEntries[b].visibility = WGPUShaderStage_Compute;
+  }
+  layoutEntries[0].buffer.type = WGPUBufferBindingType_ReadOnlyStorage;
+  layoutEntries[1].buffer.type = WGPUBufferBindingType_Storage;
+  layoutEntries[1].buffer.hasDynamicOffset = WGPU_TRUE;
+  WGPUBindGroupLayoutDescriptor layoutDesc = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+  layoutDesc.label = SV("dynamic dst");
+  layoutDesc.entryCount = 2;
+  layoutDesc.entries = layoutEntries;
+  WGPUBindGroupLayout layout = wgpuDeviceCreateBindGroupLayout(device, &layoutDesc);
+  WGPUPipelineLayoutDescriptor plDesc = WGPU_PIPELINE_LAYOUT_DESCRIPTOR_INIT;
+  plDesc.bindGroupLayoutCount = 1;
+  plDesc.bindGroupLayouts = &layout;
+  WGPUPipelineLayout pipelineLayout = wgpuDeviceCreatePipelineLayout(device, &plDesc);
+  WGPUShaderSourceWGSL source = WGPU_SHADER_SOURCE_WGSL_INIT;
+  source.code = SV(kCopyWgsl);
+  WGPUShaderModuleDescriptor moduleDesc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+  moduleDesc.nextInChain = &source.chain;
+  WGPUShaderModule module = wgpuDeviceCreateShaderModule(device, &moduleDesc);
+  WGPUComputePipelineDescriptor pipelineDesc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+  pipelineDesc.layout = pipelineLayout;
+  pipelineDesc.compute.module = module;
+  WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(device, &pipelineDesc);
+
+  WGPUBindGroupEntry entries[2] = {WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT};
+  entries[0].binding = 0;
+  entries[0].buffer = src;
+  entries[1].binding = 1;
+  entries[1].buffer = dst;
+  entries[1].size = kCount * 4;
+  WGPUBindGroupDescriptor groupDesc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+  groupDesc.layout = layout;
+  groupDesc.entryCount = 2;
+  groupDesc.entries = entries;
+  WGPUBindGroup group = wgpuDeviceCreateBindGroup(device, &groupDesc);
+
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device, nullptr);
+  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+  wgpuComputePassEncoderSetPipeline(pass, pipeline);
+  for (uint32_t region = 0; region < 2; ++region) {
+    const uint32_t offset = region * kCount * 4;
+    wgpuComputePassEncoderSetBindGroup(pass, 0, group, 1, &offset);
+    wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+  }
+  wgpuComputePassEncoderEnd(pass);
+  wgpuComputePassEncoderRelease(pass);
+  wgpuCommandEncoderCopyBufferToBuffer(encoder, dst, 0, readback, 0, 2 * kCount * 4);
+  const std::vector<uint32_t> out = Run(encoder, readback, 2 * kCount);
+  wgpuCommandEncoderRelease(encoder);
+  for (uint32_t i = 0; i < 2 * kCount; ++i) ASSERT_EQ(out[i], values[i % kCount] + 1) << "at " << i;
+
+  const Error misaligned = Capture([&] {
+    WGPUCommandEncoder e = wgpuDeviceCreateCommandEncoder(device, nullptr);
+    WGPUComputePassEncoder p = wgpuCommandEncoderBeginComputePass(e, nullptr);
+    const uint32_t offset = 4;
+    wgpuComputePassEncoderSetBindGroup(p, 0, group, 1, &offset);
+    wgpuComputePassEncoderEnd(p);
+    wgpuComputePassEncoderRelease(p);
+    wgpuCommandBufferRelease(wgpuCommandEncoderFinish(e, nullptr));
+    wgpuCommandEncoderRelease(e);
+  });
+  EXPECT_EQ(misaligned.type, WGPUErrorType_Validation);
+  EXPECT_NE(misaligned.message.find("Dynamic offset [0] (4)"), std::string::npos) << misaligned.message;
+  EXPECT_NE(misaligned.message.find("minStorageBufferOffsetAlignment"), std::string::npos) << misaligned.message;
+
+  wgpuBindGroupRelease(group);
+  wgpuComputePipelineRelease(pipeline);
+  wgpuShaderModuleRelease(module);
+  wgpuPipelineLayoutRelease(pipelineLayout);
+  wgpuBindGroupLayoutRelease(layout);
+  wgpuBufferRelease(src);
+  wgpuBufferRelease(dst);
+  wgpuBufferRelease(readback);
+}
+
 TEST_F(CApi, UnknownChainedStructsAreValidationErrors) {
   WGPUChainedStruct unknown{nullptr, static_cast<WGPUSType>(0x1234)};
 

@@ -87,11 +87,11 @@ TEST_F(DawnApi, StatusReturnsAndOutStructs) {
   EXPECT_EQ(device.GetLimits(&deviceLimits), wgpu::Status::Success);
   EXPECT_EQ(device.GetLimits(nullptr), wgpu::Status::Error);
   // The render and texture limits a compute-only implementation never uses are WebGPU's
-  // defaults, as on Dawn; the compute features it lacks (dynamic offsets, immediates) are 0.
+  // defaults, as on Dawn; the compute feature it lacks (immediates) is 0.
   EXPECT_EQ(adapterLimits.maxTextureDimension2D, 8192u);
   EXPECT_EQ(deviceLimits.maxVertexBuffers, 8u);
   EXPECT_EQ(deviceLimits.maxColorAttachments, 8u);
-  EXPECT_EQ(deviceLimits.maxDynamicStorageBuffersPerPipelineLayout, 0u);
+  EXPECT_EQ(deviceLimits.maxDynamicStorageBuffersPerPipelineLayout, 4u);
   EXPECT_EQ(deviceLimits.maxImmediateSize, 0u);
   EXPECT_GE(deviceLimits.maxStorageBuffersPerShaderStage, 8u);
 

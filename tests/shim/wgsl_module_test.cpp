@@ -327,5 +327,40 @@ TEST_F(WgslModule, UnscopedErrorIsUncaptured) {
   EXPECT_NE(uncaptured[0].message.find("[ShaderModule \"broken\"]"), std::string::npos);
 }
 
+// A binding's minimum size is WGSL's SizeOf of the variable's store type: a vec3<f32> is 12
+// bytes (its alignment of 16 rounds only a struct or an array element up), a struct holding it
+// 16, a runtime-sized array of it one 16-byte element.
+TEST_F(WgslModule, MinimumBindingSizesAreWgslsSizeOf) {
+  auto pipeline = PipelineOf(R"(
+struct S { v : vec3<f32> }
+@group(0) @binding(0) var<storage, read_write> a : vec3<f32>;
+@group(0) @binding(1) var<storage, read> b : S;
+@group(0) @binding(2) var<storage, read> c : array<vec3<f32>>;
+@group(0) @binding(3) var<uniform> d : vec3<f32>;
+@group(0) @binding(4) var<storage, read> e : array<f32, 3>;
+@compute @workgroup_size(1) fn main() { a = b.v + c[0] + d + vec3<f32>(e[0], e[1], e[2]); }
+)");
+  const uint64_t needs[] = {12, 16, 16, 12, 12};
+  auto buffer = MakeBuffer(256, wgpu::BufferUsage::Storage | wgpu::BufferUsage::Uniform, "buffer");
+  // Every binding at its minimum: a valid group. Then each in turn 4 bytes short.
+  auto group = [&](int shortBinding) {
+    std::vector<wgpu::BindGroupEntry> entries;
+    for (uint32_t i = 0; i < 5; ++i)
+      entries.push_back({.binding = i, .buffer = buffer, .offset = 0,
+                         .size = needs[i] - (int(i) == shortBinding ? 4 : 0)});
+    wgpu::BindGroupDescriptor d{.label = "sized group", .layout = pipeline.GetBindGroupLayout(0),
+                                .entryCount = entries.size(), .entries = entries.data()};
+    return Capture([&] { device.CreateBindGroup(&d); });
+  };
+  const CapturedError fits = group(-1);
+  EXPECT_EQ(fits.type, wgpu::ErrorType::NoError) << fits.message;
+  for (int i = 0; i < 5; ++i) {
+    const CapturedError e = group(i);
+    EXPECT_EQ(e.type, wgpu::ErrorType::Validation) << "binding " << i;
+    const std::string expected = "minBindingSize (" + std::to_string(needs[i]) + ")";
+    EXPECT_NE(e.message.find(expected), std::string::npos) << "binding " << i << ": " << e.message;
+  }
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -26,9 +26,23 @@ const char* TypeName(BufferBindingType t) {
   return "?";
 }
 
-VkDescriptorType VulkanType(BufferBindingType t) {
-  return t == BufferBindingType::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                         : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+VkDescriptorType VulkanType(BufferBindingType t, bool dynamic) {
+  if (t == BufferBindingType::Uniform)
+    return dynamic ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  return dynamic ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+// The dynamic-offset limits a layout (one bind group's, or a pipeline's sum of them) must meet.
+std::string DynamicLimitError(const char* verb, uint32_t uniform, uint32_t storage, const Limits& limits) {
+  if (uniform > limits.maxDynamicUniformBuffersPerPipelineLayout)
+    return std::string(verb) + " " + std::to_string(uniform) +
+           " uniform buffers with hasDynamicOffset, over maxDynamicUniformBuffersPerPipelineLayout (" +
+           std::to_string(limits.maxDynamicUniformBuffersPerPipelineLayout) + ").";
+  if (storage > limits.maxDynamicStorageBuffersPerPipelineLayout)
+    return std::string(verb) + " " + std::to_string(storage) +
+           " storage buffers with hasDynamicOffset, over maxDynamicStorageBuffersPerPipelineLayout (" +
+           std::to_string(limits.maxDynamicStorageBuffersPerPipelineLayout) + ").";
+  return {};
 }
 
 // Explicit layouts with equal entries are group-equivalent: they share a compatibility key.
@@ -38,7 +52,8 @@ uint64_t KeyForEntries(const std::vector<BindGroupLayoutEntry>& entries) {
   std::string text;
   for (const auto& e : entries)
     text += std::to_string(e.binding) + ":" + std::to_string(static_cast<uint64_t>(e.visibility)) +
-            ":" + TypeName(e.buffer.type) + ":" + std::to_string(e.buffer.minBindingSize) + ";";
+            ":" + TypeName(e.buffer.type) + ":" + std::to_string(e.buffer.minBindingSize) +
+            (e.buffer.hasDynamicOffset ? ":dynamic;" : ";");
   std::lock_guard lock(mutex);
   auto [it, inserted] = keys.emplace(text, keys.size() + 1);
   return it->second;
@@ -75,7 +90,7 @@ std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
     entries.assign(given->begin(), given->end());
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.binding < b.binding; });
-  uint32_t storage = 0, uniform = 0;
+  uint32_t storage = 0, uniform = 0, dynamicStorage = 0, dynamicUniform = 0;
   for (size_t i = 0; i < entries.size() && error.empty(); ++i) {
     auto& e = entries[i];
     const std::string which = "entry (binding " + std::to_string(e.binding) + ")";
@@ -93,14 +108,15 @@ std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
               ", but buffer bindings cannot be arrays.";
     } else if (e.buffer.type == BufferBindingType::BindingNotUsed) {
       error = which + " has no binding type (only buffer bindings are supported).";
-    } else if (e.buffer.hasDynamicOffset) {
-      error = which + " uses hasDynamicOffset, which this implementation does not support.";
     } else if (e.buffer.type == BufferBindingType::Storage &&
                HasFlag(e.visibility, ShaderStage::Vertex)) {
       error = which + " is a writable storage buffer visible to the vertex stage.";
     }
-    if (e.buffer.type == BufferBindingType::Uniform) ++uniform; else ++storage;
+    const bool isUniform = e.buffer.type == BufferBindingType::Uniform;
+    ++(isUniform ? uniform : storage);
+    if (e.buffer.hasDynamicOffset) ++(isUniform ? dynamicUniform : dynamicStorage);
   }
+  if (error.empty()) error = DynamicLimitError("has", dynamicUniform, dynamicStorage, limits);
   if (error.empty() && storage > limits.maxStorageBuffersPerShaderStage)
     error = "has " + std::to_string(storage) + " storage buffers, over maxStorageBuffersPerShaderStage (" +
             std::to_string(limits.maxStorageBuffersPerShaderStage) + ").";
@@ -114,13 +130,15 @@ std::shared_ptr<BindGroupLayoutImpl> BindGroupLayoutImpl::Create(
     return layout;
   }
   layout->entries_ = std::move(entries);
+  layout->dynamicUniforms_ = dynamicUniform;
+  layout->dynamicStorages_ = dynamicStorage;
   layout->key_ = fromAutoLayout ? nextAutoKey.fetch_add(1) : KeyForEntries(layout->entries_);
 
   std::vector<VkDescriptorSetLayoutBinding> bindings;
   for (const auto& e : layout->entries_) {
     VkDescriptorSetLayoutBinding b{};
     b.binding = e.binding;
-    b.descriptorType = VulkanType(e.buffer.type);
+    b.descriptorType = VulkanType(e.buffer.type, e.buffer.hasDynamicOffset);
     b.descriptorCount = 1;
     b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     bindings.push_back(b);
@@ -153,7 +171,7 @@ std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
     std::vector<std::shared_ptr<BindGroupLayoutImpl>> groups, std::string error) {
   auto layout = std::make_shared<PipelineLayoutImpl>(device, label);
   const Limits& limits = device->GetLimits();
-  uint32_t storage = 0, uniform = 0;
+  uint32_t storage = 0, uniform = 0, dynamicStorage = 0, dynamicUniform = 0;
   if (error.empty() && groups.size() > limits.maxBindGroups)
     error = "has " + std::to_string(groups.size()) + " bind group layouts, over maxBindGroups (" +
             std::to_string(limits.maxBindGroups) + ").";
@@ -170,7 +188,10 @@ std::shared_ptr<PipelineLayoutImpl> PipelineLayoutImpl::Create(
     }
     for (const auto& e : groups[i]->Entries())
       (e.buffer.type == BufferBindingType::Uniform ? uniform : storage)++;
+    dynamicUniform += groups[i]->DynamicUniformCount();
+    dynamicStorage += groups[i]->DynamicStorageCount();
   }
+  if (error.empty()) error = DynamicLimitError("uses", dynamicUniform, dynamicStorage, limits);
   if (error.empty() && storage > limits.maxStorageBuffersPerShaderStage)
     error = "uses " + std::to_string(storage) + " storage buffers, over maxStorageBuffersPerShaderStage (" +
             std::to_string(limits.maxStorageBuffersPerShaderStage) + ").";
@@ -279,13 +300,19 @@ std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<Devic
                   std::to_string(le->buffer.minBindingSize) + ").");
     bound.push_back({buffer, entry.offset, size, le->buffer.type, entry.binding});
   }
+  // Binding order, so that the dynamic bindings take SetBindGroup's offsets in order.
+  std::sort(bound.begin(), bound.end(), [](const auto& a, const auto& b) { return a.binding < b.binding; });
+  uint32_t dynamicCount = 0;
+  for (auto& b : bound)
+    if (layout->Find(b.binding)->buffer.hasDynamicOffset) b.dynamicIndex = dynamicCount++;
 
   // One small pool per group: groups are created once and live long in tensorgrad's use.
-  uint32_t uniforms = 0, storages = 0;
-  for (const auto& b : bound) (b.type == BufferBindingType::Uniform ? uniforms : storages)++;
   std::vector<VkDescriptorPoolSize> sizes;
-  if (uniforms) sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms});
-  if (storages) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storages});
+  for (const auto& b : bound) {
+    const VkDescriptorType type = VulkanType(b.type, b.dynamicIndex != BoundBuffer::kNotDynamic);
+    auto same = std::find_if(sizes.begin(), sizes.end(), [&](const auto& s) { return s.type == type; });
+    if (same == sizes.end()) sizes.push_back({type, 1}); else ++same->descriptorCount;
+  }
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.maxSets = 1;
   poolInfo.poolSizeCount = static_cast<uint32_t>(sizes.size());
@@ -315,7 +342,7 @@ std::shared_ptr<BindGroupImpl> BindGroupImpl::Create(const std::shared_ptr<Devic
     writes[i].dstSet = group->set_;
     writes[i].dstBinding = bound[i].binding;
     writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VulkanType(bound[i].type);
+    writes[i].descriptorType = VulkanType(bound[i].type, bound[i].dynamicIndex != BoundBuffer::kNotDynamic);
     writes[i].pBufferInfo = &infos[i];
   }
   vkUpdateDescriptorSets(device->Vk(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);

@@ -25,6 +25,10 @@ class BindGroupLayoutImpl : public ObjectBase {
 
   const std::vector<BindGroupLayoutEntry>& Entries() const { return entries_; }  // sorted
   const BindGroupLayoutEntry* Find(uint32_t binding) const;
+  // Entries with hasDynamicOffset, as uniform / storage counts (the pipeline layout limits).
+  uint32_t DynamicUniformCount() const { return dynamicUniforms_; }
+  uint32_t DynamicStorageCount() const { return dynamicStorages_; }
+  uint32_t DynamicCount() const { return dynamicUniforms_ + dynamicStorages_; }
   // Layouts are group-equivalent when their keys match. Explicit layouts share a key when their
   // entries are equal; each auto layout has a key of its own (WebGPU forbids mixing them).
   uint64_t CompatibilityKey() const { return key_; }
@@ -32,6 +36,8 @@ class BindGroupLayoutImpl : public ObjectBase {
 
  private:
   std::vector<BindGroupLayoutEntry> entries_;
+  uint32_t dynamicUniforms_ = 0;
+  uint32_t dynamicStorages_ = 0;
   uint64_t key_ = 0;
   VkDescriptorSetLayout layout_ = VK_NULL_HANDLE;
 };
@@ -60,6 +66,10 @@ struct BoundBuffer {
   uint64_t size = 0;
   BufferBindingType type = BufferBindingType::Uniform;
   uint32_t binding = 0;
+  // Index of this binding's offset in SetBindGroup's dynamicOffsets (bindings in increasing
+  // number order, as WebGPU and Vulkan both order them); kNotDynamic for a fixed binding.
+  static constexpr uint32_t kNotDynamic = ~0u;
+  uint32_t dynamicIndex = kNotDynamic;
 };
 
 class BindGroupImpl : public ObjectBase {
@@ -70,7 +80,7 @@ class BindGroupImpl : public ObjectBase {
   ~BindGroupImpl() override;
 
   const std::shared_ptr<BindGroupLayoutImpl>& Layout() const { return layout_; }
-  const std::vector<BoundBuffer>& Buffers() const { return buffers_; }
+  const std::vector<BoundBuffer>& Buffers() const { return buffers_; }  // binding order
   VkDescriptorSet Vk() const { return set_; }
 
  private:

@@ -274,20 +274,55 @@ void ComputePassEncoderImpl::SetPipeline(const std::shared_ptr<ComputePipelineIm
 }
 
 void ComputePassEncoderImpl::SetBindGroup(uint32_t index, const std::shared_ptr<BindGroupImpl>& group,
-                                          size_t dynamicOffsetCount) {
+                                          size_t dynamicOffsetCount, const uint32_t* dynamicOffsets) {
   if (!Check("SetBindGroup")) return;
-  const uint32_t maxGroups = Device().GetLimits().maxBindGroups;
-  if (index >= maxGroups)
+  const Limits& limits = Device().GetLimits();
+  if (index >= limits.maxBindGroups)
     return Error("SetBindGroup", "Bind group index (" + std::to_string(index) +
-                                     ") is not less than maxBindGroups (" + std::to_string(maxGroups) + ").");
+                                     ") is not less than maxBindGroups (" +
+                                     std::to_string(limits.maxBindGroups) + ").");
   if (group && !group->IsValid()) return Error("SetBindGroup", group->Name() + " is invalid.");
   if (group && &group->Device() != &Device())
     return Error("SetBindGroup", ForeignDeviceMessage(*group, Device()));
-  if (dynamicOffsetCount != 0)
+  const uint32_t expected = group ? group->Layout()->DynamicCount() : 0;
+  const std::string at = " at bind group index " + std::to_string(index);
+  if (dynamicOffsetCount != expected)
     return Error("SetBindGroup", "Dynamic offset count (" + std::to_string(dynamicOffsetCount) +
-                                     ") does not match the layout's dynamic bindings (0).");
-  if (groups_[index] == group) return;
+                                     ")" + at + " does not match the " + std::to_string(expected) +
+                                     " dynamic bindings of " +
+                                     (group ? group->Layout()->Name() : std::string("no bind group")) + ".");
+  if (dynamicOffsetCount > 0 && !dynamicOffsets)
+    return Error("SetBindGroup", "dynamicOffsets is null but dynamicOffsetCount is " +
+                                     std::to_string(dynamicOffsetCount) + ".");
+  // Each dynamic offset: aligned as its binding type asks, and the bound range moved by it
+  // still inside the buffer (offset + size <= buffer size held at CreateBindGroup, so the
+  // subtraction below cannot wrap).
+  std::vector<uint32_t> offsets(dynamicOffsets, dynamicOffsets + dynamicOffsetCount);
+  if (group) {
+    for (const BoundBuffer& b : group->Buffers()) {
+      if (b.dynamicIndex == BoundBuffer::kNotDynamic) continue;
+      const uint64_t offset = offsets[b.dynamicIndex];
+      const std::string which = "Dynamic offset [" + std::to_string(b.dynamicIndex) + "] (" +
+                                std::to_string(offset) + ") of " + group->Name() + at +
+                                ", binding " + std::to_string(b.binding) + ",";
+      const bool isUniform = b.type == BufferBindingType::Uniform;
+      const uint64_t align = isUniform ? limits.minUniformBufferOffsetAlignment
+                                       : limits.minStorageBufferOffsetAlignment;
+      if (offset % align != 0)
+        return Error("SetBindGroup", which + " is not a multiple of " +
+                                         (isUniform ? "minUniformBufferOffsetAlignment ("
+                                                    : "minStorageBufferOffsetAlignment (") +
+                                         std::to_string(align) + ").");
+      if (offset > b.buffer->Size() - b.offset - b.size)
+        return Error("SetBindGroup", which + " moves the bound range (offset " +
+                                         std::to_string(b.offset) + ", size " + std::to_string(b.size) +
+                                         ") past the end of " + b.buffer->Name() + " (size " +
+                                         std::to_string(b.buffer->Size()) + ").");
+    }
+  }
+  if (groups_[index] == group && dynamicOffsets_[index] == offsets) return;
   groups_[index] = group;
+  dynamicOffsets_[index] = std::move(offsets);
   dirtyGroups_ |= 1u << index;
   bindingsChecked_ = false;
   if (group) encoder_->KeepAlive(group);
@@ -319,7 +354,10 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
                          " of " + pipeline_->Name() + ".");
       return false;
     }
-    for (const auto& b : group->Buffers()) all.emplace_back(&b, group.get());
+    for (const auto& b : group->Buffers()) {
+      const uint64_t dynamic = b.dynamicIndex == BoundBuffer::kNotDynamic ? 0 : dynamicOffsets_[i][b.dynamicIndex];
+      all.push_back({&b, group.get(), b.offset + dynamic});
+    }
   }
   // Bindings the layout left without a minBindingSize must still hold what the shader reads.
   for (const auto& late : pipeline_->LateMinSizes()) {
@@ -332,23 +370,27 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
       return false;
     }
   }
-  // A writable storage binding may not overlap any other binding of the same buffer.
+  // A writable storage binding may not overlap any other binding of the same buffer, each at
+  // the range the dispatch actually binds (its dynamic offset applied).
   for (size_t i = 0; i < all.size(); ++i) {
     for (size_t j = i + 1; j < all.size(); ++j) {
-      const BoundBuffer& a = *all[i].first;
-      const BoundBuffer& b = *all[j].first;
+      const BoundBuffer& a = *all[i].binding;
+      const BoundBuffer& b = *all[j].binding;
       if (a.buffer != b.buffer) continue;
       if (a.type != BufferBindingType::Storage && b.type != BufferBindingType::Storage) continue;
-      if (a.offset < b.offset + b.size && b.offset < a.offset + a.size) {
+      const uint64_t aStart = all[i].offset, bStart = all[j].offset;
+      if (aStart < bStart + b.size && bStart < aStart + a.size) {
         Error(command, "Writable storage buffer binding aliasing found between " +
-                           all[i].second->Name() + " (binding " + std::to_string(a.binding) +
-                           ") and " + all[j].second->Name() + " (binding " + std::to_string(b.binding) +
+                           all[i].group->Name() + " (binding " + std::to_string(a.binding) +
+                           ", range " + std::to_string(aStart) + "+" + std::to_string(a.size) +
+                           ") and " + all[j].group->Name() + " (binding " + std::to_string(b.binding) +
+                           ", range " + std::to_string(bStart) + "+" + std::to_string(b.size) +
                            ") on " + a.buffer->Name() + ".");
         return false;
       }
     }
   }
-  for (const auto& [b, group] : all) {
+  for (const auto& [b, group, offset] : all) {
     const bool write = b->type == BufferBindingType::Storage;
     VkAccessFlags access = b->type == BufferBindingType::Uniform ? VK_ACCESS_UNIFORM_READ_BIT
                                                                   : VK_ACCESS_SHADER_READ_BIT;
@@ -381,8 +423,9 @@ bool ComputePassEncoderImpl::BindAndTrack(BufferImpl* indirect) {
     if (!(dirtyGroups_ & (1u << i))) continue;
     if (!groups_[i]) continue;  // an empty layout's, left unset: the shader reads nothing there
     VkDescriptorSet set = groups_[i]->Vk();
+    const auto& offsets = dynamicOffsets_[i];
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->Layout()->Vk(), i, 1,
-                            &set, 0, nullptr);
+                            &set, static_cast<uint32_t>(offsets.size()), offsets.data());
     dirtyGroups_ &= ~(1u << i);
   }
   return true;

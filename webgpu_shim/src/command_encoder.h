@@ -98,7 +98,7 @@ class ComputePassEncoderImpl : public ObjectBase {
 
   void SetPipeline(const std::shared_ptr<ComputePipelineImpl>& pipeline);
   void SetBindGroup(uint32_t index, const std::shared_ptr<BindGroupImpl>& group,
-                    size_t dynamicOffsetCount);
+                    size_t dynamicOffsetCount, const uint32_t* dynamicOffsets = nullptr);
   void Dispatch(uint32_t x, uint32_t y, uint32_t z);
   void DispatchIndirect(const std::shared_ptr<BufferImpl>& buffer, uint64_t offset);
   void End();
@@ -116,12 +116,19 @@ class ComputePassEncoderImpl : public ObjectBase {
   bool ended_ = false;
   std::shared_ptr<ComputePipelineImpl> pipeline_;
   std::array<std::shared_ptr<BindGroupImpl>, 8> groups_{};
+  std::array<std::vector<uint32_t>, 8> dynamicOffsets_{};  // each group's, in binding order
   uint32_t dirtyGroups_ = 0;     // bit i: group i must be (re)bound
   bool pipelineDirty_ = false;
   bool bindingsChecked_ = false;  // compatibility and aliasing checked for the current state
   std::vector<CommandEncoderImpl::Access> accesses_;  // the current bindings' accesses
+  // A binding as the dispatch sees it: its group's dynamic offset, if any, added.
+  struct BoundRange {
+    const BoundBuffer* binding;
+    const BindGroupImpl* group;
+    uint64_t offset;  // binding->offset + its dynamic offset
+  };
   // Scratch for ValidateState, kept to avoid an allocation per dispatch.
-  std::vector<std::pair<const BoundBuffer*, const BindGroupImpl*>> bound_;
+  std::vector<BoundRange> bound_;
 };
 
 }  // namespace wgpu::detail

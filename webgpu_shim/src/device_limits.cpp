@@ -66,8 +66,8 @@ std::string ResolveLimits(const Limits& adapter, const Limits* required, Limits*
   TG_MAX(maxComputeWorkgroupSizeY)
   TG_MAX(maxComputeWorkgroupSizeZ)
   TG_MAX(maxComputeWorkgroupsPerDimension)
-  // The render and texture limits sit at WebGPU's defaults on the adapter (adapter.cpp), dynamic
-  // offsets and immediates at 0: above those, a request fails.
+  // The render and texture limits sit at WebGPU's defaults on the adapter (adapter.cpp),
+  // immediates at 0: above those, a request fails.
   TG_MAX(maxTextureDimension1D)
   TG_MAX(maxTextureDimension2D)
   TG_MAX(maxTextureDimension3D)
