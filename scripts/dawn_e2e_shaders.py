@@ -22,7 +22,9 @@ feature such as f16 the test enables, or a translator bug), crash (a signal) or 
 timeout). A literal inside ASSERT_DEVICE_ERROR / EXPECT_DEVICE_ERROR is one Dawn expects to
 fail (at module or pipeline creation); the counts say how many. The script prints the counts, the reason histograms (quoted names and numbers
 normalised) and writes DIR/summary.json (each shader's file, line, class and first message) and
-each whole shader as DIR/shaders/<file>_<line>.wgsl.
+each whole shader as DIR/shaders/<file>_<line>.wgsl. With --shim, each @compute entry point
+of each shader that translates also gets a compute pipeline (layout "auto") on the shim's default
+device, through tests/dawn_programs/pipeline_check.cpp; the errors are counted the same way.
 """
 import argparse
 import collections
@@ -178,6 +180,36 @@ def run_wgslc(wgslc, path, timeout):
     return "error", first
 
 
+def shim_check(tool, whole, shader_dir, top):
+    """Pipelines on the shim for every @compute entry point of the shaders that translate."""
+    targets = []
+    for r in whole:
+        if r["class"] != "translates":
+            continue
+        path = os.path.join(shader_dir, "%s_%d.wgsl" % (r["file"][:-4], r["line"]))
+        body = open(path).read()
+        for m in re.finditer(r"@compute\b[^{;]*?\bfn\s+([A-Za-z_][A-Za-z0-9_]*)", body):
+            targets.append((r, "%s:%s" % (path, m.group(1))))
+    p = subprocess.run([tool] + [t for _, t in targets], capture_output=True, text=True, timeout=600)
+    results = dict(line.split("\t", 1) for line in p.stdout.splitlines() if "\t" in line)
+    ok = 0
+    errors = collections.Counter()
+    examples = {}
+    for r, t in targets:
+        verdict = results.get(t, "no answer (exit %d)" % p.returncode)
+        r.setdefault("shim", {})[t.rsplit(":", 1)[1]] = verdict
+        if verdict == "OK":
+            ok += 1
+        else:
+            key = normalise(re.sub(r"\[[A-Za-z]+ [^\]]*\]", "[_]", verdict))
+            errors[key] += 1
+            examples.setdefault(key, "%s:%d" % (r["file"], r["line"]))
+    print("\nshim: %d compute entry points of the shaders that translate; pipeline created: %d, "
+          "error: %d" % (len(targets), ok, len(targets) - ok))
+    for msg, n in errors.most_common(top):
+        print("  %4d  %s   (e.g. %s)" % (n, msg[:110], examples[msg]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dawn")
@@ -185,6 +217,9 @@ def main():
     ap.add_argument("--out", default="out/dawn-e2e-shaders")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--timeout", type=float, default=10)
+    ap.add_argument("--shim", help="build/tests/dawn_programs/dawn_pipeline_check: also create a "
+                    "pipeline (layout auto) on the shim for each @compute entry point of each "
+                    "shader that translates")
     args = ap.parse_args()
     folder = args.dawn
     if os.path.isdir(os.path.join(folder, "src/dawn/tests/end2end")):
@@ -253,6 +288,8 @@ def main():
                 examples.setdefault(key(r["message"]), "%s:%d" % (r["file"], r["line"]))
         for msg, n in hist.most_common(args.top):
             print("  %4d  %s   (e.g. %s)" % (n, msg[:110], examples[msg]))
+    if args.shim:
+        shim_check(args.shim, whole, shader_dir, args.top)
     by_file = collections.defaultdict(collections.Counter)
     for r in records:
         by_file[r["file"]][r.get("class", "assembled")] += 1
