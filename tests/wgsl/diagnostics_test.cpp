@@ -62,7 +62,7 @@ TEST(Diagnostics, LexicalErrors) {
   expectError({"const x = 1e+;", 1, 11, "malformed exponent"});
   expectError(
       {"const x = 0x1p4;", 1, 11, "unsupported in this WGSL subset: hexadecimal float literal"});
-  expectError({"const x = 1.0h;", 1, 11, "unsupported in this WGSL subset: f16 literal"});
+  expectError({"const x = 1.0h;", 1, 11, "f16 type used without 'enable f16;'"});
 }
 
 TEST(Diagnostics, SyntaxErrors) {
@@ -84,7 +84,10 @@ TEST(Diagnostics, SyntaxErrors) {
 }
 
 TEST(Diagnostics, UnsupportedConstructs) {
-  expectError({"enable f16;", 1, 1, "unsupported in this WGSL subset: 'enable' directive"});
+  expectError({"requires readonly_and_readwrite_storage_textures;", 1, 1,
+               "unsupported in this WGSL subset: 'requires' directive"});
+  expectError({"enable clip_distances;", 1, 8,
+               "unsupported in this WGSL subset: extension 'clip_distances'"});
   expectError({"@group(0) @binding(0) var<uniform> u : array<mat3x2<f32>, 2>;", 1, 23,
                "unsupported in this WGSL subset: uniform buffer layout that std140 cannot express: "
                "array<mat3x2<f32>, 2> (element stride 24 bytes"});

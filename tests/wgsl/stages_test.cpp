@@ -270,7 +270,7 @@ TEST(Write, OnlyTheChosenEntryPointIsWritten) {
 @compute @workgroup_size(1) fn first() { b[0] = 1u; }
 @compute @workgroup_size(2) fn second() { b[0] = 2u; }
 )"),
-          "second", m, r);
+          wgsl::Options{.entryPoint = "second"}, m, r);
   validate(m);
   const std::string glsl = writeGlsl(m);
   EXPECT_NE(glsl.find("local_size_x = 2"), std::string::npos);

@@ -14,8 +14,8 @@ namespace {
 // reported at WebGPU's defaults, as Dawn reports them, so that a program requesting the defaults
 // (or the adapter's limits) gets its device; above them RequestDevice fails naming the limit.
 // Creating a texture, sampler or render pipeline still reports the missing feature.
-// Dynamic offsets and immediates are features compute code would use, and the shim lacks them:
-// 0, so that no request for them passes.
+// Immediates are a feature compute code would use, and the shim lacks it: 0, so that no
+// request for it passes.
 void UnusedLimitsAtDefaults(Limits* l) {
   l->maxTextureDimension1D = l->maxTextureDimension2D = 8192;
   l->maxTextureDimension3D = 2048;
@@ -29,8 +29,6 @@ void UnusedLimitsAtDefaults(Limits* l) {
   l->maxInterStageShaderVariables = 16;
   l->maxColorAttachments = 8;
   l->maxColorAttachmentBytesPerSample = 32;
-  l->maxDynamicUniformBuffersPerPipelineLayout = 0;
-  l->maxDynamicStorageBuffersPerPipelineLayout = 0;
   l->maxImmediateSize = 0;
 }
 
@@ -43,6 +41,8 @@ Limits DefaultLimits() {
   l.maxBindingsPerBindGroup = 1000;
   l.maxStorageBuffersPerShaderStage = 8;
   l.maxUniformBuffersPerShaderStage = 12;
+  l.maxDynamicUniformBuffersPerPipelineLayout = 8;
+  l.maxDynamicStorageBuffersPerPipelineLayout = 4;
   l.maxUniformBufferBindingSize = 65536;
   l.maxStorageBufferBindingSize = 134217728;
   l.minUniformBufferOffsetAlignment = 256;
@@ -150,6 +150,9 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
   if (unusableReason_.empty() && !timeline.timelineSemaphore)
     unusableReason_ = "timeline semaphores are required (Vulkan 1.2 or VK_KHR_timeline_semaphore)";
   robustBufferAccess_ = f2.features.robustBufferAccess == VK_TRUE;
+  features_ = ProbeFeatures(physical, apiVersion_, has);
+  info_.subgroupMinSize = features_.subgroupMinSize;
+  info_.subgroupMaxSize = features_.subgroupMaxSize;
 
   uint32_t familyCount = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nullptr);
@@ -182,6 +185,8 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
   limits_.maxBindingsPerBindGroup = 1000;
   limits_.maxStorageBuffersPerShaderStage = std::min<uint32_t>(vl.maxPerStageDescriptorStorageBuffers, 1000);
   limits_.maxUniformBuffersPerShaderStage = std::min<uint32_t>(vl.maxPerStageDescriptorUniformBuffers, 1000);
+  limits_.maxDynamicUniformBuffersPerPipelineLayout = std::min<uint32_t>(vl.maxDescriptorSetUniformBuffersDynamic, 1000);
+  limits_.maxDynamicStorageBuffersPerPipelineLayout = std::min<uint32_t>(vl.maxDescriptorSetStorageBuffersDynamic, 1000);
   limits_.maxUniformBufferBindingSize = vl.maxUniformBufferRange;
   limits_.maxStorageBufferBindingSize = vl.maxStorageBufferRange & ~uint64_t{3};
   limits_.minUniformBufferOffsetAlignment = pow2AtLeast4(vl.minUniformBufferOffsetAlignment);

@@ -158,13 +158,12 @@ Status Adapter::GetLimits(Limits* limits) const {
 Status Adapter::GetInfo(AdapterInfo* info) const {
   return FillOut(info, Checked("Adapter").Info());
 }
-bool Adapter::HasFeature(FeatureName) const {
-  Checked("Adapter");
-  return false;
+bool Adapter::HasFeature(FeatureName feature) const {
+  return Checked("Adapter").Features().features.Has(feature);
 }
 void Adapter::GetFeatures(SupportedFeatures* features) const {
-  Checked("Adapter");
-  if (features) *features = SupportedFeatures{};
+  const auto list = Checked("Adapter").Features().features.List();
+  if (features) *features = SupportedFeatures{list.size(), list.data()};  // static storage
 }
 
 Future Adapter::RequestDevice(const DeviceDescriptor* descriptor, CallbackMode mode,
@@ -269,13 +268,12 @@ Queue Device::GetQueue() const { return Queue(Checked("Device").QueueHandle()); 
 Status Device::GetLimits(Limits* limits) const {
   return FillOut(limits, Checked("Device").GetLimits());
 }
-bool Device::HasFeature(FeatureName) const {
-  Checked("Device");
-  return false;
+bool Device::HasFeature(FeatureName feature) const {
+  return Checked("Device").Features().Has(feature);
 }
 void Device::GetFeatures(SupportedFeatures* features) const {
-  Checked("Device");
-  if (features) *features = SupportedFeatures{};
+  const auto list = Checked("Device").Features().List();
+  if (features) *features = SupportedFeatures{list.size(), list.data()};  // static storage
 }
 Status Device::GetAdapterInfo(AdapterInfo* adapterInfo) const {
   return FillOut(adapterInfo, Checked("Device").Adapter()->Info());
@@ -370,8 +368,8 @@ void ComputePassEncoder::SetPipeline(const ComputePipeline& pipeline) const {
   Checked("ComputePassEncoder").SetPipeline(pipeline.Get());
 }
 void ComputePassEncoder::SetBindGroup(uint32_t index, const BindGroup& group, size_t count,
-                                      const uint32_t*) const {
-  Checked("ComputePassEncoder").SetBindGroup(index, group.Get(), count);
+                                      const uint32_t* offsets) const {
+  Checked("ComputePassEncoder").SetBindGroup(index, group.Get(), count, offsets);
 }
 void ComputePassEncoder::DispatchWorkgroups(uint32_t x, uint32_t y, uint32_t z) const {
   Checked("ComputePassEncoder").Dispatch(x, y, z);

@@ -152,6 +152,8 @@ inline WGPUFuture ToC(Future f) {
 // GetLimits / GetAdapterInfo of a device, into the application's out-structs.
 WGPUStatus GetDeviceLimits(const Device& device, WGPULimits* out);
 WGPUStatus GetDeviceAdapterInfo(const Device& device, WGPUAdapterInfo* out);
+// A copy of `features` in memory wgpuSupportedFeaturesFreeMembers frees.
+void FillSupportedFeatures(const SupportedFeatures& features, WGPUSupportedFeatures* out);
 
 // The C++ descriptor of a compute pipeline (shared by the sync and async creations); `error`
 // gets the first problem only the C layer sees (a struct chained where none is supported).

@@ -279,8 +279,9 @@ WGPUBool wgpuDeviceHasFeature(WGPUDevice device, WGPUFeatureName feature) {
 void wgpuDeviceGetFeatures(WGPUDevice device, WGPUSupportedFeatures* features) {
   if (!device) return NullArgument("wgpuDeviceGetFeatures", "device");
   if (!features) return NullArgument("wgpuDeviceGetFeatures", "features");
-  features->featureCount = 0;  // no optional features: nothing to allocate
-  features->features = nullptr;
+  SupportedFeatures list;
+  device->handle.GetFeatures(&list);
+  FillSupportedFeatures(list, features);
 }
 
 void wgpuDevicePushErrorScope(WGPUDevice device, WGPUErrorFilter filter) {

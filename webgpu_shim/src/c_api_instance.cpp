@@ -110,6 +110,19 @@ constexpr WGPUInstanceFeatureName kInstanceFeatures[] = {
 
 }  // namespace
 
+void FillSupportedFeatures(const SupportedFeatures& features, WGPUSupportedFeatures* out) {
+  out->featureCount = 0;
+  out->features = nullptr;
+  if (features.featureCount == 0) return;
+  auto* list =
+      static_cast<WGPUFeatureName*>(std::malloc(features.featureCount * sizeof(WGPUFeatureName)));
+  if (!list) return;
+  for (size_t i = 0; i < features.featureCount; ++i)
+    list[i] = static_cast<WGPUFeatureName>(features.features[i]);
+  out->features = list;
+  out->featureCount = features.featureCount;
+}
+
 WGPUStatus GetDeviceLimits(const Device& device, WGPULimits* out) {
   Limits l;
   device.GetLimits(&l);
@@ -265,9 +278,9 @@ WGPUBool wgpuAdapterHasFeature(WGPUAdapter adapter, WGPUFeatureName feature) {
 void wgpuAdapterGetFeatures(WGPUAdapter adapter, WGPUSupportedFeatures* features) {
   if (!adapter) return NullArgument("wgpuAdapterGetFeatures", "adapter");
   if (!features) return NullArgument("wgpuAdapterGetFeatures", "features");
-  // The shim has no optional features: nothing to allocate.
-  features->featureCount = 0;
-  features->features = nullptr;
+  SupportedFeatures list;
+  adapter->handle.GetFeatures(&list);
+  FillSupportedFeatures(list, features);
 }
 
 WGPUFuture wgpuAdapterRequestDevice(WGPUAdapter adapter, const WGPUDeviceDescriptor* descriptor,

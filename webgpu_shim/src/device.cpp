@@ -29,10 +29,9 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
       DescriptorArray(descriptor.requiredFeatures, descriptor.requiredFeatureCount,
                       "requiredFeatures", "requiredFeatureCount", error);
   if (!features) return nullptr;
-  if (!features->empty()) {
-    *error = "Required feature " + std::to_string(static_cast<uint32_t>(features->front())) +
-             " (FeatureName) is not supported by this adapter (the shim exposes no optional "
-             "features yet)";
+  FeatureSet enabled;
+  if (std::string e = ResolveFeatures(*features, adapter->Features(), &enabled); !e.empty()) {
+    *error = e;
     return nullptr;
   }
   const DawnCacheDeviceDescriptor* cacheDesc = nullptr;
@@ -47,6 +46,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   }
   auto device = std::make_shared<DeviceImpl>(adapter, descriptor);
   device->limits_ = resolved;
+  device->features_ = enabled;
   device->self_ = device;
   if (cacheDesc) device->cache_ = BlobCache(*cacheDesc);
 
@@ -62,7 +62,10 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   f2.pNext = &timeline;
   // WebGPU forbids out-of-bounds accesses from reaching other memory.
   f2.features.robustBufferAccess = adapter->RobustBufferAccess() ? VK_TRUE : VK_FALSE;
-  const std::vector<const char*>& extensions = adapter->DeviceExtensions();
+  VulkanFeatureChain optional(enabled, adapter->Features());
+  optional.Attach(f2);
+  std::vector<const char*> extensions = adapter->DeviceExtensions();
+  extensions.insert(extensions.end(), optional.Extensions().begin(), optional.Extensions().end());
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.pNext = &f2;
   info.queueCreateInfoCount = 1;

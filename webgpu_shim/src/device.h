@@ -103,6 +103,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   VkDevice Vk() const { return device_; }
   VkQueue VkQueueHandle() const { return vkQueue_; }
   const Limits& GetLimits() const { return limits_; }
+  const FeatureSet& Features() const { return features_; }  // those requiredFeatures enabled
   const std::shared_ptr<AdapterImpl>& Adapter() const { return adapter_; }
   InstanceImpl& Instance() const { return *adapter_->Instance(); }
   QueueImpl& Queue() const { return *queue_; }
@@ -145,6 +146,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::shared_ptr<AdapterImpl> adapter_;
   std::string label_;
   Limits limits_;
+  FeatureSet features_;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue vkQueue_ = VK_NULL_HANDLE;
   VkSemaphore timeline_ = VK_NULL_HANDLE;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "device_features.h"
 #include "events.h"
 
 namespace wgpu::detail {
@@ -60,6 +61,8 @@ class AdapterImpl {
   VkPhysicalDevice Physical() const { return physical_; }
   uint32_t ComputeQueueFamily() const { return queueFamily_; }
   bool RobustBufferAccess() const { return robustBufferAccess_; }
+  // The optional features it supports (shader-f16, subgroups) and what enabling them needs.
+  const AdapterFeatureSupport& Features() const { return features_; }
   // The Vulkan version the shim uses the device at, and the device extensions that needs.
   uint32_t ApiVersion() const { return apiVersion_; }
   const std::vector<const char*>& DeviceExtensions() const { return deviceExtensions_; }
@@ -76,6 +79,7 @@ class AdapterImpl {
   uint32_t apiVersion_ = 0;
   std::vector<const char*> deviceExtensions_;
   bool robustBufferAccess_ = false;
+  AdapterFeatureSupport features_;
   std::string unusableReason_;
 };
 

@@ -92,6 +92,7 @@ struct ModuleCompiler {
   std::string name;  // the module's Name(), for messages
   std::vector<uint32_t> spirv{};
   ModuleCompilation out{};
+  bool fromWgsl = false;  // `spirv` is wgsl_subset's translation of WGSL
 
   bool Ok() const { return out.errorType == ErrorType::NoError; }
   void Fail(const std::string& message, uint64_t offset = 0) {
@@ -160,11 +161,16 @@ void ModuleCompiler::Reflect() {
         b.binding = compiler.get_decoration(res.id, spv::DecorationBinding);
         b.type = type;
         b.name = res.name;
-        // The block's declared layout (its Offset / ArrayStride decorations) with one element in
-        // a runtime-sized array, rounded up to the struct's alignment as WGSL's SizeOf is.
+        // WGSL's SizeOf of the variable's store type: the block's declared layout (its Offset /
+        // ArrayStride decorations) with one element in a runtime-sized array, rounded up to the
+        // struct's alignment when the store type is a struct. wgsl_subset declares a struct-typed
+        // variable as a named block of the struct's members and any other type (vec3<f32>,
+        // array<f32>, ...) as an anonymous block holding it alone: a vec3<f32> needs 12 bytes,
+        // not the 16 of a struct around it.
         const spirv_cross::SPIRType& block = compiler.get_type(res.base_type_id);
-        b.minBindingSize = RoundUp(WgslLayout(compiler, block).align,
-                                   compiler.get_declared_struct_size_runtime_array(block, 1));
+        const uint64_t declared = compiler.get_declared_struct_size_runtime_array(block, 1);
+        const bool wrapsNonStruct = fromWgsl && compiler.get_name(res.id).empty();
+        b.minBindingSize = wrapsNonStruct ? declared : RoundUp(WgslLayout(compiler, block).align, declared);
         r.bindings.push_back(b);
       };
       for (const auto& res : resources.storage_buffers) {
@@ -227,7 +233,7 @@ void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const Blob
   // entry point, "main"), each its own Vulkan module. The first translation names them all.
   std::vector<std::string> entries{std::string()};
   for (size_t i = 0; i < entries.size(); ++i) {
-    WgslTranslation translation = TranslateWgsl(*source.wgsl, entries[i], cache);
+    WgslTranslation translation = TranslateWgsl(*source.wgsl, entries[i], source.features, cache);
     if (!translation.diagnostics.empty()) {
       for (const auto& d : translation.diagnostics)
         out.messages.push_back({d.message, d.line, d.column, 0});
@@ -241,6 +247,7 @@ void ModuleCompiler::Run(VkDevice device, const ModuleSource& source, const Blob
         if (e != translation.entryPoint) entries.push_back(e);
     }
     spirv = std::move(translation.spirv);
+    fromWgsl = true;
     const size_t first = out.entryPoints.size();
     Reflect();
     if (!Ok()) return;
@@ -294,6 +301,7 @@ ShaderModuleImpl::ShaderModuleImpl(const std::shared_ptr<DeviceImpl>& device,
                                    const ShaderModuleDescriptor& desc)
     : ObjectBase(device, "ShaderModule", desc.label), errorScopes_(device->ErrorScopeIds()) {
   ModuleSource source;
+  source.features = device->Features();
   for (const ChainedStruct* c = desc.nextInChain; c; c = c->nextInChain) {
     if (c->sType == SType::ShaderSourceSPIRV) {
       const auto* spirv = static_cast<const ShaderSourceSPIRV*>(c);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "device_features.h"
 #include "object.h"
 
 namespace wgpu::detail {
@@ -83,6 +84,7 @@ struct ModuleSource {
   std::optional<std::string> wgsl;
   std::vector<uint32_t> spirv;
   bool prevalidated = false;
+  FeatureSet features;  // the device's enabled features: which WGSL extensions may be enabled
 };
 
 class ShaderModuleImpl : public ObjectBase {

@@ -127,10 +127,15 @@ std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_v
 
 }  // namespace
 
-WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint, const BlobCache& cache) {
-  // What an entry is made from: the WGSL, and which entry point (a module's other entry points
-  // are other entries).
-  const std::string source = entryPoint.empty() ? std::string(wgsl) : "// entry point " + entryPoint + "\n" + std::string(wgsl);
+WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint,
+                              const FeatureSet& features, const BlobCache& cache) {
+  // What an entry is made from: the WGSL, which entry point (a module's other entry points are
+  // other entries) and the device features the translator allowed (none: no line, so entries
+  // made before features existed still match).
+  std::string source = entryPoint.empty() ? std::string(wgsl) : "// entry point " + entryPoint + "\n" + std::string(wgsl);
+  if (features.shaderF16 || features.subgroups)
+    source = std::string("// features") + (features.shaderF16 ? " shader-f16" : "") +
+             (features.subgroups ? " subgroups" : "") + "\n" + source;
   const std::string key = cache.CanLoad() || cache.CanStore() ? cache.Key(EntryKey(source)) : "";
   if (cache.CanLoad()) {
     // spirv-val on what the cache returns too: whatever the hooks hand back never reaches the
@@ -143,6 +148,8 @@ WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoi
   ++translations;
   wgsl::Options options;
   options.entryPoint = entryPoint;
+  options.shaderF16 = features.shaderF16;
+  options.subgroups = features.subgroups;
   wgsl::Result r = wgsl::translate(wgsl, options);  // runs spirv-val on its output
   WgslTranslation t;
   if (!r.ok()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "blob_cache.h"
+#include "device_features.h"
 #include "wgsl_subset/wgsl_subset.h"
 
 namespace wgpu::detail {
@@ -30,7 +31,9 @@ struct WgslTranslation {
 // was made from this exact WGSL by this translator, its checksum matches and its SPIR-V passes
 // spirv-val; otherwise the WGSL is translated and the entry (re)written.
 // `entryPoint`: the @compute function to translate (empty: the module's first, and the result
-// names the others); each is its own cache entry.
-WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint, const BlobCache& cache);
+// names the others); each is its own cache entry. `features`: the device's, which decide whether
+// `enable f16;` / `enable subgroups;` are allowed (part of the entry's key when any is on).
+WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoint,
+                              const FeatureSet& features, const BlobCache& cache);
 
 }  // namespace wgpu::detail

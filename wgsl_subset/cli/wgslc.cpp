@@ -66,6 +66,11 @@ int main(int argc, char** argv) {
   app.add_option("--entry", entry,
                  "the @compute function to output (default: the first; every entry point of the "
                  "module is translated and checked either way)");
+  std::vector<std::string> features;
+  app.add_option("--feature", features,
+                 "a WebGPU device feature the module may use: shader-f16 (enable f16;), "
+                 "subgroups (enable subgroups;); repeatable")
+      ->check(CLI::IsMember({"shader-f16", "subgroups"}));
   CLI11_PARSE(app, argc, argv);
 
   std::stringstream src;
@@ -81,6 +86,10 @@ int main(int argc, char** argv) {
   }
   wgsl::Options options;
   options.entryPoint = entry;
+  for (const std::string& f : features) {
+    if (f == "shader-f16") options.shaderF16 = true;
+    if (f == "subgroups") options.subgroups = true;
+  }
   const wgsl::Result r = wgsl::translate(src.str(), options);
   if (!r.ok()) {
     for (const auto& d : r.diagnostics)

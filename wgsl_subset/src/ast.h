@@ -144,7 +144,16 @@ struct AliasDecl {
   TypeExpr type;
 };
 
+// `enable f16;`: one per extension named (`enable f16, subgroups;` gives two).
+struct Enable {
+  SourcePos pos;
+  std::string name;
+};
+
 struct Module {
+  std::vector<Enable> enables;
+  // `diagnostic(off, subgroup_uniformity);` at module scope: subgroup uniformity not checked.
+  bool subgroupUniformityOff = false;
   std::vector<AliasDecl> aliases;
   std::vector<StmtPtr> constAsserts;  // module-scope const_assert, checked after every declaration
   std::vector<GlobalVar> globals;

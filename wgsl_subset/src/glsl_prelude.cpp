@@ -48,10 +48,19 @@ uint tg_dot(uvec3 a, uvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 uint tg_dot(uvec4 a, uvec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 )";
 
+// Their f16 overloads, in modules that `enable f16;` (they need its GLSL extensions).
+static const char* kF16Prelude =
+    R"(float16_t tg_rem(float16_t a, float16_t b) { return a - b * trunc(a / b); }
+f16vec2 tg_vrem(f16vec2 a, f16vec2 b) { return a - b * trunc(a / b); }
+f16vec3 tg_vrem(f16vec3 a, f16vec3 b) { return a - b * trunc(a / b); }
+f16vec4 tg_vrem(f16vec4 a, f16vec4 b) { return a - b * trunc(a / b); }
+)";
+
 // GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized):
 // array<array<u32, 5>, 7> is `uint x[7][5]`, as Type::glsl() spells only the innermost element.
 std::string dims(const Type& t) {
   if (t.k != K::Array) return "";
+  if (t.overrideSized()) return "[" + glslName(t.name) + "]" + dims(*t.elem);
   return "[" + (t.n ? std::to_string(t.n) : std::string()) + "]" + dims(*t.elem);
 }
 
@@ -67,6 +76,8 @@ std::string zeroOf(const Type& t) {
     case K::F32:
     case K::AbstractFloat:
       return "0.0";
+    case K::F16:
+      return "0.0hf";
     case K::Vec:
       return t.glsl() + "(" + zeroOf(*t.elem) + ")";
     case K::Mat: {  // column by column: GLSL's matCxR(0.0) would be a diagonal
@@ -96,14 +107,16 @@ std::string invocationBuiltin(const std::string& wgsl) {
       {"local_invocation_id", "gl_LocalInvocationID"},
       {"local_invocation_index", "gl_LocalInvocationIndex"},
       {"workgroup_id", "gl_WorkGroupID"},
-      {"num_workgroups", "gl_NumWorkGroups"}};
+      {"num_workgroups", "gl_NumWorkGroups"},
+      {"subgroup_invocation_id", "gl_SubgroupInvocationID"},
+      {"subgroup_size", "gl_SubgroupSize"}};
   return names.at(wgsl);
 }
 
 // Each helper is one line, named `tg_<name>(` after its return type, after the helpers it calls.
-std::string usedPrelude(const std::string& code) {
+std::string usedPrelude(const std::string& code, bool f16) {
   std::vector<std::pair<std::string, std::string>> helpers;  // (call, line)
-  std::istringstream lines(kPrelude);
+  std::istringstream lines(std::string(kPrelude) + (f16 ? kF16Prelude : ""));
   for (std::string line; std::getline(lines, line);) {
     const size_t start = line.find("tg_"), end = line.find('(');
     helpers.emplace_back(line.substr(start, end - start + 1), line);

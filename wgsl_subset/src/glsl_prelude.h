@@ -10,7 +10,8 @@ namespace wgsl::detail {
 
 // The prelude helpers `code` calls, and those they call, in the prelude's order (glslang keeps
 // uncalled functions: translate.cpp does not link).
-std::string usedPrelude(const std::string& code);
+// `f16`: the module enables f16, whose overloads join in.
+std::string usedPrelude(const std::string& code, bool f16 = false);
 // GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized).
 std::string dims(const Type& t);
 // The zero value of a scalar, vector or matrix; "" for other types.

@@ -1,4 +1,5 @@
 #include "glsl_writer.h"
+#include "subgroups.h"
 
 #include <map>
 #include <optional>
@@ -37,8 +38,9 @@ class GlslWriter {
       }
     }
     decls_ += std140_.takeDeclarations();  // conversions the code calls (glsl_std140.h)
-    return "#version 450\n" + header_ + usedPrelude(decls_ + body_ + specialisations_) + decls_ +
-           body_ + specialisations_;
+    return "#version 450\n" + extensions() + header_ +
+           usedPrelude(decls_ + body_ + specialisations_, m_.f16) + decls_ + body_ +
+           specialisations_;
   }
 
  private:
@@ -47,6 +49,23 @@ class GlslWriter {
     // WGSL lets a value share a struct's name; GLSL's `w_S w_S` is a syntax error.
     if (m_.structs.contains(v->name)) return glslName(v->name) + "_v";
     return glslName(v->name);
+  }
+
+  // GLSL extensions for what the module enables: f16 values, arithmetic and buffer storage;
+  // the subgroup operations (glslang adds a SPIR-V capability only where one is used).
+  std::string extensions() const {
+    std::string out;
+    if (m_.f16)
+      out +=
+          "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+          "#extension GL_EXT_shader_16bit_storage : require\n";
+    if (m_.subgroups) {
+      for (const char* e :
+           {"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "quad"})
+        out += std::string("#extension GL_KHR_shader_subgroup_") + e + " : require\n";
+      if (m_.f16) out += "#extension GL_EXT_shader_subgroup_extended_types_float16 : require\n";
+    }
+    return out;
   }
 
   // ---- declarations ----
@@ -63,8 +82,12 @@ class GlslWriter {
     const std::string n = name(&v);
     if (v.kind == ir::Variable::Kind::Const) return;  // each use spells its value
     if (v.kind == ir::Variable::Kind::Override) {
+      // An array count without a default: 1 (GLSL arrays are never empty; a pipeline must set it).
+      const std::string value = v.init         ? expr(v.init)
+                                : v.arrayCount ? (t.k == K::U32 ? "1u" : "1")
+                                               : zeroOf(t);
       decls_ += "layout(constant_id = " + std::to_string(v.overrideId) + ") const " + t.glsl() +
-                " " + n + " = " + (v.init ? expr(v.init) : zeroOf(t)) + ";\n";
+                " " + n + " = " + value + ";\n";
       return;
     }
     if (v.space == "storage" || v.space == "uniform") return declareResource(v);
@@ -156,8 +179,10 @@ class GlslWriter {
       if (!z.workgroup) {
         out += zeroFill(z.name, z.type, "  ");
       } else if (z.type.k == K::Array) {
-        shared += "  for (uint tg_w = gl_LocalInvocationIndex; tg_w < " + std::to_string(z.type.n) +
-                  "u; tg_w += gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z) {\n" +
+        const std::string length = z.type.overrideSized() ? "uint(" + glslName(z.type.name) + ")"
+                                                          : std::to_string(z.type.n) + "u";
+        shared += "  for (uint tg_w = gl_LocalInvocationIndex; tg_w < " + length +
+                  "; tg_w += gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z) {\n" +
                   zeroFill(z.name + "[tg_w]", *z.type.elem, "    ") + "  }\n";
       } else {
         shared +=
@@ -576,13 +601,18 @@ class GlslWriter {
         return place(e->args[0]) + "." + glslName(e->name);
       case EK::Swizzle:
         return expr(e->args[0]) + "." + e->name;
-      case EK::Convert: {  // f32 to integers saturates
+      case EK::Convert: {  // f32 (and f16, through f32: exact) to integers saturates
         const Type& from = e->args[0]->type.scalarType();
         const Type& to = e->type.scalarType();
-        const std::string v = e->type.k == K::Vec ? "v" : "";
-        if (from.k == K::F32 && to.k == K::I32) return "tg_" + v + "f2i(" + expr(e->args[0]) + ")";
-        if (from.k == K::F32 && to.k == K::U32) return "tg_" + v + "f2u(" + expr(e->args[0]) + ")";
-        return e->type.glsl() + "(" + expr(e->args[0]) + ")";
+        const bool vec = e->type.k == K::Vec;
+        const std::string v = vec ? "v" : "";
+        std::string arg = expr(e->args[0]);
+        if (from.k == K::F16 && (to.k == K::I32 || to.k == K::U32))
+          arg = (vec ? "vec" + std::to_string(e->type.n) : std::string("float")) + "(" + arg + ")";
+        const bool real = from.k == K::F32 || from.k == K::F16;
+        if (real && to.k == K::I32) return "tg_" + v + "f2i(" + arg + ")";
+        if (real && to.k == K::U32) return "tg_" + v + "f2u(" + arg + ")";
+        return e->type.glsl() + "(" + arg + ")";
       }
       case EK::Bitcast: {  // scalars or vectors; int <-> uint conversions keep the bits
         const Type& from = e->args[0]->type.scalarType();
@@ -599,6 +629,8 @@ class GlslWriter {
       case EK::Builtin: {
         if (e->name == "dot" && e->type.isInteger()) return "tg_dot(" + args(*e) + ")";
         if (e->name == "modf" || e->name == "frexp") return modfFrexp(*e);
+        if (const SubgroupFunction* s = subgroupFunction(e->name))
+          return std::string(s->glsl) + "(" + args(*e) + ")";
         std::string code = builtinName(e->name) + "(" + args(*e) + ")";
         if ((e->name == "firstLeadingBit" || e->name == "countOneBits") &&
             e->type.scalarType().k == K::U32)
@@ -645,6 +677,7 @@ class GlslWriter {
                              bool inRange = false) {
     if (inRange) return base + "[" + index + "]";
     const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
+                              : bt.overrideSized()      ? "uint(" + glslName(bt.name) + ") - 1u"
                                                         : std::to_string(bt.n - 1) + "u";
     return base + "[min(uint(" + index + "), " + limit + ")]";
   }

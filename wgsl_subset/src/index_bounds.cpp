@@ -78,7 +78,8 @@ void IndexBounds::visit(const ir::Expr* e) {  // bounded: the parser limits expr
   if (e->kind != EK::Index || e->args.size() != 2) return;
   const Type& base = e->args[0]->type;
   const Type& t = base.k == K::Ptr && base.elem ? *base.elem : base;
-  if ((t.k != K::Array && t.k != K::Vec) || t.n <= 0) return;  // runtime-sized: length unknown
+  // Runtime-sized and override-sized arrays: the length is unknown here, so the clamp stays.
+  if ((t.k != K::Array && t.k != K::Vec) || t.n <= 0 || t.overrideSized()) return;
   if (const Bound b = max(e->args[1]); b && *b < static_cast<uint64_t>(t.n)) inRange_.insert(e);
 }
 
@@ -100,9 +101,10 @@ Bound IndexBounds::max(const ir::Expr* e) const {
         return it != lets_.end() ? it->second : std::nullopt;
       }
       if (v->kind == ir::Variable::Kind::Const && v->inlined) return max(v->inlined);
-      if (v->kind == ir::Variable::Kind::Param && entry_ && v->builtin == "local_invocation_index" &&
-          std::none_of(entry_->workgroupSizeOverrides.begin(),
-                       entry_->workgroupSizeOverrides.end(), [](auto* o) { return o; })) {
+      if (v->kind == ir::Variable::Kind::Param && entry_ &&
+          v->builtin == "local_invocation_index" &&
+          std::none_of(entry_->workgroupSizeOverrides.begin(), entry_->workgroupSizeOverrides.end(),
+                       [](auto* o) { return o; })) {
         const auto& w = entry_->workgroupSize;
         return uint64_t{w[0]} * w[1] * w[2] - 1;
       }

@@ -36,6 +36,7 @@ struct Variable {
   bool readOnly = true;             // storage: access mode read
   uint32_t overrideId = 0;          // the SpecId of an override
   std::string builtin;              // an entry point parameter's @builtin
+  bool arrayCount = false;          // an override that sizes a workgroup array
   size_t paramIndex = 0;            // a parameter's position
 };
 
@@ -148,7 +149,9 @@ struct Module {
   std::map<std::string, StructLayout> layouts;   // by WGSL name
   // A struct's members' @builtin names ("" for none), for compute entry point parameters.
   std::map<std::string, std::vector<std::string>> memberBuiltins;
-  const Function* entry = nullptr;  // the entry point to write
+  const Function* entry = nullptr;      // the entry point to write
+  bool f16 = false, subgroups = false;  // `enable f16;`, `enable subgroups;`
+  bool subgroupUniformityOff = false;   // `diagnostic(off, subgroup_uniformity);`
 };
 
 }  // namespace wgsl::detail::ir

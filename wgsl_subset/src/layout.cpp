@@ -15,8 +15,10 @@ uint32_t roundUp(uint32_t a, uint32_t v) {
 
 uint32_t alignOf(const Type& t, const Layouts& layouts) {
   switch (t.k) {
-    case K::Vec:
-      return t.n == 2 ? 8 : 16;
+    case K::Vec:  // vec2: twice the scalar; vec3 and vec4: four times
+      return (t.n == 2 ? 2 : 4) * alignOf(*t.elem, layouts);
+    case K::F16:
+      return 2;
     case K::Mat:
     case K::Array:
       return alignOf(*t.elem, layouts);
@@ -34,7 +36,9 @@ uint32_t strideOf(const Type& array, const Layouts& layouts) {
 uint32_t sizeOf(const Type& t, const Layouts& layouts) {
   switch (t.k) {
     case K::Vec:
-      return static_cast<uint32_t>(t.n) * 4;
+      return static_cast<uint32_t>(t.n) * sizeOf(*t.elem, layouts);
+    case K::F16:
+      return 2;
     case K::Mat:
       return static_cast<uint32_t>(t.n) *
              roundUp(alignOf(*t.elem, layouts), sizeOf(*t.elem, layouts));
@@ -69,6 +73,9 @@ GlslStruct glslStruct(const std::string& name,
         out.slots.push_back({-1, "uvec2", 0});
         end += 8;
         out.align = std::max(out.align, 8u);
+      } else if (end % 4 != 0 || to - end < 4) {  // only next to f16 members
+        out.slots.push_back({-1, "float16_t", 0});
+        end += 2;
       } else {
         out.slots.push_back({-1, "uint", 0});
         end += 4;
@@ -100,7 +107,7 @@ uint32_t glslAlignOf(const Type& t, const std::map<std::string, ir::StructMember
 }
 
 bool holdsMatCx2(const Type& t, const std::map<std::string, ir::StructMembers>& structs) {
-  if (t.k == K::Mat) return t.rows() == 2;
+  if (t.k == K::Mat) return t.rows() == 2 && t.elem->elem->k == K::F32;
   if (t.k == K::Array) return holdsMatCx2(*t.elem, structs);
   if (t.k != K::Struct) return false;
   for (const auto& [mn, mt] : structs.at(t.name)) {
@@ -171,6 +178,9 @@ std::string glslStructValue(const std::string& name, const std::vector<std::stri
 std::string std140Mismatch(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                            const Layouts& layouts) {
   // A matCx2 is decomposed into vec2 columns (glsl_std140.h); arrays of it are checked below.
+  // f16 matrices are not: std140 puts their columns 16 bytes apart, WGSL 4 or 8.
+  if (t.k == K::Mat && t.elem->elem->k == K::F16)
+    return t.wgsl() + " (std140 puts matrix columns 16 bytes apart)";
   if (t.k == K::Array) {
     const uint32_t stride = strideOf(t, layouts);
     if (stride % 16 != 0)

@@ -400,7 +400,6 @@ std::vector<Token> lex(std::string_view src) {
         }
       }
       if (j < src.size() && (src[j] == 'f' || src[j] == 'h')) {
-        if (src[j] == 'h') unsupported(start, "f16 literal (suffix 'h')");
         isFloat = true;
         ++j;
       } else if (j < src.size() && (src[j] == 'i' || src[j] == 'u')) {

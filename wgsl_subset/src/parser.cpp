@@ -29,21 +29,36 @@ class Parser {
 
   Module module() {
     Module m;
+    bool declared = false;  // directives (enable, requires, diagnostic) come before declarations
     while (!at(Tok::End)) {
-      if (atIdent("diagnostic")) {  // filters only derivative and subgroup uniformity: moot here
+      if (atIdent("diagnostic")) {  // filters derivative and subgroup uniformity
+        if (declared) fail(peek().pos, "directives must come before all module-scope declarations");
         next();
         expect(Tok::LParen, "after 'diagnostic'");
-        while (!at(Tok::RParen) && !at(Tok::End)) next();
+        std::vector<std::string> words;
+        while (!at(Tok::RParen) && !at(Tok::End)) words.push_back(next().text);
         expect(Tok::RParen, "to close the diagnostic control");
         expect(Tok::Semi, "after the diagnostic directive");
+        if (words.size() >= 3 && words[0] == "off" && words[2] == "subgroup_uniformity")
+          m.subgroupUniformityOff = true;
+        continue;
+      }
+      if (atIdent("enable")) {
+        if (declared) fail(peek().pos, "directives must come before all module-scope declarations");
+        next();
+        do {
+          const Token& name = expect(Tok::Ident, "naming an extension after 'enable'");
+          m.enables.push_back({name.pos, name.text});
+        } while (at(Tok::Comma) && (next(), !at(Tok::Semi)));
+        expect(Tok::Semi, "after the enable directive");
         continue;
       }
       if (atIdent("const_assert")) {
         m.constAsserts.push_back(constAssert());
         continue;
       }
-      if (atIdent("enable") || atIdent("requires"))
-        unsupported(peek().pos, "'" + peek().text + "' directive");
+      if (atIdent("requires")) unsupported(peek().pos, "'requires' directive");
+      if (!at(Tok::Semi)) declared = true;
       if (atIdent("alias")) {
         m.aliases.push_back(aliasDecl());
         continue;

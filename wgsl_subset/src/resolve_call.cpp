@@ -27,7 +27,7 @@ bool constructible(const Type& t, const std::map<std::string, ir::StructMembers>
       *scalars += static_cast<uint64_t>(t.n);
       return true;
     case K::Array: {
-      if (t.n == 0) return false;
+      if (t.n == 0 || t.overrideSized()) return false;
       uint64_t inner = 0;
       if (!constructible(*t.elem, structs, &inner)) return false;
       // Saturates well below 2^64: at most 2^32 per element times 2^24 elements.
@@ -69,7 +69,7 @@ const ir::Expr* Resolver::call(const Expr& e) {
   if (auto it = functions_.find(f); it != functions_.end() && !e.typeArgs)
     return userCall(e, *it->second);
   if (e.typeArgs && f == "bitcast") return bitcast(e);
-  if (f == "f32" || f == "i32" || f == "u32" || f == "bool") return conversion(e);
+  if (f == "f32" || f == "i32" || f == "u32" || f == "bool" || f == "f16") return conversion(e);
   if (out_.structs.contains(f) && !e.typeArgs) return structConstruct(e);
   if (f == "array" && !e.typeArgs) return inferredArray(e);
   if (matrixColumns(f)) return matrixConstruct(e);
@@ -86,6 +86,7 @@ const ir::Expr* Resolver::call(const Expr& e) {
   if (f == "modf" || f == "frexp") return modfFrexp(e);
   if (f == "select") return select(e);
   if (f == "transpose" || f == "determinant") return matrixBuiltin(e);
+  if (X v = subgroupBuiltin(e)) return v;
   return builtin(e);
 }
 
@@ -105,7 +106,9 @@ const ir::Expr* Resolver::userCall(const Expr& e, const ir::Function& fn) {
 }
 
 const ir::Expr* Resolver::conversion(const Expr& e) {
+  if (e.text == "f16") requireF16(e.pos);
   const Type to = Type::scalar(e.text == "f32"   ? K::F32
+                               : e.text == "f16" ? K::F16
                                : e.text == "i32" ? K::I32
                                : e.text == "u32" ? K::U32
                                                  : K::Bool);
@@ -116,13 +119,31 @@ const ir::Expr* Resolver::conversion(const Expr& e) {
     fail(e.pos, e.text + "() converts scalars; use vecN<" + e.text + ">(...) for vectors");
   if (!v->type.isScalar()) fail(e.pos, "cannot convert " + v->type.wgsl() + " to " + to.wgsl());
   if (v->constant && v->type.isAbstract()) {
-    if (to.k == K::F32) return convert(v, to, e.pos);
+    if (to.k == K::F32 || to.k == K::F16) return convert(v, to, e.pos);
     if (to.k == K::Bool) return literal(*v->constant != 0 ? 1 : 0, to, e.pos);
     return convert(literal(std::trunc(*v->constant), Type::scalar(K::AbstractInt), e.pos), to,
                    e.pos);
   }
   v = convert(v, concrete(v->type), e.pos);
   if (v->type == to) return v;
+  // A constant converted to or from f16 folds, rounded to the target (f16 in f16 precision); a
+  // value the target cannot hold is an error at shader creation, as WGSL asks of f32 -> f16.
+  // (Other concrete conversions stay run-time Converts, so f32 code is written as before.)
+  if (v->constant && (to.k == K::F16 || v->type.k == K::F16)) {
+    const double c = *v->constant;
+    if (to.k == K::F16 || to.k == K::F32) {
+      const double r = roundToFloat(c, to.k);
+      if (!std::isfinite(r))
+        return notEvaluable(
+            e.pos, "value " + literalText(c, v->type) + " cannot be represented as " + to.wgsl(),
+            to);
+      return literal(r, to, e.pos);
+    }
+    if (to.k == K::Bool) return literal(c != 0 ? 1 : 0, to, e.pos);
+    // f16 -> i32/u32: toward zero, saturated (every f16 is finite here).
+    const double t = std::trunc(c);
+    return literal(to.k == K::I32 ? t : std::max(0.0, t), to, e.pos);
+  }
   return node(EK::Convert, e.pos, to, {v});
 }
 
@@ -175,7 +196,11 @@ const ir::Expr* Resolver::construct(const Expr& e) {
   if (e.typeArgs) {
     elem = *resolveType(*e.typeArgs).elem;
   } else if (e.text.size() == 5) {
-    elem = Type::scalar(e.text[4] == 'f' ? K::F32 : e.text[4] == 'u' ? K::U32 : K::I32);
+    if (e.text[4] == 'h') requireF16(e.pos);
+    elem = Type::scalar(e.text[4] == 'f'   ? K::F32
+                        : e.text[4] == 'h' ? K::F16
+                        : e.text[4] == 'u' ? K::U32
+                                           : K::I32);
   } else {
     // Inferred: the arguments' common element type; abstract when they all are (`vec3(1, 2, 3)`
     // is a vec3<abstract-int>, made concrete where it is used), abstract-int for `vec3()`.
@@ -489,9 +514,10 @@ const ir::Expr* Resolver::builtin(const Expr& e) {
     unify(a[0], a[i], e.pos);  // a later concrete argument fixes earlier abstract ones
   const Type t = concrete(a[0]->type);
   const Type& st = t.scalarType();
-  const bool ok = r.domain == Rule::Float     ? st.k == K::F32
-                  : r.domain == Rule::Numeric ? (st.k == K::F32 || st.k == K::I32 || st.k == K::U32)
-                  : r.domain == Rule::Int     ? (st.k == K::I32 || st.k == K::U32)
+  const bool ok = r.domain == Rule::Float ? (st.k == K::F32 || st.k == K::F16)
+                  : r.domain == Rule::Numeric
+                      ? (st.k == K::F32 || st.k == K::F16 || st.k == K::I32 || st.k == K::U32)
+                  : r.domain == Rule::Int ? (st.k == K::I32 || st.k == K::U32)
                                           : (t.k == K::Vec && st.k == K::Bool) || t.k == K::Bool;
   if (!ok) fail(e.pos, "no overload of '" + f + "' takes " + a[0]->type.wgsl());
   if (f == "cross" && t.n != 3) fail(e.pos, "no overload of 'cross' takes " + a[0]->type.wgsl());
@@ -519,8 +545,7 @@ const ir::Expr* Resolver::foldNumeric(const std::string& f, const std::vector<X>
   const Type t = a[0]->type;
   std::vector<double> x;
   for (size_t i = 0; i < a.size(); ++i) {
-    double c = *convert(a[i], t, e.args[i]->pos)->constant;
-    if (t.k == K::F32) c = static_cast<float>(c);
+    const double c = roundToFloat(*convert(a[i], t, e.args[i]->pos)->constant, t.k);
     x.push_back(c);
   }
   double v = 0;
@@ -567,6 +592,7 @@ const ir::Expr* Resolver::modfFrexp(const Expr& e) {
   Type t = concrete(x->type);
   if (x->type.scalarType().isAbstract())  // abstract integers too: they become f32 here
     t = x->type.k == K::Vec ? Type::vec(x->type.n, Type::scalar(K::F32)) : Type::scalar(K::F32);
+  if (t.scalarType().k == K::F16) unsupported(e.pos, e.text + " of f16");
   if (t.scalarType().k != K::F32 || !(t.isScalar() || t.k == K::Vec))
     fail(e.pos, "no overload of '" + e.text + "' takes " + x->type.wgsl());
   x = convert(x, t, e.args[0]->pos);

@@ -18,10 +18,11 @@ bool isAbstractVector(const Type& t) {
   return t.k == K::Vec && t.elem->isAbstract();
 }
 
-// f32 literals must be finite once rounded.
-void checkF32(double v, SourcePos pos) {
-  if (!std::isfinite(static_cast<float>(v)))
-    fail(pos, "value " + std::to_string(v) + " cannot be represented as f32");
+// f32 and f16 values must be finite once rounded.
+void checkFloat(double v, K k, SourcePos pos) {
+  if (!std::isfinite(roundToFloat(v, k)))
+    fail(pos, "value " + std::to_string(v) + " cannot be represented as " +
+                  (k == K::F16 ? "f16" : "f32"));
 }
 
 }  // namespace
@@ -43,8 +44,9 @@ const ir::Expr* Resolver::notEvaluable(SourcePos pos, const std::string& message
 }
 
 const ir::Expr* Resolver::literal(double value, const Type& type, SourcePos pos) {
-  if (type.isFloat() && !std::isfinite(static_cast<float>(value)) && unevaluated_) value = 0;
-  if (type.isFloat()) checkF32(value, pos);
+  const K fk = type.k == K::F16 ? K::F16 : K::F32;
+  if (type.isFloat() && !std::isfinite(roundToFloat(value, fk)) && unevaluated_) value = 0;
+  if (type.isFloat()) checkFloat(value, fk, pos);
   ir::Expr* e = node(EK::Literal, pos, type);
   e->constant = value;
   return e;
@@ -63,11 +65,15 @@ const ir::Expr* Resolver::convert(X v, const Type& to, SourcePos pos) {
   if (v->type == to) return v;
   if (v->type.isAbstract() && v->constant && to.isScalar()) {
     const double c = *v->constant;
-    if (to.k == K::F32 || to.k == K::AbstractFloat) {
-      if (!std::isfinite(static_cast<float>(c)))
-        return notEvaluable(pos, "value " + std::to_string(c) + " cannot be represented as f32",
-                            to);
-      return literal(static_cast<double>(static_cast<float>(c)), to, pos);
+    if (to.k == K::F32 || to.k == K::F16 || to.k == K::AbstractFloat) {
+      const K fk = to.k == K::F16 ? K::F16 : K::F32;
+      if (!std::isfinite(roundToFloat(c, fk)))
+        return notEvaluable(
+            pos,
+            "value " + std::to_string(c) + " cannot be represented as " + Type::scalar(fk).wgsl(),
+            to);
+      return literal(to.k == K::AbstractFloat ? roundToFloat(c, K::F32) : roundToFloat(c, to.k), to,
+                     pos);
     }
     if (v->type.k == K::AbstractFloat)
       fail(pos, "cannot convert an abstract float to " + to.wgsl() + " implicitly (use " +
@@ -255,13 +261,15 @@ const ir::Expr* Resolver::intLiteral(const Expr& e) {
 
 const ir::Expr* Resolver::floatLiteral(const Expr& e) {
   std::string digits = e.text;
-  const bool suffixF = digits.back() == 'f';
-  if (suffixF) digits.pop_back();
+  const bool suffixF = digits.back() == 'f', suffixH = digits.back() == 'h';
+  if (suffixF || suffixH) digits.pop_back();
   const double v = std::strtod(digits.c_str(), nullptr);
   if (!std::isfinite(v)) fail(e.pos, "float literal '" + e.text + "' is out of range");
-  if (suffixF) {
-    checkF32(v, e.pos);
-    return literal(static_cast<double>(static_cast<float>(v)), Type::scalar(K::F32), e.pos);
+  if (suffixF || suffixH) {
+    const K k = suffixH ? K::F16 : K::F32;
+    if (suffixH) requireF16(e.pos);
+    checkFloat(v, k, e.pos);
+    return literal(roundToFloat(v, k), Type::scalar(k), e.pos);
   }
   return literal(v, Type::scalar(K::AbstractFloat), e.pos);
 }
@@ -431,6 +439,18 @@ const ir::Expr* Resolver::foldConcrete(const std::string& op, X l, X r, const Ty
     if (!std::isfinite(v)) return notEvaluable(pos, what + " cannot be represented as 'f32'", t);
     return literal(static_cast<double>(v), t, pos);
   }
+  if (t.k == K::F16) {
+    // In double, then rounded to f16 once: + - * and fmod of halves are exact in double, and a
+    // quotient rounded to 53 bits then to 11 rounds as if directly (53 >= 2 * 11 + 2).
+    const double a = *l->constant, b = *r->constant;
+    const double v = roundToF16(op == "+"   ? a + b
+                                : op == "-" ? a - b
+                                : op == "*" ? a * b
+                                : op == "/" ? a / b
+                                            : std::fmod(a, b));
+    if (!std::isfinite(v)) return notEvaluable(pos, what + " cannot be represented as 'f16'", t);
+    return literal(v, t, pos);
+  }
   const auto a = static_cast<int64_t>(*l->constant), b = static_cast<int64_t>(*r->constant);
   if ((op == "/" || op == "%") && b == 0)
     return notEvaluable(
@@ -486,7 +506,9 @@ const ir::Expr* Resolver::index(const Expr& e) {
     fail(e.args[1]->pos, "index must be i32 or u32, got " + idx->type.wgsl());
   if (idx->constant) {
     const auto c = static_cast<int64_t>(*idx->constant);
-    const int n = base->type.k == K::Array || base->type.k == K::Vec || base->type.k == K::Mat
+    // An override-sized array's length is known at pipeline creation only.
+    const int n = (base->type.k == K::Array && !base->type.overrideSized()) ||
+                          base->type.k == K::Vec || base->type.k == K::Mat
                       ? base->type.n
                       : 0;
     if (c < 0 || (n > 0 && c >= n))

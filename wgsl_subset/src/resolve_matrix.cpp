@@ -2,7 +2,7 @@
 // operators WGSL defines on them and the matrix builtins. GLSL's matCxR has the same shape and
 // column-major order, and its operators the same meaning, so the writer spells them as written.
 // Matrices are never abstract here: WGSL's abstract-float matrices exist only in
-// const-expressions, and every use makes them f32 (f16 is outside the subset).
+// const-expressions, and every use makes them f32 (or f16 where the other side is f16).
 #include "resolver.h"
 
 namespace wgsl::detail {
@@ -14,8 +14,9 @@ using EK = ir::Expr::Kind;
 // matCxR<f32>(), matCxR<f32>(m), matCxR[<f32>|f](C*R scalars), matCxR[<f32>|f](C columns).
 const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
   const int c = matrixColumns(e.text), r = e.text[5] - '0';
-  if (e.text.size() == 7 && e.text[6] == 'h') unsupported(e.pos, "f16");
-  const Type t = e.typeArgs ? resolveType(*e.typeArgs) : Type::mat(c, r);
+  const bool shortH = e.text.size() == 7 && e.text[6] == 'h';
+  if (shortH) requireF16(e.pos);
+  const Type t = e.typeArgs ? resolveType(*e.typeArgs) : Type::mat(c, r, shortH ? K::F16 : K::F32);
   const bool inferred = !e.typeArgs && e.text.size() == 6;
   if (e.args.empty()) {
     if (inferred)
@@ -32,8 +33,10 @@ const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
   const Type& column = *t.elem;
   if (a.size() == static_cast<size_t>(c) * static_cast<size_t>(r) && a[0]->type.isScalar()) {
     for (size_t i = 0; i < a.size(); ++i) {
-      if (!a[i]->type.isScalar() || (a[i]->type.k != K::F32 && !a[i]->type.isAbstract()))
-        fail(e.args[i]->pos, t.wgsl() + " constructor takes f32 scalars, got " + a[i]->type.wgsl());
+      if (!a[i]->type.isScalar() ||
+          (!(a[i]->type == column.scalarType()) && !a[i]->type.isAbstract()))
+        fail(e.args[i]->pos, t.wgsl() + " constructor takes " + column.scalarType().wgsl() +
+                                 " scalars, got " + a[i]->type.wgsl());
       a[i] = convert(a[i], column.scalarType(), e.args[i]->pos);
     }
     return node(EK::Construct, e.pos, t, std::move(a));
@@ -66,9 +69,10 @@ const ir::Expr* Resolver::matrixBinary(const std::string& op, X l, X r, SourcePo
     out->name = op;
     return out;
   };
-  const Type f32 = Type::scalar(K::F32);
+  // The matrices' element type (f32 or f16); scalars and vectors must have it, or be abstract.
+  const Type f32 = (l->type.k == K::Mat ? l->type : r->type).elem->scalarType();
   const auto isF32Scalar = [&](X v) {
-    return v->type.k == K::F32 || v->type.k == K::AbstractFloat || v->type.k == K::AbstractInt;
+    return v->type == f32 || v->type.k == K::AbstractFloat || v->type.k == K::AbstractInt;
   };
   if (op == "+" || op == "-") {
     if (!(l->type == r->type)) cannot();
@@ -84,14 +88,14 @@ const ir::Expr* Resolver::matrixBinary(const std::string& op, X l, X r, SourcePo
     return make(r->type);
   }
   const auto f32Vector = [&](X& v, int n) {  // a vecN of f32 (abstract ones made f32)
-    if (v->type.k != K::Vec || v->type.n != n || !v->type.elem->isNumeric() ||
-        v->type.elem->k == K::I32 || v->type.elem->k == K::U32)
+    if (v->type.k != K::Vec || v->type.n != n ||
+        !(*v->type.elem == f32 || v->type.elem->isAbstract()))
       cannot();
     v = convert(v, Type::vec(n, f32), pos);
   };
   if (l->type.k == K::Mat && r->type.k == K::Mat) {  // matKxR * matCxK = matCxR
-    if (l->type.n != r->type.rows()) cannot();
-    return make(Type::mat(r->type.n, l->type.rows()));
+    if (l->type.n != r->type.rows() || !(*l->type.elem->elem == *r->type.elem->elem)) cannot();
+    return make(Type::mat(r->type.n, l->type.rows(), f32.k));
   }
   if (l->type.k == K::Mat) {  // matCxR * vecC = vecR
     f32Vector(r, l->type.n);
@@ -106,11 +110,12 @@ const ir::Expr* Resolver::matrixBuiltin(const Expr& e) {
   arity(e, 1);
   X m = expr(*e.args[0]);
   if (m->type.k != K::Mat) fail(e.pos, "no overload of '" + e.text + "' takes " + m->type.wgsl());
-  Type result = Type::mat(m->type.rows(), m->type.n);
+  const K elem = m->type.elem->elem->k;
+  Type result = Type::mat(m->type.rows(), m->type.n, elem);
   if (e.text == "determinant") {
     if (m->type.n != m->type.rows())
       fail(e.pos, "determinant needs a square matrix, got " + m->type.wgsl());
-    result = Type::scalar(K::F32);
+    result = Type::scalar(elem);
   }
   ir::Expr* out = node(EK::Builtin, e.pos, result, {m});
   out->name = e.text;

@@ -32,12 +32,42 @@ const Expr& attrArg(const Attribute& a) {
 
 }  // namespace
 
-void resolve(const Module& module, const std::string& entryPoint, ir::Module& out,
+void resolve(const Module& module, const Options& options, ir::Module& out,
              Reflection& reflection) {
-  Resolver(module, entryPoint, out, reflection).run();
+  Resolver(module, options, out, reflection).run();
+}
+
+// `enable f16;` and `enable subgroups;` need the device features of the same name (WebGPU's
+// shader-f16 and subgroups); other extensions are outside the subset.
+void Resolver::enableExtensions() {
+  for (const Enable& e : m_.enables) {
+    if (e.name == "f16") {
+      if (!options_.shaderF16)
+        fail(e.pos, "f16 requires the shader-f16 feature, which this device does not have enabled");
+      f16_ = true;
+    } else if (e.name == "subgroups") {
+      if (!options_.subgroups)
+        fail(e.pos,
+             "subgroups requires the subgroups feature, which this device does not have enabled");
+      subgroups_ = true;
+    } else if (e.name == "clip_distances" || e.name == "dual_source_blending" ||
+               e.name == "primitive_index" || e.name.starts_with("chromium_")) {
+      unsupported(e.pos, "extension '" + e.name + "'");
+    } else {
+      fail(e.pos, "unknown extension '" + e.name + "'");
+    }
+  }
+  out_.f16 = f16_;
+  out_.subgroups = subgroups_;
+  out_.subgroupUniformityOff = m_.subgroupUniformityOff;
+}
+
+void Resolver::requireF16(SourcePos pos) {
+  if (!f16_) fail(pos, "f16 type used without 'enable f16;'");
 }
 
 void Resolver::run() {
+  enableExtensions();
   // Every @compute function is an entry point; `entry` names the one asked for. WGSL never
   // calls an entry point, so they are not callable functions here.
   const Function* entry = nullptr;
@@ -136,14 +166,22 @@ Type Resolver::resolveType(const TypeExpr& t) {
   if (t.name == "i32") return Type::scalar(K::I32);
   if (t.name == "u32") return Type::scalar(K::U32);
   if (t.name == "bool") return Type::scalar(K::Bool);
-  if (t.name == "f16") unsupported(t.pos, "f16");
+  if (t.name == "f16") {
+    requireF16(t.pos);
+    return Type::scalar(K::F16);
+  }
   if (t.name == "vec2" || t.name == "vec3" || t.name == "vec4") {
     if (t.args.size() != 1)
       fail(t.pos, t.name + " needs an element type, e.g. " + t.name + "<f32>");
     const Type e = resolveType(t.args[0]);
     if (!e.isScalar() || e.isAbstract())
-      fail(t.args[0].pos, "vector element type must be bool, i32, u32 or f32, got " + e.wgsl());
+      fail(t.args[0].pos,
+           "vector element type must be bool, i32, u32, f32 or f16, got " + e.wgsl());
     return Type::vec(t.name[3] - '0', e);
+  }
+  if (t.name == "vec2h" || t.name == "vec3h" || t.name == "vec4h") {
+    requireF16(t.pos);
+    return Type::vec(t.name[3] - '0', Type::scalar(K::F16));
   }
   if (t.name == "vec2f" || t.name == "vec3f" || t.name == "vec4f")
     return Type::vec(t.name[3] - '0', Type::scalar(K::F32));
@@ -153,12 +191,14 @@ Type Resolver::resolveType(const TypeExpr& t) {
     return Type::vec(t.name[3] - '0', Type::scalar(K::I32));
   if (t.name == "array") {
     if (t.args.size() != 1) fail(t.pos, "array needs an element type");
+    const bool overrideAllowed = overrideArrayAllowed_;  // the outermost type only
+    overrideArrayAllowed_ = false;
     const Type e = valueType(t.args[0]);
     if (!runtimeSizedIn(e).empty())
       fail(t.pos, "an array element type cannot contain a runtime-sized array");
     int n = 0;
     if (t.count) {
-      if (usesOverride(*t.count)) unsupported(t.count->pos, "override-sized array");
+      if (usesOverride(*t.count)) return overrideSizedArray(t, e, overrideAllowed);
       const int64_t c = constInt(*t.count, "array element count");
       if (c <= 0)
         fail(t.count->pos, "array count (" + std::to_string(c) + ") must be greater than 0");
@@ -179,13 +219,13 @@ Type Resolver::resolveType(const TypeExpr& t) {
   if (const int c = matrixColumns(t.name)) {  // matCxR<f32>, matCxRf
     const int r = t.name[5] - '0';
     if (t.name.size() == 7) {
-      if (t.name[6] == 'h') unsupported(t.pos, "f16");
-      return Type::mat(c, r);
+      if (t.name[6] == 'h') requireF16(t.pos);
+      return Type::mat(c, r, t.name[6] == 'h' ? K::F16 : K::F32);
     }
     if (t.args.size() != 1)
       fail(t.pos, t.name + " needs an element type, e.g. " + t.name + "<f32>");
     const Type e = resolveType(t.args[0]);
-    if (e.k == K::F32) return Type::mat(c, r);
+    if (e.k == K::F32 || e.k == K::F16) return Type::mat(c, r, e.k);
     fail(t.args[0].pos, "matrix element type must be f32 or f16, got " + e.wgsl());
   }
   if (t.name == "ptr") return pointerType(t);
@@ -326,6 +366,36 @@ std::string Resolver::runtimeSizedIn(const Type& t) {
   return "";
 }
 
+// array<T, N> with N an override (WGSL allows it only as a var<workgroup>'s store type): a
+// specialization-constant length, which the shim sets from the pipeline's constants and checks
+// against maxComputeWorkgroupStorageSize. Override-expressions (`N * 2`) would need a
+// spec-constant operation the shim's storage check cannot follow: outside the subset.
+Type Resolver::overrideSizedArray(const TypeExpr& t, const Type& element, bool allowed) {
+  const Expr& count = *t.count;
+  if (!allowed)
+    unsupported(count.pos, "override-sized array other than the store type of a var<workgroup>");
+  ir::Variable* o = count.kind == Expr::Kind::Ident ? lookup(count.text) : nullptr;
+  if (!o || o->kind != ir::Variable::Kind::Override)
+    unsupported(count.pos,
+                "override-sized array whose count is an override-expression other "
+                "than an override's name");
+  if (o->type.k != K::I32 && o->type.k != K::U32)
+    fail(count.pos, "array count must be an i32 or u32 override, got " + o->type.wgsl());
+  int64_t n = 1;
+  if (o->init) {
+    n = static_cast<int64_t>(*o->init->constant);
+    if (n <= 0)
+      fail(count.pos, "array count (" + std::to_string(n) + ", the default of '" + o->name +
+                          "') must be greater than 0");
+    if (n > (1 << 24))
+      unsupported(count.pos, "array of more than 16777216 elements (" + std::to_string(n) + ")");
+  }
+  o->arrayCount = true;
+  Type a = Type::array(element, static_cast<int>(n));
+  a.name = o->name;
+  return a;
+}
+
 void Resolver::declareGlobal(const GlobalVar& g) {
   if (g.kind == GlobalVar::Kind::Const) return declareConst(g);
   if (g.kind == GlobalVar::Kind::Override) return declareOverride(g);
@@ -335,7 +405,9 @@ void Resolver::declareGlobal(const GlobalVar& g) {
   // var<private> v = expr; takes the initializer's (concrete) type.
   X init = !g.type && g.init && space == "private" ? expr(*g.init) : nullptr;
   if (!g.type && !init) fail(g.pos, "module-scope 'var' '" + g.name + "' needs a type");
+  overrideArrayAllowed_ = space == "workgroup";
   const Type t = g.type ? valueType(*g.type) : concrete(init->type);
+  overrideArrayAllowed_ = false;
   if (space != "storage") checkArrayCounts(t, g.type ? g.type->pos : g.pos);
   if (space != "storage" && !runtimeSizedIn(t).empty())
     fail(g.pos, "runtime-sized arrays can only be used in the <storage> address space");
@@ -570,11 +642,15 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
       {"local_invocation_index", Type::scalar(K::U32)},
       {"workgroup_id", Type::vec(3, Type::scalar(K::U32))},
       {"num_workgroups", Type::vec(3, Type::scalar(K::U32))},
+      {"subgroup_invocation_id", Type::scalar(K::U32)},
+      {"subgroup_size", Type::scalar(K::U32)},
   };
   std::set<std::string> seen;  // each builtin once, directly or as a struct's member
   const auto check = [&](const std::string& name, const Type& t, SourcePos at, SourcePos typePos) {
     auto it = builtins.find(name);
     if (it == builtins.end()) unsupported(at, "builtin '" + name + "' in a compute shader");
+    if (name.starts_with("subgroup_") && !subgroups_)
+      fail(at, "@builtin(" + name + ") requires 'enable subgroups;'");
     if (!(t == it->second))
       fail(typePos,
            "@builtin(" + name + ") must have type " + it->second.wgsl() + ", got " + t.wgsl());

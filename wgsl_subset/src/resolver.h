@@ -22,22 +22,29 @@ namespace wgsl::detail {
 
 // Resolves every function (each @compute one too); `entryPoint` (empty: the first @compute
 // function) is the one `out.entry` names and `reflection` describes.
-void resolve(const Module& module, const std::string& entryPoint, ir::Module& out,
-             Reflection& reflection);
+// `options` gives the entry point and the device features `enable` directives need.
+void resolve(const Module& module, const Options& options, ir::Module& out, Reflection& reflection);
 
 class Resolver {
  public:
-  Resolver(const Module& module, std::string entryPoint, ir::Module& out, Reflection& reflection)
-      : m_(module), entryName_(std::move(entryPoint)), out_(out), reflection_(reflection) {}
+  Resolver(const Module& module, const Options& options, ir::Module& out, Reflection& reflection)
+      : m_(module),
+        entryName_(options.entryPoint),
+        options_(options),
+        out_(out),
+        reflection_(reflection) {}
   void run();
 
  private:
   using X = const ir::Expr*;
 
   // ---- module scope (resolve_module.cpp) ----
+  void enableExtensions();
+  void requireF16(SourcePos pos);  // f16 named here: an error without `enable f16;`
   Type resolveType(const TypeExpr& t);
   Type pointerType(const TypeExpr& t);
   Type valueType(const TypeExpr& t);
+  Type overrideSizedArray(const TypeExpr& t, const Type& element, bool allowed);
   int64_t constInt(const Expr& e, const char* what);
   void declareStruct(const StructDecl& s);
   void declareGlobal(const GlobalVar& g);
@@ -107,6 +114,7 @@ class Resolver {
   X workgroupUniformLoad(const Expr& e);
   X modfFrexp(const Expr& e);
   X builtin(const Expr& e);
+  X subgroupBuiltin(const Expr& e);  // resolve_subgroup.cpp; null when `e` names none
   X foldNumeric(const std::string& f, const std::vector<X>& a, const Expr& e);
   X atomicOperand(const Expr& e, const std::string& f);
   std::vector<X> argsOf(const Expr& e);
@@ -119,6 +127,8 @@ class Resolver {
 
   const Module& m_;
   std::string entryName_;  // the @compute function the module's `entry` names; empty: the first
+  Options options_;
+  bool f16_ = false, subgroups_ = false;  // enabled by `enable` directives
   ir::Module& out_;
   Reflection& reflection_;
   std::vector<std::map<std::string, ir::Variable*>> scopes_{1};
@@ -126,7 +136,8 @@ class Resolver {
   std::set<std::string> moduleFunctions_;                 // every function the module declares
   Type returnType_;                                       // of the function being resolved
   uint32_t nextOverrideId_ = 0;
-  int unevaluated_ = 0;  // inside the right operand of a short-circuiting && or ||
+  int unevaluated_ = 0;                // inside the right operand of a short-circuiting && or ||
+  bool overrideArrayAllowed_ = false;  // resolving the store type of a var<workgroup>
   struct BindingClash {  // two resources at one @group/@binding: the first's, the second's name
     std::string first, second;
     SourcePos pos;  // the second's

@@ -8,8 +8,8 @@
 #include <spirv-tools/libspirv.hpp>
 #include <sstream>
 
-#include "glsl_writer.h"
 #include "expand_aliases.h"
+#include "glsl_writer.h"
 #include "parser.h"
 #include "resolver.h"
 #include "validator.h"
@@ -76,7 +76,7 @@ Result translate(std::string_view source, const Options& options) {
     detail::Module ast = detail::parse(source);
     detail::expandAliases(ast);
     detail::ir::Module module;
-    detail::resolve(ast, options.entryPoint, module, r.reflection);
+    detail::resolve(ast, options, module, r.reflection);
     detail::validate(module);
     r.glsl = detail::writeGlsl(module);
   } catch (const detail::CompileError& e) {

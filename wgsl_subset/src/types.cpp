@@ -1,5 +1,7 @@
 #include "types.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -30,8 +32,38 @@ int matrixColumns(const std::string& name, bool shorthand) {
   return 0;
 }
 
+double roundToF16(double v) {
+  if (!std::isfinite(v) || v == 0) return v;
+  int exp = 0;
+  std::frexp(v, &exp);  // |v| = m * 2^exp, m in [0.5, 1)
+  // 11 significant bits for normal halves; subnormals (below 2^-14) have a fixed quantum 2^-24.
+  const int quantumExp = std::max(exp - 11, -24);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(v, -quantumExp)), quantumExp);
+  if (std::fabs(r) > 65504.0) return std::copysign(INFINITY, v);
+  return r;
+}
+
+double roundToFloat(double v, Type::K k) {
+  if (k == Type::K::F32) return static_cast<double>(static_cast<float>(v));
+  if (k == Type::K::F16) return roundToF16(v);
+  return v;
+}
+
+bool Type::usesF16() const {
+  if (k == K::F16) return true;
+  return elem && elem->usesF16();
+}
+
 std::string literalText(double v, const Type& t) {
   if (t.k == Type::K::Bool) return v != 0 ? "true" : "false";
+  if (t.k == Type::K::F16) {  // exact: every f16 is a float; GLSL's suffix "hf"
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    std::string s(buf);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    s += "hf";
+    return v < 0 ? "(" + s + ")" : s;
+  }
   if (t.isFloat()) {
     const auto f = static_cast<float>(v);
     char buf[48];
@@ -64,6 +96,8 @@ std::string Type::wgsl() const {
       return "u32";
     case K::F32:
       return "f32";
+    case K::F16:
+      return "f16";
     case K::AbstractInt:
       return "abstract-int";
     case K::AbstractFloat:
@@ -71,13 +105,18 @@ std::string Type::wgsl() const {
     case K::Vec:
       return "vec" + std::to_string(n) + "<" + elem->wgsl() + ">";
     case K::Array:
-      return "array<" + elem->wgsl() + (n ? ", " + std::to_string(n) : "") + ">";
+      return "array<" + elem->wgsl() +
+             (!name.empty() ? ", " + name
+              : n           ? ", " + std::to_string(n)
+                            : "") +
+             ">";
     case K::Atomic:
       return "atomic<" + elem->wgsl() + ">";
     case K::Struct:
       return name;
     case K::Mat:
-      return "mat" + std::to_string(n) + "x" + std::to_string(rows()) + "<f32>";
+      return "mat" + std::to_string(n) + "x" + std::to_string(rows()) + "<" + elem->elem->wgsl() +
+             ">";
     case K::Ptr:
       return "ptr<" + name + ", " + elem->wgsl() + (n ? ", read_write>" : ", read>");
   }
@@ -98,10 +137,13 @@ std::string Type::glsl() const {
     case K::F32:
     case K::AbstractFloat:
       return "float";
+    case K::F16:
+      return "float16_t";
     case K::Vec: {
       const std::string prefix = elem->k == K::Bool                               ? "b"
                                  : elem->k == K::I32 || elem->k == K::AbstractInt ? "i"
                                  : elem->k == K::U32                              ? "u"
+                                 : elem->k == K::F16                              ? "f16"
                                                                                   : "";
       return prefix + "vec" + std::to_string(n);
     }
@@ -113,7 +155,8 @@ std::string Type::glsl() const {
     case K::Struct:
       return glslName(name);
     case K::Mat:
-      return "mat" + std::to_string(n) + "x" + std::to_string(rows());
+      return std::string(elem->elem->k == K::F16 ? "f16mat" : "mat") + std::to_string(n) + "x" +
+             std::to_string(rows());
   }
   return "?";
 }
@@ -121,9 +164,11 @@ std::string Type::glsl() const {
 int Type::byteSize() const {
   switch (k) {
     case K::Vec:
-      return n * 4;
-    case K::Mat:  // columns are vecR, aligned as vecR: 8 bytes apart for R = 2, else 16
-      return n * (rows() == 2 ? 8 : 16);
+      return n * elem->byteSize();
+    case K::Mat:  // columns are vecR, aligned as vecR (vec3 as vec4)
+      return n * (rows() == 2 ? 2 : 4) * elem->elem->byteSize();
+    case K::F16:
+      return 2;
     case K::Array:
       return n * elem->byteSize();
     case K::Atomic:

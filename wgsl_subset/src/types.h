@@ -27,6 +27,7 @@ struct Type {
     I32,
     U32,
     F32,
+    F16,
     AbstractInt,
     AbstractFloat,
     Vec,
@@ -40,16 +41,19 @@ struct Type {
   int n = 0;
   // vector/array/atomic element; a pointer's store type; a matrix's column (vecR<f32>)
   std::shared_ptr<const Type> elem;
-  std::string name;  // struct name; a pointer's address space
+  // struct name; a pointer's address space; an override-sized array's override (its `n` is then
+  // the override's default, or 1 without one: the length the writer's default and the storage
+  // count assume)
+  std::string name;
 
   static Type scalar(K k) { return Type{k, 0, nullptr, {}}; }
   static Type vec(int n, const Type& e) { return Type{K::Vec, n, std::make_shared<Type>(e), {}}; }
   static Type ptr(const std::string& space, const Type& e, bool readWrite) {
     return Type{K::Ptr, readWrite ? 1 : 0, std::make_shared<Type>(e), space};
   }
-  // matCxR<f32>: C columns of vecR<f32>.
-  static Type mat(int columns, int rows) {
-    return Type{K::Mat, columns, std::make_shared<Type>(vec(rows, scalar(K::F32))), {}};
+  // matCxR<T> (T f32 or f16): C columns of vecR<T>.
+  static Type mat(int columns, int rows, K element = K::F32) {
+    return Type{K::Mat, columns, std::make_shared<Type>(vec(rows, scalar(element))), {}};
   }
   int rows() const { return elem->n; }  // of a matrix
   static Type array(const Type& e, int n) {
@@ -57,11 +61,15 @@ struct Type {
   }
 
   bool isScalar() const {
-    return k == K::Bool || k == K::I32 || k == K::U32 || k == K::F32 || isAbstract();
+    return k == K::Bool || k == K::I32 || k == K::U32 || k == K::F32 || k == K::F16 || isAbstract();
   }
   bool isAbstract() const { return k == K::AbstractInt || k == K::AbstractFloat; }
+  // array<T, N>, N an override: its length is set at pipeline creation.
+  bool overrideSized() const { return k == K::Array && !name.empty(); }
   bool isInteger() const { return k == K::I32 || k == K::U32 || k == K::AbstractInt; }
-  bool isFloat() const { return k == K::F32 || k == K::AbstractFloat; }
+  bool isFloat() const { return k == K::F32 || k == K::F16 || k == K::AbstractFloat; }
+  // Whether f16 appears anywhere in the type (its GLSL needs the 16-bit extensions).
+  bool usesF16() const;
   bool isNumeric() const { return isInteger() || isFloat(); }
   // The scalar of a scalar or vector (a matrix is neither: its own type, which no scalar rule
   // accepts).
@@ -71,5 +79,11 @@ struct Type {
   std::string glsl() const;  // the GLSL type (arrays: element type only)
   int byteSize() const;      // WGSL's SizeOf: 32-bit scalars, vectors, matrices, fixed arrays
 };
+
+// `v` rounded to f16 (IEEE binary16, round to nearest even, once from the double); beyond the
+// largest finite f16 it is an infinity, as IEEE rounding makes it.
+double roundToF16(double v);
+// `v` rounded to the float type `k` (F32, F16; AbstractFloat: unchanged).
+double roundToFloat(double v, Type::K k);
 
 }  // namespace wgsl::detail

@@ -1,14 +1,19 @@
 // Uniformity, a simplified form of WGSL's analysis. Values that may differ between invocations:
 // the invocation-id builtins, read_write module variables (storage, workgroup, private), atomics,
 // and what is computed or assigned from them or under control flow that depends on them.
-// Barriers need uniform control flow. Each function is summarised for its callers: whether it
-// reaches a barrier, which parameters must be uniform (a barrier depends on them), and which its
-// result depends on. Functions are checked callees first (the module's declaration order).
+// Barriers need uniform control flow. With `enable subgroups;` a second pass, at subgroup scope
+// (as Tint's), holds subgroup functions to subgroup-uniform control flow: there the results of
+// reductions, votes and broadcasts are uniform and barriers are not checked; at workgroup scope
+// every subgroup function's result may differ between invocations. Each function is summarised for
+// its callers: whether it reaches a barrier, which parameters must be uniform (a barrier depends on
+// them), and which its result depends on. Functions are checked callees first (the module's
+// declaration order).
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "subgroups.h"
 #include "validator.h"
 
 namespace wgsl::detail {
@@ -36,6 +41,7 @@ struct Summary {
 
 class Uniformity {
  public:
+  explicit Uniformity(bool subgroupScope) : subgroupScope_(subgroupScope) {}
   void function(const ir::Function& f) {
     returned_ = result_ = required_ = 0;
     written_.clear();
@@ -43,7 +49,8 @@ class Uniformity {
     for (const ir::Variable* p : f.params) {
       if (!f.entryPoint)
         taint_[p] = paramBit(p->paramIndex);
-      else if (p->builtin != "workgroup_id" && p->builtin != "num_workgroups")
+      else if (p->builtin != "workgroup_id" && p->builtin != "num_workgroups" &&
+               p->builtin != "subgroup_size")
         taint_[p] = kNonUniform;
     }
     checkBlock(f.body);
@@ -67,6 +74,14 @@ class Uniformity {
       }
       case EK::Atomic:
         return kNonUniform;
+      case EK::Builtin:
+        if (const SubgroupFunction* s = subgroupFunction(e.name))
+          return subgroupScope_ && s->uniformResult ? 0 : kNonUniform;
+        {
+          Taint t = 0;
+          for (const ir::Expr* a : e.args) t |= taint(*a);
+          return t;
+        }
       case EK::ArrayLength:
         return 0;
       case EK::Barrier:  // workgroupUniformLoad's value is uniform where its pointer is
@@ -157,8 +172,20 @@ class Uniformity {
   // The barriers an expression reaches, in evaluation order.
   void checkExpr(const ir::Expr* e) {  // bounded: the parser limits expression depth
     if (!e) return;
-    if (e->kind == EK::Barrier) requireUniformFlow(e->pos, e->name);
-    if (e->kind == EK::Barrier && !e->args.empty()) {
+    if (e->kind == EK::Builtin && subgroupScope_) {
+      if (const SubgroupFunction* s = subgroupFunction(e->name)) {
+        requireUniformFlow(e->pos, e->name);
+        if (s->args == SubgroupFunction::Args::NumericU32) {  // delta / mask
+          const Taint t = taint(*e->args[1]);
+          if (t & kNonUniform)
+            fail(e->args[1]->pos, "possibly non-uniform value passed as the second argument of '" +
+                                      e->name + "', which must be uniform");
+          required_ |= t;
+        }
+      }
+    }
+    if (e->kind == EK::Barrier && !subgroupScope_) requireUniformFlow(e->pos, e->name);
+    if (e->kind == EK::Barrier && !e->args.empty() && !subgroupScope_) {
       const Taint t = pointerTaint(*e->args[0]);
       if (t & kNonUniform)
         fail(e->args[0]->pos, "possibly non-uniform pointer passed to 'workgroupUniformLoad'");
@@ -388,14 +415,18 @@ class Uniformity {
   std::map<const ir::Stmt*, Taint> loopTaint_;
   std::set<const ir::Stmt*> activeLoops_;
   bool inFixedPoint_ = false, changed_ = false;
+  const bool subgroupScope_;
 };
 
 }  // namespace
 
 void checkUniformity(const ir::Module& module) {
-  Uniformity u;
-  for (const ir::Declaration& d : module.order) {
-    if (d.kind == ir::Declaration::Kind::Function) u.function(*d.function);
+  for (const bool subgroupScope : {false, true}) {
+    if (subgroupScope && (!module.subgroups || module.subgroupUniformityOff)) break;
+    Uniformity u(subgroupScope);
+    for (const ir::Declaration& d : module.order) {
+      if (d.kind == ir::Declaration::Kind::Function) u.function(*d.function);
+    }
   }
 }
 

@@ -110,7 +110,8 @@ enum class BufferBindingType : uint32_t {
   Storage = 3,
   ReadOnlyStorage = 4
 };
-// WebGPU's standard features; the shim supports none of them yet (HasFeature is false).
+// WebGPU's standard features; the shim supports ShaderF16 and Subgroups where the Vulkan device
+// can (Adapter::HasFeature), the others never.
 enum class FeatureName : uint32_t {
   CoreFeaturesAndLimits = 1,
   DepthClipControl = 2,
@@ -846,7 +847,7 @@ struct ShaderModuleDescriptor {
 struct BufferBindingLayout {
   const ChainedStruct* nextInChain = nullptr;
   BufferBindingType type = BufferBindingType::Undefined;  // Undefined means Uniform
-  bool hasDynamicOffset = false;  // accepted only as false: dynamic offsets are not implemented
+  bool hasDynamicOffset = false;
   uint64_t minBindingSize = 0;
 };
 

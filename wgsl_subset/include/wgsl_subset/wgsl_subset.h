@@ -57,6 +57,10 @@ struct Options {
   // The @compute function to translate; the others are left out (each module's SPIR-V has one
   // entry point, "main"). Empty: the first one (Reflection::entryPoints lists them all).
   std::string entryPoint{};
+  // The WebGPU device features the module may use: `enable f16;` needs shader-f16 and
+  // `enable subgroups;` needs subgroups (else an error at the directive).
+  bool shaderF16 = false;
+  bool subgroups = false;
 };
 
 // Never throws and never aborts on any input: problems come back as diagnostics.

@@ -1,0 +1,200 @@
+// `enable f16;` run through the shim on a device with shader-f16 (lavapipe; SwiftShader lacks it,
+// and the tests skip there), against a half-precision reference written here: IEEE binary16 with
+// round-to-nearest-even, from the bits of a double (independent of the translator's rounding).
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "feature_test.h"
+
+namespace shim_test {
+namespace {
+
+// The binary16 nearest `v` (ties to even); beyond the largest half, an infinity.
+uint16_t ToHalf(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 63) << 15);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  if (biased == 0x7ff) return sign | 0x7c00 | ((bits & 0xfffffffffffffull) ? 0x200 : 0);
+  if (biased == 0) return sign;  // double subnormals are far below the smallest half
+  int e = biased - 1023;
+  const uint64_t m = (bits & 0xfffffffffffffull) | (1ull << 52);  // v = m * 2^(e - 52)
+  // Normal halves keep 11 significant bits; subnormals count units of 2^-24.
+  const int shift = e >= -14 ? 42 : 28 - e;
+  if (shift > 60) return sign;
+  uint64_t q = m >> shift;
+  const uint64_t rest = m & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
+  if (rest > halfway || (rest == halfway && (q & 1))) ++q;
+  if (e < -14) return static_cast<uint16_t>(sign | q);  // q == 1024 is the smallest normal
+  if (q == 2048) q = 1024, ++e;
+  if (e > 15) return sign | 0x7c00;
+  return static_cast<uint16_t>(sign | ((e + 15) << 10) | (q & 0x3ff));
+}
+
+double FromHalf(uint16_t h) {
+  const double s = (h & 0x8000) ? -1.0 : 1.0;
+  const int e = (h >> 10) & 0x1f;
+  const int m = h & 0x3ff;
+  if (e == 0) return s * std::ldexp(m, -24);
+  if (e == 31) return m ? NAN : s * INFINITY;
+  return s * std::ldexp(m + 1024, e - 25);
+}
+
+bool Subnormal(uint16_t h) {
+  return (h & 0x7c00) == 0 && (h & 0x3ff) != 0;
+}
+
+class F16 : public FeatureTest {
+ protected:
+  void SetUp() override {
+    FeatureTest::SetUp();
+    if (!UseDeviceWith({wgpu::FeatureName::ShaderF16}))
+      GTEST_SKIP() << "the adapter has no shader-f16";
+  }
+};
+
+TEST(HalfReference, RoundsToNearestEven) {
+  EXPECT_EQ(ToHalf(1.0), 0x3c00);
+  EXPECT_EQ(ToHalf(65504.0), 0x7bff);
+  EXPECT_EQ(ToHalf(65519.99), 0x7bff);
+  EXPECT_EQ(ToHalf(65520.0), 0x7c00);                       // the tie rounds to even: infinity
+  EXPECT_EQ(ToHalf(1.0 + std::ldexp(1, -11)), 0x3c00);      // tie, down to even
+  EXPECT_EQ(ToHalf(1.0 + 3 * std::ldexp(1, -11)), 0x3c02);  // tie, up to even
+  EXPECT_EQ(ToHalf(std::ldexp(1, -24)), 0x0001);            // smallest subnormal
+  EXPECT_EQ(ToHalf(std::ldexp(1, -25)), 0x0000);            // its half: tie to even (0)
+  EXPECT_EQ(ToHalf(-0.1), 0xae66);
+  for (uint32_t h = 0; h < 0x7c00; ++h) EXPECT_EQ(ToHalf(FromHalf(static_cast<uint16_t>(h))), h);
+}
+
+// + - * are correctly rounded in WGSL; / within 2.5 ULP; f32 <-> f16 conversions round (the
+// device to nearest even: WGSL allows either neighbour, lavapipe picks the nearest); results
+// WGSL lets a device flush (subnormals) may be zero.
+TEST_F(F16, ArithmeticAndConversionsMatchTheHalfReference) {
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<int> exponent(-6, 6), mantissa(0, 1023), sign(0, 1);
+  const auto randomHalf = [&] {
+    return static_cast<uint16_t>((sign(rng) << 15) | ((exponent(rng) + 15) << 10) | mantissa(rng));
+  };
+  constexpr size_t kPairs = 4096;
+  std::vector<uint16_t> in(2 * kPairs);
+  for (auto& h : in) h = randomHalf();
+  in[0] = 0x3c00, in[1] = 0x3c00;   // 1 - 1 = +0
+  std::vector<float> wide(kPairs);  // f32 -> f16: ties between neighbours and random values
+  for (size_t i = 0; i < kPairs; ++i) {
+    const uint16_t h = static_cast<uint16_t>(randomHalf() & 0x7fff);
+    wide[i] = i % 2 ? static_cast<float>(FromHalf(h) + std::ldexp(FromHalf(h), -11))  // a tie
+                    : static_cast<float>(FromHalf(h)) * (1.0f + 0.3f * static_cast<float>(i % 7));
+  }
+  const std::string wgsl = R"(enable f16;
+@group(0) @binding(0) var<storage, read> a : array<vec2h>;
+@group(0) @binding(1) var<storage, read> w : array<f32>;
+@group(0) @binding(2) var<storage, read_write> o : array<f16>;
+@group(0) @binding(3) var<storage, read_write> back : array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id : vec3u) {
+  let i = id.x;
+  let x = a[i].x;
+  let y = a[i].y;
+  o[i * 6u] = x + y;
+  o[i * 6u + 1u] = x - y;
+  o[i * 6u + 2u] = x * y;
+  o[i * 6u + 3u] = x / y;
+  o[i * 6u + 4u] = f16(w[i]);
+  let v = vec4h(x, y, x, y) * vec4h(y, x, -y, 2.0h);
+  o[i * 6u + 5u] = v.z;
+  back[i] = f32(x);
+}
+)";
+  auto a = Upload(in, wgpu::BufferUsage::Storage, "a");
+  auto w = Upload(wide, wgpu::BufferUsage::Storage, "w");
+  auto o = MakeBuffer(kPairs * 6 * 2, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+  auto back =
+      MakeBuffer(kPairs * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "back");
+  ASSERT_EQ(Run(wgsl, {a, w, o, back}, kPairs / 64), "");
+  const auto got = Read<uint16_t>(o, kPairs * 6);
+  const auto widened = Read<float>(back, kPairs);
+  int exactDivisions = 0;
+  for (size_t i = 0; i < kPairs; ++i) {
+    const double x = FromHalf(in[2 * i]), y = FromHalf(in[2 * i + 1]);
+    SCOPED_TRACE("x " + std::to_string(x) + " y " + std::to_string(y));
+    const double exact[] = {x + y, x - y, x * y};
+    for (int k = 0; k < 3; ++k) {
+      const uint16_t want = ToHalf(exact[k]), have = got[6 * i + k];
+      if (Subnormal(want) && (have & 0x7fff) == 0) continue;  // flushed
+      EXPECT_EQ(have, want) << "op "
+                            << "+-*"[k];
+    }
+    const uint16_t q = got[6 * i + 3];
+    const double ulp = std::ldexp(1.0, std::ilogb(x / y) - 10);
+    EXPECT_LE(std::fabs(FromHalf(q) - x / y), 2.5 * ulp) << "x / y";
+    exactDivisions += q == ToHalf(x / y);
+    EXPECT_EQ(got[6 * i + 4], ToHalf(wide[i])) << "f16(" << wide[i] << ")";
+    EXPECT_EQ(got[6 * i + 5], ToHalf(FromHalf(ToHalf(x * -y)))) << "vector product";
+    EXPECT_EQ(static_cast<double>(widened[i]), x) << "f32(f16)";
+  }
+  // lavapipe divides correctly rounded; WGSL would allow less.
+  RecordProperty("exact_divisions", exactDivisions);
+}
+
+// Constants fold in f16: each operation rounds (1 + 0.0004 is 1 in f16, twice), which one
+// rounding of the exact sum would not give (1.0008 rounds to 1 + 2^-10); conversions of
+// constants round too.
+TEST_F(F16, ConstantsFoldInHalfPrecision) {
+  const std::string wgsl = R"(enable f16;
+@group(0) @binding(0) var<storage, read_write> o : array<f16>;
+const stepwise = 1.0h + 0.0004h + 0.0004h;
+const third = 1.0h / 3.0h;
+const big = f16(65519.0f);
+@compute @workgroup_size(1) fn main() {
+  o[0] = stepwise;
+  o[1] = third;
+  o[2] = big;
+  o[3] = f16(0.1) * 3.0h;
+}
+)";
+  auto o = MakeBuffer(8, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+  ASSERT_EQ(Run(wgsl, {o}, 1), "");
+  const auto got = Read<uint16_t>(o, 4);
+  EXPECT_EQ(got[0], 0x3c00);
+  EXPECT_NE(ToHalf(1.0 + 0.0004 + 0.0004), 0x3c00);  // what one rounding would give
+  EXPECT_EQ(got[1], ToHalf(1.0 / 3.0));
+  EXPECT_EQ(got[2], 0x7bff);
+  EXPECT_EQ(got[3], ToHalf(FromHalf(ToHalf(0.1)) * 3.0));
+}
+
+// WGSL's f16 layouts in storage and uniform buffers: f16 at 0, vec3h at 8 (align 8, size 6),
+// f16 at 14, mat2x2h at 16 (columns 4 bytes apart); 24 bytes.
+TEST_F(F16, LayoutsInStorageAndUniformBuffers) {
+  const std::string wgsl = R"(enable f16;
+struct S { a : f16, v : vec3h, b : f16, m : mat2x2h }
+struct U { a : f16, v : vec3h, b : f16 }
+@group(0) @binding(0) var<uniform> u : U;
+@group(0) @binding(1) var<storage, read_write> s : S;
+@compute @workgroup_size(1) fn main() {
+  s.a = u.b;
+  s.v = u.v * 2.0h;
+  s.b = u.a;
+  s.m = mat2x2h(1.0h, 2.0h, 3.0h, 4.0h) * mat2x2h(u.a, 0.0h, 0.0h, u.a);
+}
+)";
+  std::vector<uint16_t> uniform(8, 0);
+  uniform[0] = ToHalf(1.5);                                                // a @ 0
+  uniform[4] = ToHalf(1), uniform[5] = ToHalf(2), uniform[6] = ToHalf(3);  // v @ 8
+  uniform[7] = ToHalf(-0.25);                                              // b @ 14
+  auto u = Upload(uniform, wgpu::BufferUsage::Uniform, "u");
+  auto s = MakeBuffer(24, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "s");
+  ASSERT_EQ(Run(wgsl, {u, s}, 1), "");
+  const auto got = Read<uint16_t>(s, 12);
+  EXPECT_EQ(got[0], ToHalf(-0.25));
+  EXPECT_EQ(got[4], ToHalf(2));
+  EXPECT_EQ(got[5], ToHalf(4));
+  EXPECT_EQ(got[6], ToHalf(6));
+  EXPECT_EQ(got[7], ToHalf(1.5));
+  const double m[] = {1.5, 3, 4.5, 6};  // column-major
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(got[8 + k], ToHalf(m[k])) << "m element " << k;
+  for (int pad : {1, 2, 3}) EXPECT_EQ(got[pad], 0) << "padding at byte " << 2 * pad;
+}
+
+}  // namespace
+}  // namespace shim_test
