@@ -70,6 +70,9 @@ const ir::Stmt* Resolver::stmt(const Stmt& s) {
       out->target = assignTarget(*s.lhs);
       if (!runtimeSizedIn(out->target->type).empty())
         fail(s.pos, "cannot assign a value that holds a runtime-sized array");
+      if (out->target->type.overrideSized())  // its length is known at pipeline creation only
+        fail(s.pos,
+             "cannot assign a whole override-sized array (" + out->target->type.wgsl() + ")");
       out->value = convert(expr(*s.expr), out->target->type, s.expr->pos);
       return out;
     }
@@ -77,6 +80,8 @@ const ir::Stmt* Resolver::stmt(const Stmt& s) {
       X v = expr(*s.expr);
       if (v->type.k == K::Struct && !runtimeSizedIn(v->type).empty())
         fail(s.expr->pos, "cannot load a struct that holds a runtime-sized array");
+      if (v->type.overrideSized())
+        fail(s.expr->pos, "cannot load a whole override-sized array (" + v->type.wgsl() + ")");
       if (isConstExpr(v)) return nullptr;      // nothing to evaluate (and abstract values stay so)
       checkArrayCounts(v->type, s.expr->pos);  // a value outside the storage address space
       ir::Stmt* out = newStmt(SK::Phony, s.pos);
@@ -187,6 +192,9 @@ const ir::Stmt* Resolver::declaration(const Stmt& s) {
   if (t.k == K::Ptr && s.kind != Stmt::Kind::Let)
     fail(s.pos, "'" + s.name + "': only a 'let' may hold a pointer");
   if (!runtimeSizedIn(t).empty()) fail(s.pos, "a local variable cannot hold a runtime-sized array");
+  if (t.overrideSized())
+    fail(s.pos, "'" + s.name + "' cannot hold an override-sized array (" + t.wgsl() +
+                    "): only a var<workgroup> may");
   if (t.k == K::Atomic)
     fail(s.pos, "atomic types are only allowed in workgroup and storage variables");
   using VK = ir::Variable::Kind;

@@ -1,0 +1,242 @@
+// `enable f16;`, `enable subgroups;` and override-sized workgroup arrays in the translator:
+// programs accepted (and what their GLSL says), rejected ones with line:col, and the subgroup
+// uniformity rules (subgroup scope for subgroup functions, workgroup scope for barriers).
+#include <gtest/gtest.h>
+
+#include "wgsl_subset/wgsl_subset.h"
+
+namespace {
+
+wgsl::Options Features(bool f16, bool subgroups) {
+  wgsl::Options o;
+  o.shaderF16 = f16;
+  o.subgroups = subgroups;
+  return o;
+}
+
+const wgsl::Options kBoth = Features(true, true);
+
+std::string Glsl(const std::string& source, const wgsl::Options& options = kBoth) {
+  const wgsl::Result r = wgsl::translate(source, options);
+  EXPECT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics) << source;
+  return r.glsl;
+}
+
+void ExpectError(const std::string& source, uint32_t line, uint32_t column,
+                 const std::string& message, const wgsl::Options& options = kBoth) {
+  SCOPED_TRACE(source);
+  const wgsl::Result r = wgsl::translate(source, options);
+  ASSERT_FALSE(r.ok()) << "accepted";
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const wgsl::Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.line, line) << d.rendered;
+  EXPECT_EQ(d.column, column) << d.rendered;
+  EXPECT_NE(d.message.find(message), std::string::npos) << d.rendered;
+  EXPECT_EQ(d.rendered.back(), '^');
+}
+
+const std::string kOut = "@group(0) @binding(0) var<storage, read_write> o : array<u32>;\n";
+
+// ---- f16 ----
+
+TEST(F16, NeedsTheDeviceFeatureAndTheDirective) {
+  const std::string m = "enable f16;\n@compute @workgroup_size(1) fn main() { let x = 1.0h; }\n";
+  ExpectError(m, 1, 8, "f16 requires the shader-f16 feature", Features(false, true));
+  EXPECT_EQ(Glsl(m, Features(true, false)).find("#extension GL_KHR_shader_subgroup"),
+            std::string::npos);
+  ExpectError("@compute @workgroup_size(1) fn main() { let x : f16 = 1; }", 1, 49,
+              "f16 type used without 'enable f16;'");
+  ExpectError("@compute @workgroup_size(1) fn main() { let x = 2.5h; }", 1, 49,
+              "f16 type used without 'enable f16;'");
+  ExpectError("@compute @workgroup_size(1) fn main() { let x = vec2h(); }", 1, 49,
+              "f16 type used without 'enable f16;'");
+  ExpectError("enable f16, subgroups, wonders;", 1, 24, "unknown extension 'wonders'");
+  ExpectError("const c = 1;\nenable f16;", 2, 1,
+              "directives must come before all module-scope declarations");
+}
+
+TEST(F16, TypesLayoutsAndSpellings) {
+  const std::string glsl = Glsl(R"(enable f16;
+struct S { a : f16, v : vec3<f16>, m : mat3x2h }
+@group(0) @binding(0) var<storage, read_write> s : S;
+@group(0) @binding(1) var<storage, read_write> h : array<vec4h>;
+var<workgroup> w : array<f16, 8>;
+@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i : u32) {
+  w[i] = f16(i) * 0.5h;
+  s.v = vec3h(s.a) + vec3(1.0, 2.0, 3.0);
+  s.m = s.m * 2.0h;
+  h[i] = vec4h(w[i], -w[i], f16(i32(s.a)), f16(f32(s.a) * 2.0));
+  s.a = s.a % 1.5h + length(s.v) + max(s.a, 0.25h) + dot(h[0], h[1]);
+}
+)",
+                                Features(true, false));
+  for (const char* want :
+       {"#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require",
+        "#extension GL_EXT_shader_16bit_storage : require", "float16_t w_a;", "f16vec3 w_v;",
+        "f16mat3x2 w_m;", "f16vec4 w_h[];", "shared float16_t w_w[8];", "0.5hf", "tg_f2i(float(",
+        "float16_t tg_rem(float16_t a, float16_t b)"})
+    EXPECT_NE(glsl.find(want), std::string::npos) << want << "\n" << glsl;
+}
+
+TEST(F16, ConstantsFoldInHalfPrecision) {
+  // Each step rounds to f16: 1 + 0.0004 is 1 twice (one rounding would give 1 + 2^-10).
+  std::string glsl = Glsl("enable f16;\n" + kOut +
+                          "const c = 1.0h + 0.0004h + 0.0004h;\n"
+                          "@compute @workgroup_size(1) fn main() { o[0] = u32(c * 1024.0h); }\n");
+  EXPECT_NE(glsl.find("= 1024u;"), std::string::npos) << glsl;  // not 1025u
+  glsl = Glsl("enable f16;\n" + kOut +
+              "@compute @workgroup_size(1) fn main() { o[0] = u32(f16(65519.0f)); }\n");
+  EXPECT_NE(glsl.find("65504"), std::string::npos) << glsl;  // the largest f16
+  ExpectError("enable f16;\nconst c = f16(65520.0f);", 2, 11,
+              "value 65520.0 cannot be represented as f16");
+  ExpectError("enable f16;\nconst c : f16 = 70000.0;", 2, 17, "cannot be represented as f16");
+  ExpectError("enable f16;\nconst c = 60000.0h + 6000.0h;", 2, 20,
+              "'60000.0hf + 6000.0hf' cannot be represented as 'f16'");
+  ExpectError("enable f16;\nconst c = 1.0h + 1.0f;", 2, 16, "");
+}
+
+TEST(F16, UniformLayoutsStd140CannotExpressAreUnsupported) {
+  Glsl(
+      "enable f16;\nstruct U { a : f16, v : vec3h, b : f16 }\n"
+      "@group(0) @binding(0) var<uniform> u : U;\n" +
+          std::string("@group(0) @binding(1) var<storage, read_write> o : f16;\n") +
+          "@compute @workgroup_size(1) fn main() { o = u.a + u.v.y + u.b; }\n",
+      Features(true, false));
+  ExpectError("enable f16;\n@group(0) @binding(0) var<uniform> u : mat2x2h;", 2, 23,
+              "unsupported in this WGSL subset: uniform buffer layout that std140 cannot "
+              "express: mat2x2<f16> (std140 puts matrix columns 16 bytes apart)",
+              Features(true, false));
+}
+
+// ---- subgroups ----
+
+const std::string kSubgroupEntry =
+    "enable subgroups;\n" + kOut +
+    "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32, "
+    "@builtin(subgroup_invocation_id) lane : u32, @builtin(subgroup_size) size : u32) {\n";
+
+TEST(Subgroups, NeedTheDeviceFeatureAndTheDirective) {
+  const std::string m = kSubgroupEntry + "  o[i] = subgroupAdd(i);\n}\n";
+  ExpectError(m, 1, 8, "subgroups requires the subgroups feature", Features(true, false));
+  ExpectError(kOut + "@compute @workgroup_size(1) fn main() { o[0] = subgroupAdd(1u); }", 2, 48,
+              "cannot call built-in function 'subgroupAdd' without extension 'subgroups'");
+  ExpectError("@compute @workgroup_size(1) fn main(@builtin(subgroup_size) s : u32) {}", 1, 37,
+              "@builtin(subgroup_size) requires 'enable subgroups;'");
+  ExpectError(
+      "enable subgroups;\n@compute @workgroup_size(1) fn main(@builtin(subgroup_size) s : "
+      "i32) {}",
+      2, 65, "@builtin(subgroup_size) must have type u32, got i32");
+}
+
+TEST(Subgroups, EveryFunctionSpelledForGlsl) {
+  const std::string glsl = Glsl(kSubgroupEntry + R"(
+  let f = f32(i);
+  o[i] = subgroupAdd(i) + subgroupExclusiveMul(lane) + subgroupInclusiveAdd(size) +
+         u32(subgroupMin(f)) + subgroupAnd(vec2u(i)).y + subgroupBallot(i > 3u).x +
+         select(0u, 1u, (subgroupElect() && subgroupAll(true)) || subgroupAny(false)) +
+         subgroupBroadcast(i, 3) + subgroupBroadcastFirst(i) + subgroupShuffle(i, lane + 1u) +
+         subgroupShuffleXor(i, 1u) + subgroupShuffleUp(i, 2u) + subgroupShuffleDown(i, size / 2u) +
+         quadBroadcast(i, 1u) + quadSwapX(i) + quadSwapY(i) + quadSwapDiagonal(i);
+}
+)");
+  for (const char* want : {"#extension GL_KHR_shader_subgroup_ballot : require",
+                           "gl_SubgroupInvocationID", "gl_SubgroupSize", "subgroupExclusiveMul(",
+                           "subgroupBroadcast(w_i, 3u)", "subgroupQuadBroadcast(w_i, 1u)",
+                           "subgroupQuadSwapHorizontal(", "subgroupQuadSwapVertical(",
+                           "subgroupQuadSwapDiagonal(", "subgroupShuffle(w_i, (w_lane + 1u))"})
+    EXPECT_NE(glsl.find(want), std::string::npos) << want << "\n" << glsl;
+}
+
+TEST(Subgroups, ArgumentRules) {
+  const auto in = [](const std::string& stmt) { return kSubgroupEntry + "  " + stmt + "\n}\n"; };
+  ExpectError(in("o[i] = subgroupBroadcast(i, lane);"), 4, 31,
+              "the sourceLaneIndex argument of subgroupBroadcast must be a const-expression");
+  ExpectError(in("o[i] = subgroupBroadcast(i, 128u);"), 4, 31, "must be less than 128");
+  ExpectError(in("o[i] = quadBroadcast(i, 4);"), 4, 27, "must be less than 4");
+  ExpectError(in("o[i] = quadBroadcast(i, -1);"), 4, 27, "greater than or equal to zero");
+  ExpectError(in("o[i] = subgroupShuffleXor(i, 1i);"), 4, 32,
+              "the second argument of 'subgroupShuffleXor' must be u32, got i32");
+  ExpectError(in("o[i] = u32(subgroupAnd(1.5));"), 4, 14, "no overload of 'subgroupAnd' takes");
+  ExpectError(in("o[i] = u32(subgroupAdd(true));"), 4, 14, "no overload of 'subgroupAdd' takes");
+  ExpectError(in("o[i] = u32(subgroupAll(1u));"), 4, 26, "subgroupAll takes a bool, got u32");
+  ExpectError(in("o[i] = subgroupElect(i);"), 4, 10, "'subgroupElect' takes 0 arguments");
+}
+
+TEST(Subgroups, UniformControlFlowAtSubgroupScope) {
+  const auto in = [](const std::string& body) { return kSubgroupEntry + body + "\n}\n"; };
+  // Under flow that depends on the invocation: an error at the call.
+  ExpectError(in("  if (i > 3u) { o[i] = subgroupAdd(i); }"), 4, 24,
+              "'subgroupAdd' must only be called from uniform control flow");
+  ExpectError(in("  if (lane == 0u) { o[i] = quadSwapX(i); }"), 4, 28,
+              "'quadSwapX' must only be called from uniform control flow");
+  // Through a helper that calls one.
+  ExpectError("enable subgroups;\n" + kOut +
+                  "fn f(v : u32) -> u32 { return subgroupMax(v); }\n"
+                  "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) "
+                  "{\n  if (o[i] == 0u) { o[i] = f(i); }\n}\n",
+              5, 28, "'f' must only be called from uniform control flow");
+  // A delta or mask must be uniform.
+  ExpectError(in("  o[i] = subgroupShuffleDown(i, lane);"), 4, 33,
+              "possibly non-uniform value passed as the second argument of 'subgroupShuffleDown'");
+  // Reductions, votes and broadcasts are subgroup-uniform; subgroup_size is uniform.
+  Glsl(
+      in("  if (subgroupAll(i < 1000u)) { o[i] = subgroupAdd(i); }\n"
+         "  if (subgroupBroadcastFirst(i) == 0u) { o[i] = subgroupShuffleXor(i, size - 1u); }"));
+  // ... but not workgroup-uniform: a barrier under them is an error; under subgroup_size it is not.
+  ExpectError(in("  if (subgroupAll(i < 1000u)) { workgroupBarrier(); }"), 4, 33,
+              "'workgroupBarrier' must only be called from uniform control flow");
+  Glsl(in("  if (size > 4u) { workgroupBarrier(); }"));
+  // Elect's result varies within the subgroup.
+  ExpectError(in("  if (subgroupElect()) { o[i] = subgroupAdd(i); }"), 4, 33,
+              "'subgroupAdd' must only be called from uniform control flow");
+  // The module-scope filter turns the subgroup rule off.
+  Glsl("diagnostic(off, subgroup_uniformity);\n" + in("  if (i > 3u) { o[i] = subgroupAdd(i); }"));
+}
+
+// ---- override-sized workgroup arrays ----
+
+TEST(OverrideArrays, LengthIsASpecializationConstantAndIndicesStayClamped) {
+  const std::string glsl = Glsl(R"(override n : u32;
+override m = 64;
+var<workgroup> a : array<f32, n>;
+var<workgroup> b : array<vec2i, m>;
+@group(0) @binding(0) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i : u32) {
+  a[i] = f32(i);
+  b[i] = vec2i(1);
+  workgroupBarrier();
+  o[i] = a[3u - i] + f32(b[i].x);
+}
+)");
+  for (const char* want : {"layout(constant_id = 0) const uint w_n = 1u;",
+                           "layout(constant_id = 1) const int w_m = 64;", "shared float w_a[w_n];",
+                           "shared ivec2 w_b[w_m];", "uint(w_m) - 1u", "uint(w_n) - 1u"})
+    EXPECT_NE(glsl.find(want), std::string::npos) << want << "\n" << glsl;
+  // b[i] with i < 4 < 64 would lose its clamp in a fixed-size array; m may be set to 2.
+  EXPECT_EQ(glsl.find("w_b[w_i]"), std::string::npos) << glsl;
+}
+
+TEST(OverrideArrays, Rules) {
+  ExpectError(
+      "override n = 4;\nvar<private> a : array<f32, n>;", 2, 29,
+      "unsupported in this WGSL subset: override-sized array other than the store type of a "
+      "var<workgroup>");
+  ExpectError("override n = 4;\nvar<workgroup> a : array<f32, n * 2>;", 2, 33,
+              "unsupported in this WGSL subset: override-sized array whose count is an "
+              "override-expression");
+  ExpectError("override n = 4;\nvar<workgroup> a : array<array<f32, n>, 2>;", 2, 37,
+              "unsupported in this WGSL subset: override-sized array other than");
+  ExpectError("override n = 4.0;\nvar<workgroup> a : array<f32, n>;", 2, 31,
+              "array count must be an i32 or u32 override, got f32");
+  ExpectError("override n = 0;\nvar<workgroup> a : array<f32, n>;", 2, 31,
+              "array count (0, the default of 'n') must be greater than 0");
+  const std::string decl = "override n = 4;\nvar<workgroup> a : array<f32, n>;\n";
+  ExpectError(decl + "@compute @workgroup_size(1) fn main() { let x = a; }", 3, 41,
+              "'x' cannot hold an override-sized array (array<f32, n>): only a var<workgroup> may");
+  ExpectError(decl + "@compute @workgroup_size(1) fn main() { _ = a; }", 3, 45,
+              "cannot load a whole override-sized array");
+  ExpectError(decl + "@compute @workgroup_size(1) fn main() { a = a; }", 3, 41,
+              "cannot assign a whole override-sized array");
+}
+
+}  // namespace
