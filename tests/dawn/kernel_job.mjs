@@ -4,11 +4,16 @@
 // has natively. The job format is in run_kernels.mjs's header comment; a buffer's data may also
 // be an ArrayBufferView (its bytes are written as they are, whatever the dtype).
 
-// A device with every limit the adapter offers; its uncaptured errors go to `errors`.
-export async function openDevice(adapter, errors) {
+// A device with every limit the adapter offers and the job's `features` (a feature the adapter
+// lacks is an error); its uncaptured errors go to `errors`.
+export async function openDevice(adapter, errors, features = []) {
   const requiredLimits = {};
   for (const key in adapter.limits) requiredLimits[key] = adapter.limits[key];
-  const device = await adapter.requestDevice({ requiredLimits });
+  const requiredFeatures = features.filter((f) => adapter.features.has(f));
+  for (const f of features) {
+    if (!adapter.features.has(f)) errors.push(`the adapter has no feature '${f}'`);
+  }
+  const device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
   device.addEventListener('uncapturederror', e => errors.push(`uncaptured: ${e.error.message}`));
   return device;
 }

@@ -52,7 +52,7 @@ function split(job) {
     total += typed.byteLength;
     return { size: b.size, dtype: b.dtype, data: null, bytes };
   });
-  return { meta: JSON.stringify({ buffers, kernels: job.kernels, read: job.read }), blob: Buffer.concat(parts, total) };
+  return { meta: JSON.stringify({ buffers, kernels: job.kernels, read: job.read, features: job.features ?? [] }), blob: Buffer.concat(parts, total) };
 }
 
 function serve(meta, blob, onResult) {
@@ -83,14 +83,15 @@ async function runInPage() {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { fatal: 'no WebGPU adapter in the page (navigator.gpu.requestAdapter() gave null; SwiftShader missing?)' };
   const info = adapter.info ?? {};
-  const adapterInfo = { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '' };
+  const adapterInfo = { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '',
+    subgroupMinSize: info.subgroupMinSize ?? 0, subgroupMaxSize: info.subgroupMaxSize ?? 0 };
   const [job, blob] = await Promise.all([fetch('/job.json').then((r) => r.json()), fetch('/job.bin').then((r) => r.arrayBuffer())]);
   for (const b of job.buffers) {
     if (b.bytes) b.data = new Uint8Array(blob, b.bytes[0], b.bytes[1]);
     delete b.bytes;
   }
   const errors = [];
-  const device = await openDevice(adapter, errors);
+  const device = await openDevice(adapter, errors, job.features);
   let lost = null;
   device.lost.then((l) => { lost = l; });
   const { bytes, offsets, sizes } = await runJob(device, job, errors);
