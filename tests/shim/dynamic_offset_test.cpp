@@ -12,11 +12,12 @@ namespace {
 using wgpu::BufferBindingType;
 using wgpu::BufferUsage;
 
-// dst[i] = src[i] * k + i, every binding dynamic.
+// dst[i] = src[i] * k + i, every binding dynamic. src and dst are two read_write bindings of one
+// buffer: WebGPU allows that (unlike read-only + writable) when their ranges do not overlap.
 constexpr const char* kKernel =
     "#version 450\nlayout(local_size_x = 4) in;\n"
     "layout(set = 0, binding = 0, std140) uniform Params { uint k; };\n"
-    "layout(set = 0, binding = 1, std430) readonly buffer Src { uint src[4]; };\n"
+    "layout(set = 0, binding = 1, std430) buffer Src { uint src[4]; };\n"
     "layout(set = 0, binding = 2, std430) buffer Dst { uint dst[4]; };\n"
     "void main() { uint i = gl_LocalInvocationIndex; dst[i] = src[i] * k + i; }\n";
 
@@ -29,7 +30,7 @@ class DynamicOffsets : public ShimTest {
     // Entries out of binding order: the offsets still follow binding numbers.
     layout = Layout("dynamic layout", {{2, BufferBindingType::Storage, true},
                                        {0, BufferBindingType::Uniform, true},
-                                       {1, BufferBindingType::ReadOnlyStorage, true}});
+                                       {1, BufferBindingType::Storage, true}});
     wgpu::PipelineLayoutDescriptor pl{.bindGroupLayoutCount = 1, .bindGroupLayouts = &layout};
     wgpu::ComputePipelineDescriptor pd;
     pd.label = "dynamic kernel";
@@ -261,7 +262,7 @@ TEST_F(DynamicOffsets, ADeviceGetsTheAdaptersDynamicLimitsWhenItAsks) {
 
 TEST_F(DynamicOffsets, ADynamicLayoutIsIncompatibleWithAFixedOne) {
   auto fixedLayout = Layout("fixed layout", {{0, BufferBindingType::Uniform, false},
-                                             {1, BufferBindingType::ReadOnlyStorage, false},
+                                             {1, BufferBindingType::Storage, false},
                                              {2, BufferBindingType::Storage, false}});
   auto fixed = Group(fixedLayout, "fixed group", {{0, params, 0}, {1, data, 0}, {2, data, 256}});
   ExpectError(
