@@ -284,11 +284,12 @@ void ComputePassEncoderImpl::SetBindGroup(uint32_t index, const std::shared_ptr<
   if (group && !group->IsValid()) return Error("SetBindGroup", group->Name() + " is invalid.");
   if (group && &group->Device() != &Device())
     return Error("SetBindGroup", ForeignDeviceMessage(*group, Device()));
+  // Messages are built only on failure: SetBindGroup runs for every kernel of a training step.
+  const auto at = [index] { return " at bind group index " + std::to_string(index); };
   const uint32_t expected = group ? group->Layout()->DynamicCount() : 0;
-  const std::string at = " at bind group index " + std::to_string(index);
   if (dynamicOffsetCount != expected)
-    return Error("SetBindGroup", "Dynamic offset count (" + std::to_string(dynamicOffsetCount) +
-                                     ")" + at + " does not match the " + std::to_string(expected) +
+    return Error("SetBindGroup", "Dynamic offset count (" + std::to_string(dynamicOffsetCount) + ")" +
+                                     at() + " does not match the " + std::to_string(expected) +
                                      " dynamic bindings of " +
                                      (group ? group->Layout()->Name() : std::string("no bind group")) + ".");
   if (dynamicOffsetCount > 0 && !dynamicOffsets)
@@ -298,23 +299,24 @@ void ComputePassEncoderImpl::SetBindGroup(uint32_t index, const std::shared_ptr<
   // still inside the buffer (offset + size <= buffer size held at CreateBindGroup, so the
   // subtraction below cannot wrap).
   std::vector<uint32_t> offsets(dynamicOffsets, dynamicOffsets + dynamicOffsetCount);
-  if (group) {
+  if (group && expected > 0) {
     for (const BoundBuffer& b : group->Buffers()) {
       if (b.dynamicIndex == BoundBuffer::kNotDynamic) continue;
       const uint64_t offset = offsets[b.dynamicIndex];
-      const std::string which = "Dynamic offset [" + std::to_string(b.dynamicIndex) + "] (" +
-                                std::to_string(offset) + ") of " + group->Name() + at +
-                                ", binding " + std::to_string(b.binding) + ",";
+      const auto which = [&] {
+        return "Dynamic offset [" + std::to_string(b.dynamicIndex) + "] (" + std::to_string(offset) +
+               ") of " + group->Name() + at() + ", binding " + std::to_string(b.binding) + ",";
+      };
       const bool isUniform = b.type == BufferBindingType::Uniform;
       const uint64_t align = isUniform ? limits.minUniformBufferOffsetAlignment
                                        : limits.minStorageBufferOffsetAlignment;
       if (offset % align != 0)
-        return Error("SetBindGroup", which + " is not a multiple of " +
+        return Error("SetBindGroup", which() + " is not a multiple of " +
                                          (isUniform ? "minUniformBufferOffsetAlignment ("
                                                     : "minStorageBufferOffsetAlignment (") +
                                          std::to_string(align) + ").");
       if (offset > b.buffer->Size() - b.offset - b.size)
-        return Error("SetBindGroup", which + " moves the bound range (offset " +
+        return Error("SetBindGroup", which() + " moves the bound range (offset " +
                                          std::to_string(b.offset) + ", size " + std::to_string(b.size) +
                                          ") past the end of " + b.buffer->Name() + " (size " +
                                          std::to_string(b.buffer->Size()) + ").");
