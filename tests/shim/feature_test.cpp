@@ -2,8 +2,10 @@
 
 namespace shim_test {
 
-wgpu::Device FeatureTest::DeviceWith(std::vector<wgpu::FeatureName> features, std::string* why) {
+wgpu::Device FeatureTest::DeviceWith(std::vector<wgpu::FeatureName> features, std::string* why,
+                                     const wgpu::ChainedStruct* chain) {
   wgpu::DeviceDescriptor desc;
+  desc.nextInChain = chain;
   desc.label = "feature device";
   desc.requiredFeatureCount = features.size();
   desc.requiredFeatures = features.data();

@@ -11,8 +11,10 @@ namespace shim_test {
 
 class FeatureTest : public ShimTest {
  protected:
-  // A device with `features`; null (and `why` set) when the request fails.
-  wgpu::Device DeviceWith(std::vector<wgpu::FeatureName> features, std::string* why = nullptr);
+  // A device with `features` (and `chain` in its descriptor); null (and `why` set) when the
+  // request fails.
+  wgpu::Device DeviceWith(std::vector<wgpu::FeatureName> features, std::string* why = nullptr,
+                          const wgpu::ChainedStruct* chain = nullptr);
   // Makes the fixture's device (what MakeBuffer, Upload and Read use) one with `features`; false
   // (the test skipped) when the adapter lacks one.
   bool UseDeviceWith(std::vector<wgpu::FeatureName> features);

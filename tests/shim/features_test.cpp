@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <span>
 
 #include "feature_test.h"
 
@@ -140,6 +143,50 @@ TEST_F(Features, DeviceHasWhatItRequested) {
   EXPECT_NE(why.find("Required feature 9 (FeatureName) is not supported by this adapter"),
             std::string::npos)
       << why;
+}
+
+// The blob cache keys a module's SPIR-V by the features it was translated with: a device without
+// shader-f16 sharing the cache must not get what a device with it stored.
+TEST_F(Features, CachedTranslationsAreKeptApartByFeatures) {
+  if (!adapter.HasFeature(wgpu::FeatureName::ShaderF16)) GTEST_SKIP() << "no shader-f16";
+  struct Entries {
+    std::mutex mutex;
+    std::map<std::string, std::string> map;
+  };
+  auto entries = std::make_shared<Entries>();
+  wgpu::DawnCacheDeviceDescriptor cache{{.isolationKey = "features "}};
+  cache.SetLoadCacheDataCallback([entries](std::span<const std::byte> key,
+                                           std::span<std::byte> value) {
+    std::lock_guard lock(entries->mutex);
+    auto it = entries->map.find(std::string(reinterpret_cast<const char*>(key.data()), key.size()));
+    if (it == entries->map.end()) return size_t{0};
+    if (!value.empty())
+      std::memcpy(value.data(), it->second.data(), std::min(value.size(), it->second.size()));
+    return it->second.size();
+  });
+  cache.SetStoreCacheDataCallback(
+      [entries](std::span<const std::byte> key, std::span<const std::byte> value) {
+        std::lock_guard lock(entries->mutex);
+        entries->map[std::string(reinterpret_cast<const char*>(key.data()), key.size())] =
+            std::string(reinterpret_cast<const char*>(value.data()), value.size());
+      });
+  const auto spirvEntries = [&] {
+    std::lock_guard lock(entries->mutex);
+    return std::count_if(entries->map.begin(), entries->map.end(), [](const auto& e) {
+      return e.first.find("wgsl-spirv-") != std::string::npos;
+    });
+  };
+  wgpu::Device with = DeviceWith({wgpu::FeatureName::ShaderF16}, nullptr, &cache);
+  ASSERT_TRUE(with);
+  EXPECT_EQ(ModuleError(with, kF16Module), "");
+  EXPECT_EQ(spirvEntries(), 1);
+  wgpu::Device again = DeviceWith({wgpu::FeatureName::ShaderF16}, nullptr, &cache);
+  EXPECT_EQ(ModuleError(again, kF16Module), "");
+  EXPECT_EQ(spirvEntries(), 1);  // the same entry
+  wgpu::Device without = DeviceWith({}, nullptr, &cache);
+  ASSERT_TRUE(without);
+  const std::string e = ModuleError(without, kF16Module);
+  EXPECT_NE(e.find("f16 requires the shader-f16 feature"), std::string::npos) << e;
 }
 
 TEST_F(Features, ModulesNeedTheFeatureOnTheirDevice) {

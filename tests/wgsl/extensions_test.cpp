@@ -78,6 +78,36 @@ var<workgroup> w : array<f16, 8>;
     EXPECT_NE(glsl.find(want), std::string::npos) << want << "\n" << glsl;
 }
 
+// Every float builtin of the subset takes f16 scalars and vectors (glslang has each f16 overload).
+TEST(F16, EveryFloatBuiltinTakesF16) {
+  const std::pair<const char*, int> builtins[] = {
+      {"abs", 1},         {"acos", 1},   {"acosh", 1},     {"asin", 1},     {"asinh", 1},
+      {"atan", 1},        {"atan2", 2},  {"atanh", 1},     {"ceil", 1},     {"clamp", 3},
+      {"cos", 1},         {"cosh", 1},   {"degrees", 1},   {"distance", 2}, {"dot", 2},
+      {"exp", 1},         {"exp2", 1},   {"floor", 1},     {"fma", 3},      {"fract", 1},
+      {"inverseSqrt", 1}, {"length", 1}, {"log", 1},       {"log2", 1},     {"max", 2},
+      {"min", 2},         {"mix", 3},    {"normalize", 1}, {"pow", 2},      {"radians", 1},
+      {"round", 1},       {"sign", 1},   {"sin", 1},       {"sinh", 1},     {"smoothstep", 3},
+      {"sqrt", 1},        {"step", 2},   {"tan", 1},       {"tanh", 1},     {"trunc", 1}};
+  std::string body;
+  for (const auto& [name, arity] : builtins) {
+    for (const char* arg : {"x", "v"}) {
+      std::string call = std::string(name) + "(" + arg;
+      for (int i = 1; i < arity; ++i) call += std::string(", ") + arg;
+      call += ")";
+      const bool scalarResult = std::string(arg) == "x" || std::string(name) == "dot" ||
+                                std::string(name) == "length" || std::string(name) == "distance";
+      body += std::string("  ") + (scalarResult ? "s" : "w") + " += " + call + ";\n";
+    }
+  }
+  Glsl(
+      "enable f16;\n@group(0) @binding(0) var<storage, read_write> o : array<f16>;\n"
+      "@compute @workgroup_size(1) fn main() {\n  let x = o[0];\n  let v = vec3h(o[1], o[2], "
+      "o[3]);\n  var s = 0.0h;\n  var w = cross(v, v);\n" +
+          body + "  o[0] = s + w.x;\n}\n",
+      Features(true, false));
+}
+
 TEST(F16, ConstantsFoldInHalfPrecision) {
   // Each step rounds to f16: 1 + 0.0004 is 1 twice (one rounding would give 1 + 2^-10).
   std::string glsl = Glsl("enable f16;\n" + kOut +
@@ -93,6 +123,8 @@ TEST(F16, ConstantsFoldInHalfPrecision) {
   ExpectError("enable f16;\nconst c = 60000.0h + 6000.0h;", 2, 20,
               "'60000.0hf + 6000.0hf' cannot be represented as 'f16'");
   ExpectError("enable f16;\nconst c = 1.0h + 1.0f;", 2, 16, "");
+  ExpectError("enable f16;\noverride h : f16 = 1.5h;", 2, 1,
+              "unsupported in this WGSL subset: override of type f16");
 }
 
 TEST(F16, UniformLayoutsStd140CannotExpressAreUnsupported) {

@@ -458,6 +458,8 @@ void Resolver::declareOverride(const GlobalVar& g) {
   X init = g.init ? expr(*g.init) : nullptr;
   const Type t = g.type ? resolveType(*g.type) : concrete(init->type);
   if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
+  // A 16-bit specialization constant: the shim passes every pipeline constant as 32 bits.
+  if (t.k == K::F16) unsupported(g.pos, "override of type f16");
   uint32_t id = nextOverrideId_;
   if (const Attribute* a = attr(g.attributes, "id")) {
     const int64_t v = constInt(attrArg(*a), "@id");

@@ -49,11 +49,6 @@ double roundToFloat(double v, Type::K k) {
   return v;
 }
 
-bool Type::usesF16() const {
-  if (k == K::F16) return true;
-  return elem && elem->usesF16();
-}
-
 std::string literalText(double v, const Type& t) {
   if (t.k == Type::K::Bool) return v != 0 ? "true" : "false";
   if (t.k == Type::K::F16) {  // exact: every f16 is a float; GLSL's suffix "hf"

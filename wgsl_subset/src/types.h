@@ -68,8 +68,6 @@ struct Type {
   bool overrideSized() const { return k == K::Array && !name.empty(); }
   bool isInteger() const { return k == K::I32 || k == K::U32 || k == K::AbstractInt; }
   bool isFloat() const { return k == K::F32 || k == K::F16 || k == K::AbstractFloat; }
-  // Whether f16 appears anywhere in the type (its GLSL needs the 16-bit extensions).
-  bool usesF16() const;
   bool isNumeric() const { return isInteger() || isFloat(); }
   // The scalar of a scalar or vector (a matrix is neither: its own type, which no scalar rule
   // accepts).
