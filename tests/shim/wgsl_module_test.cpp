@@ -362,5 +362,43 @@ struct S { v : vec3<f32> }
   }
 }
 
+// WebGPU: an override without a default must be set by each pipeline whose entry point uses it
+// (directly, through a callee or a constant expression), and only by those.
+TEST_F(WgslModule, OverridesWithoutADefaultMustBeSetWhereUsed) {
+  const std::string wgsl = R"(
+override a : u32;
+override b : u32 = 3u;
+override c : u32;
+override d : u32;
+const unusedConst = 1u;
+@group(0) @binding(0) var<storage, read_write> out : array<u32, 2>;
+fn viaCallee() -> u32 { return c * 2u; }
+@compute @workgroup_size(1) fn one() { out[0] = a + b; }
+@compute @workgroup_size(1) fn two() { out[1] = viaCallee(); }
+@compute @workgroup_size(1) fn three() { out[1] = b; }
+)";
+  auto module = WgslModuleOf(wgsl, "overrides");
+  auto pipelineOf = [&](const char* entry, std::vector<wgpu::ConstantEntry> constants) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.label = entry;
+    pd.compute = {.module = module, .entryPoint = entry, .constantCount = constants.size(),
+                  .constants = constants.data()};
+    return Capture([&] { device.CreateComputePipeline(&pd); });
+  };
+  CapturedError e = pipelineOf("one", {});
+  EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(e.message.find("override \"a\" (id 0)"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("\"one\""), std::string::npos) << e.message;
+  e = pipelineOf("one", {{.key = "a", .value = 1}});
+  EXPECT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+  e = pipelineOf("two", {});  // c, through viaCallee
+  EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(e.message.find("override \"c\""), std::string::npos) << e.message;
+  e = pipelineOf("two", {{.key = "2", .value = 1}});  // by id
+  EXPECT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+  e = pipelineOf("three", {});  // uses only b, which has a default; a, c, d are not its concern
+  EXPECT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -123,6 +123,17 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
     specEntries.push_back({match->specId, static_cast<uint32_t>(specData.size() * 4), 4});
     specData.push_back(bits);
   }
+  // WebGPU: an override the entry point uses and that has no default must be set.
+  for (const auto& sc : ep->constants) {
+    if (!sc.required) continue;
+    bool set = false;
+    for (const auto& c : *constants)
+      set = set || sc.name == std::string_view(c.key) || std::to_string(sc.specId) == std::string_view(c.key);
+    if (!set)
+      return fail("does not set override \"" + sc.name + "\" (id " + std::to_string(sc.specId) +
+                  ") in compute.constants; it has no default value and entry point \"" + ep->name +
+                  "\" uses it.");
+  }
   // The value a specialization constant has in this pipeline, or `fallback` when not set.
   auto constantValue = [&](uint32_t specId, double fallback) {
     double value = fallback;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
+#include <unordered_set>
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv_cross/spirv_cross.hpp>
@@ -39,6 +40,57 @@ class ReflectCompiler : public spirv_cross::Compiler {
       out.push_back(id);
     });
     return out;
+  }
+  // The ids that `entryFunction`'s call tree refers to: every operand of its instructions but the
+  // literal ones, branch conditions and returned values, then what the constant expressions among
+  // them are built from. A use missed here only leaves a check out (fail-open).
+  std::unordered_set<uint32_t> UsedIds(uint32_t entryFunction) const {
+    std::unordered_set<uint32_t> used, seen;
+    std::vector<uint32_t> functions{entryFunction};
+    while (!functions.empty()) {
+      const uint32_t f = functions.back();
+      functions.pop_back();
+      if (!seen.insert(f).second) continue;
+      const auto* fn = maybe_get<spirv_cross::SPIRFunction>(f);
+      if (!fn) continue;
+      for (uint32_t blockId : fn->blocks) {
+        const auto& block = get<spirv_cross::SPIRBlock>(blockId);
+        used.insert(block.condition);
+        used.insert(block.return_value);
+        for (const auto& ins : block.ops) {
+          const uint32_t* w = stream(ins);
+          size_t n = ins.length;
+          switch (static_cast<spv::Op>(ins.op)) {
+            case spv::OpCompositeExtract: n = std::min<size_t>(n, 3); break;  // then indices
+            case spv::OpCompositeInsert:
+            case spv::OpVectorShuffle: n = std::min<size_t>(n, 4); break;  // then indices
+            case spv::OpExtInst: if (n > 3) used.insert(w + 4, w + n); n = std::min<size_t>(n, 3); break;
+            case spv::OpLine:
+            case spv::OpLoopMerge:
+            case spv::OpSelectionMerge: n = 0; break;
+            case spv::OpFunctionCall: if (n > 2) functions.push_back(w[2]); break;
+            default: break;
+          }
+          used.insert(w, w + n);
+        }
+      }
+    }
+    // Constant expressions (OpSpecConstantOp, composites) use what they are built from.
+    std::vector<uint32_t> pending(used.begin(), used.end());
+    while (!pending.empty()) {
+      const uint32_t id = pending.back();
+      pending.pop_back();
+      if (id == 0 || id >= ir.ids.size()) continue;
+      std::vector<uint32_t> parts;
+      if (const auto* op = maybe_get<spirv_cross::SPIRConstantOp>(id)) {
+        parts.assign(op->arguments.begin(), op->arguments.end());
+      } else if (const auto* k = maybe_get<spirv_cross::SPIRConstant>(id)) {
+        for (auto sub : k->subconstants) parts.push_back(sub);
+      }
+      for (uint32_t part : parts)
+        if (used.insert(part).second) pending.push_back(part);
+    }
+    return used;
   }
 };
 
@@ -184,9 +236,11 @@ void ModuleCompiler::Reflect() {
         Fail("uses textures or samplers, which this compute-only implementation does not support.");
         return;
       }
+      const std::unordered_set<uint32_t> used = compiler.UsedIds(entry.self);
       for (const auto& sc : compiler.get_specialization_constants()) {
         ShaderConstant c;
         c.specId = sc.constant_id;
+        c.used = used.count(sc.id) != 0;
         c.name = compiler.get_name(sc.id);
         const auto& type = compiler.get_type(compiler.get_constant(sc.id).constant_type);
         switch (type.basetype) {
@@ -279,10 +333,13 @@ void ModuleCompiler::CreateModule(VkDevice device, size_t first,
     ep.name = translation->entryPoint;
     // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
     ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, translation->workgroupStorageBytes);
-    // Pipeline constants name WGSL overrides as the source spells them.
+    // Pipeline constants name WGSL overrides as the source spells them; one without a default
+    // that the entry point uses must be set.
     for (auto& c : ep.constants) {
       for (const auto& o : translation->overrides) {
-        if (o.id == c.specId) c.name = o.name;
+        if (o.id != c.specId) continue;
+        c.name = o.name;
+        c.required = c.used && !o.hasDefault;
       }
     }
   }

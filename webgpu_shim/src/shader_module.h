@@ -46,6 +46,8 @@ struct ShaderConstant {
   uint32_t specId = 0;
   std::string name;
   enum class Kind { Bool, I32, U32, F32 } kind = Kind::F32;
+  bool used = false;      // the entry point's code refers to it (WGSL's static use)
+  bool required = false;  // a WGSL override without a default that the entry point uses
 };
 
 struct EntryPointReflection {

@@ -12,7 +12,7 @@ namespace {
 std::atomic<uint64_t> translations{0};
 
 // Bump when the entry layout changes: old entries stop matching.
-constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v2\n";
+constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v3\n";
 // Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
 // SPIRV-Tools versions (webgpu_shim/CMakeLists.txt). An entry from another translator is a miss.
 #ifndef WGPU_WGSL_TRANSLATOR_ID
@@ -42,7 +42,8 @@ void AppendField(std::string& out, std::string_view text) {
 
 // An entry: the magic, a checksum (u64) of everything after the translator's id, the id, the
 // WGSL (compared in full), the entry point translated and the module's entry points, the
-// translator's workgroup storage count, the overrides (SpecId and name), then the SPIR-V words;
+// translator's workgroup storage count, the overrides (SpecId, name, whether it has a default),
+// then the SPIR-V words;
 // each string prefixed with its u64 length.
 std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
   std::string body;
@@ -55,6 +56,7 @@ std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
   for (const WgslOverride& o : t.overrides) {
     AppendU64(body, o.id);
     AppendField(body, o.name);
+    AppendU64(body, o.hasDefault ? 1 : 0);
   }
   body.append(reinterpret_cast<const char*>(t.spirv.data()), t.spirv.size() * 4);
   std::string out(kEntryMagic);
@@ -114,8 +116,9 @@ std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_v
   for (uint64_t i = 0; i < *overrides; ++i) {
     const auto id = r.U64();
     const auto name = r.Field();
-    if (!id || !name) return std::nullopt;
-    t.overrides.push_back({static_cast<uint32_t>(*id), std::string(*name)});
+    const auto hasDefault = r.U64();
+    if (!id || !name || !hasDefault) return std::nullopt;
+    t.overrides.push_back({static_cast<uint32_t>(*id), std::string(*name), *hasDefault != 0});
   }
   const std::string_view code = r.Rest();
   if (code.empty() || code.size() % 4 != 0) return std::nullopt;
@@ -160,7 +163,8 @@ WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoi
   t.workgroupStorageBytes = r.reflection.workgroupStorageBytes;
   t.entryPoint = r.reflection.entryPoint;
   t.entryPoints = r.reflection.entryPoints;
-  for (const auto& o : r.reflection.overrides) t.overrides.push_back({o.id, o.name});
+  for (const auto& o : r.reflection.overrides)
+    t.overrides.push_back({o.id, o.name, o.defaultValue.has_value()});
   if (cache.CanStore()) cache.Store(key, EncodeEntry(source, t));
   return t;
 }

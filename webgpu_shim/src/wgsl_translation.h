@@ -16,6 +16,7 @@ namespace wgpu::detail {
 struct WgslOverride {
   uint32_t id = 0;  // the SPIR-V SpecId
   std::string name;
+  bool hasDefault = true;  // false: a pipeline using it must set it (WebGPU)
 };
 
 struct WgslTranslation {
