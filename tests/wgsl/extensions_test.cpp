@@ -123,6 +123,8 @@ TEST(F16, ConstantsFoldInHalfPrecision) {
   ExpectError("enable f16;\nconst c = 60000.0h + 6000.0h;", 2, 20,
               "'60000.0hf + 6000.0hf' cannot be represented as 'f16'");
   ExpectError("enable f16;\nconst c = 1.0h + 1.0f;", 2, 16, "");
+  ExpectError("enable f16;\nconst b = bitcast<u32>(vec2h(1.0h, 2.0h));", 2, 11,
+              "unsupported in this WGSL subset: bitcast involving f16");
   ExpectError("enable f16;\noverride h : f16 = 1.5h;", 2, 1,
               "unsupported in this WGSL subset: override of type f16");
 }

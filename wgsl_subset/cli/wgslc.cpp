@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   app.add_option("--feature", features,
                  "a WebGPU device feature the module may use: shader-f16 (enable f16;), "
                  "subgroups (enable subgroups;); repeatable")
-      ->check(CLI::IsMember({"shader-f16", "subgroups"}));
+      ->check(CLI::IsMember({"shader-f16", "subgroups"}))
+      ->allow_extra_args(false);  // one value per --feature: the input file follows
   CLI11_PARSE(app, argc, argv);
 
   std::stringstream src;

@@ -153,6 +153,8 @@ const ir::Expr* Resolver::bitcast(const Expr& e) {
   const Type target = resolveType(e.typeArgs->args[0]);
   X v = expr(*e.args[0]);
   v = convert(v, concrete(v->type), e.pos);
+  if (target.scalarType().k == K::F16 || v->type.scalarType().k == K::F16)
+    unsupported(e.pos, "bitcast involving f16");
   // 32-bit scalars, or vectors of them of one width: the same bits.
   const auto bits32 = [](const Type& t) {
     const Type& st = t.scalarType();

@@ -16,19 +16,23 @@ const ir::Expr* Resolver::matrixConstruct(const Expr& e) {
   const int c = matrixColumns(e.text), r = e.text[5] - '0';
   const bool shortH = e.text.size() == 7 && e.text[6] == 'h';
   if (shortH) requireF16(e.pos);
-  const Type t = e.typeArgs ? resolveType(*e.typeArgs) : Type::mat(c, r, shortH ? K::F16 : K::F32);
   const bool inferred = !e.typeArgs && e.text.size() == 6;
-  if (e.args.empty()) {
-    if (inferred)
-      fail(e.pos,
-           "cannot infer the element type of '" + e.text + "()'; write " + e.text + "<f32>()");
-    return node(EK::Construct, e.pos, t);  // the zero value
-  }
+  if (e.args.empty() && inferred)
+    fail(e.pos, "cannot infer the element type of '" + e.text + "()'; write " + e.text + "<f32>()");
   std::vector<X> a = argsOf(e);
+  // Inferred (`mat2x2(...)`): f16 when an argument is, else f32 (abstract arguments included).
+  K element = shortH ? K::F16 : K::F32;
+  for (X v : a) {
+    const Type& st = v->type.k == K::Mat ? *v->type.elem->elem : v->type.scalarType();
+    if (inferred && st.k == K::F16) element = K::F16;
+  }
+  const Type t = e.typeArgs ? resolveType(*e.typeArgs) : Type::mat(c, r, element);
+  if (a.empty()) return node(EK::Construct, e.pos, t);  // the zero value
   if (a.size() == 1 && a[0]->type.k == K::Mat) {
-    if (!(a[0]->type == t))
+    if (a[0]->type.n != t.n || a[0]->type.rows() != t.rows())
       fail(e.pos, "cannot construct " + t.wgsl() + " from " + a[0]->type.wgsl());
-    return a[0];  // matCxR<f32>(m) of a matCxR<f32>: the value itself
+    if (a[0]->type == t) return a[0];            // matCxR<T>(m) of a matCxR<T>: the value itself
+    return node(EK::Convert, e.pos, t, {a[0]});  // f32 <-> f16, column by column
   }
   const Type& column = *t.elem;
   if (a.size() == static_cast<size_t>(c) * static_cast<size_t>(r) && a[0]->type.isScalar()) {
