@@ -196,5 +196,29 @@ struct U { a : f16, v : vec3h, b : f16 }
   for (int pad : {1, 2, 3}) EXPECT_EQ(got[pad], 0) << "padding at byte " << 2 * pad;
 }
 
+// mat2x2<f16>(m) of a mat2x2<f32>: each element rounded to f16, and back exactly.
+TEST_F(F16, MatrixConversionsRoundEachElement) {
+  const std::string wgsl = R"(enable f16;
+@group(0) @binding(0) var<storage, read_write> m : mat2x2<f32>;
+@group(0) @binding(1) var<storage, read_write> h : mat2x2<f16>;
+@group(0) @binding(2) var<storage, read_write> back : mat2x2<f32>;
+@compute @workgroup_size(1) fn main() {
+  h = mat2x2<f16>(m);
+  back = mat2x2f(h);
+}
+)";
+  const std::vector<float> m = {1.0f / 3, -2.7182817f, 1000.1f, 0.000123f};
+  auto bm = Upload(m, wgpu::BufferUsage::Storage, "m");
+  auto bh = MakeBuffer(8, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "h");
+  auto bb = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "back");
+  ASSERT_EQ(Run(wgsl, {bm, bh, bb}, 1), "");
+  const auto h = Read<uint16_t>(bh, 4);
+  const auto back = Read<float>(bb, 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(h[i], ToHalf(m[i])) << i;
+    EXPECT_EQ(static_cast<double>(back[i]), FromHalf(ToHalf(m[i]))) << i;
+  }
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -108,6 +108,23 @@ TEST(F16, EveryFloatBuiltinTakesF16) {
       Features(true, false));
 }
 
+TEST(F16, MatrixConversionsAndInference) {
+  const std::string glsl = Glsl(R"(enable f16;
+@group(0) @binding(0) var<storage, read_write> m : mat2x3<f32>;
+@group(0) @binding(1) var<storage, read_write> h : mat2x3<f16>;
+@compute @workgroup_size(1) fn main() {
+  h = mat2x3<f16>(m);
+  m = mat2x3f(h);
+  h = mat2x3(vec3(1.0h, 2.0h, 3.0h), vec3(4.0, 5.0, 6.0)) + mat2x3(h);
+}
+)",
+                                Features(true, false));
+  EXPECT_NE(glsl.find("f16mat2x3(w_m)"), std::string::npos) << glsl;
+  EXPECT_NE(glsl.find("mat2x3(w_h)"), std::string::npos) << glsl;
+  ExpectError("enable f16;\nconst c = mat2x2<f16>(mat3x3<f32>());", 2, 11,
+              "cannot construct mat2x2<f16> from mat3x3<f32>");
+}
+
 TEST(F16, ConstantsFoldInHalfPrecision) {
   // Each step rounds to f16: 1 + 0.0004 is 1 twice (one rounding would give 1 + 2^-10).
   std::string glsl = Glsl("enable f16;\n" + kOut +
