@@ -281,14 +281,17 @@ TEST(DawnParityFused, PermuteFoldsIntoItsConsumer) {
     const tg::Tensor y1 = tg::add(tg::mul(tg::permute(x, {2, 0, 1}), z), b);  // [7, 3, 5]
     // A permute of a permute of a fused producer, as the kernel's output: [3, 7, 5].
     const tg::Tensor y2 = tg::permute(tg::permute(tg::exp(z), {1, 2, 0}), {0, 2, 1});
-    // Two readers: this permute keeps its kernel.
+    // Two readers in one kernel: the permute is the indexing of both.
     const tg::Tensor p = tg::permute(x, {1, 0, 2});
     const tg::Tensor y3 = tg::add(tg::relu(p), tg::mul(p, 0.5));
     // A square permute: same shape, other order.
     const tg::Tensor s = tg::paramInput("s", {5, 5});
     const tg::Tensor y4 = tg::sub(tg::permute(s, {1, 0}), s);
+    // Readers in two kernels: this permute keeps its own.
+    const tg::Tensor q = tg::permute(x, {2, 1, 0});
     return std::vector<tg::Tensor>{tg::capture("y1", y1), tg::capture("y2", y2),
-                                   tg::capture("y3", y3), tg::capture("y4", y4)};
+                                   tg::capture("y3", y3), tg::capture("y4", y4),
+                                   tg::capture("y5", tg::exp(q)), tg::capture("y6", tg::neg(q))};
   });
   tg::EvalInputs env;
   env.params["x"] = tg::HostTensor::f32({3, 5, 7}, randomValues(105, 8));
@@ -303,10 +306,10 @@ TEST(DawnParityFused, PermuteFoldsIntoItsConsumer) {
       return !k.wgsl.empty() && k.kind == tg::OpKind::Permute && k.fusedOps.size() <= 1;
     });
   };
-  EXPECT_EQ(permuteKernels({}), 5);
+  EXPECT_EQ(permuteKernels({}), 6);
   EXPECT_EQ(permuteKernels({.fuseElementwise = true}), 1);
   EXPECT_EQ(permuteKernels(kFastKernels), 1);
-  EXPECT_EQ(runFused(c).first, 5u);  // y1, y2, the shared permute, y3, y4
+  EXPECT_EQ(runFused(c).first, 7u);  // y1, y2, y3, y4, the shared permute, y5, y6
   runNative(c, 1e-4, 1e-5, kFastKernels);
 
   // With autograd: x's gradient is dy's inverse permute, read by the sum of contributions.

@@ -18,6 +18,7 @@
 #include <random>
 
 #include "../../tensorgrad/src/ops/matmul_fast.h"
+#include "default_device.h"
 #include "gpu_oracle.h"
 #include "random_values.h"
 #include "tiling_name.h"
@@ -191,6 +192,33 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
     EXPECT_EQ(p.invalidReason(), "") << p.describe();
 }
 
+TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
+  const auto pick = [](int64_t m, int64_t k, int64_t n, int64_t workgroupBytes, bool transA = false) {
+    return tg::detail::chooseTiling(
+        {.batches = 1, .m = m, .k = k, .n = n, .transA = transA, .workgroupBytes = workgroupBytes});
+  };
+  EXPECT_EQ(pick(4096, 1024, 1024, 16384).describe(), "tiled 128x128x8 8x8");  // WebGPU's default
+  EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(), "tiled 128x128x8 8x8");  // lavapipe: 33 KiB
+  EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x128x32 8x8");  // an H100
+  // 128 blocks of 128²: 128×64 under the default, 128×128 with the room.
+  EXPECT_EQ(pick(4096, 2048, 512, 16384).describe(), "tiled 128x64x16 8x4");
+  EXPECT_EQ(pick(4096, 2048, 512, 49152).describe(), "tiled 128x128x32 8x8");
+  EXPECT_EQ(pick(1024, 256, 1024, 32768).describe(), "tiled 128x64x32 8x4");   // lavapipe too
+  EXPECT_EQ(pick(1024, 128, 1024, 32768).describe(), "tiled 128x64x16 8x4");   // short K
+  EXPECT_EQ(pick(512, 1024, 512, 32768, true).describe(), "tiled 64x32x32 4x4");  // xᵀ·dy
+  EXPECT_EQ(pick(512, 1024, 512, 32768).describe(), "tiled 64x32x16 4x4");
+  EXPECT_EQ(pick(1024, 64, 256, 49152).describe(), "tiled 64x32x16 4x4");      // short K
+  for (const int64_t room : {16384, 32768, 49152}) {
+    for (const auto& t : {pick(4096, 1024, 1024, room), pick(4096, 2048, 512, room),
+                          pick(1024, 256, 1024, room), pick(512, 1024, 512, room, true)}) {
+      EXPECT_EQ(t.invalidReason(room), "") << t.describe();
+      if (room == 16384) {  // WebGPU's default
+        EXPECT_EQ(t.invalidReason(), "") << t.describe();
+      }
+    }
+  }
+}
+
 // Every tiling forced on products hitting its edges: tiles of 8 to 128 along M and N, K below,
 // at and past BK, odd and vec4-aligned extents, both operands transposed or not, batches.
 std::vector<Product> edgeProducts() {
@@ -219,10 +247,12 @@ std::vector<Product> longKProducts() {
   };
 }
 
-// Replaces each product's chosen kernel with `tiling`'s; the i-th matmul kernel is product i's.
-std::function<void(std::vector<tg::KernelSpec>&)> forceTiling(const std::vector<Product>& products,
-                                                              tg::detail::GemmTiling tiling) {
-  return [products, tiling](std::vector<tg::KernelSpec>& kernels) {
+// Replaces each product's chosen kernel with `tiling`'s (which may use `workgroupBytes`); the
+// i-th matmul kernel is product i's.
+std::function<void(std::vector<tg::KernelSpec>&)> forceTiling(
+    const std::vector<Product>& products, tg::detail::GemmTiling tiling,
+    int64_t workgroupBytes = tg::detail::kDefaultWorkgroupBytes) {
+  return [products, tiling, workgroupBytes](std::vector<tg::KernelSpec>& kernels) {
     size_t i = 0;
     for (tg::KernelSpec& k : kernels) {
       if (k.kind != tg::OpKind::Matmul && k.kind != tg::OpKind::MatmulBatched) continue;
@@ -235,7 +265,8 @@ std::function<void(std::vector<tg::KernelSpec>&)> forceTiling(const std::vector<
                                    .n = p.b.back(),
                                    .batchedRhs = p.b.size() > 2,
                                    .transA = p.transA,
-                                   .transB = p.transB};
+                                   .transB = p.transB,
+                                   .workgroupBytes = workgroupBytes};
       const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(mp, tiling);
       k.wgsl = src.wgsl;
       k.threads = src.threads;
@@ -269,6 +300,33 @@ TEST_P(ForcedTiling, MatchesCpuInDawn) {
     const Case c = productsCase(products);
     tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, atol, kFast,
                                  forceTiling(products, GetParam()));
+  }
+}
+
+// K tiles of 32, chooseTiling's picks where the device has the workgroup memory: 128×64×32
+// (25 KiB) and 64×32×32 within lavapipe's 32 KiB, 128×128×32 (33 KiB) on an H100 (it ran there,
+// bench/RESULTS.md), and 128×128×16 (16.5 KiB); each run on the shim's device where its limit
+// has the room.
+TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
+  std::vector<std::string> errors;
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  ASSERT_TRUE(gpu.device) << (errors.empty() ? "" : errors.front());
+  wgpu::Limits limits;
+  gpu.device.GetLimits(&limits);
+  const int64_t room = limits.maxComputeWorkgroupStorageSize;
+  ASSERT_GE(room, 16896);  // every Vulkan device the suite runs on (lavapipe, SwiftShader: 32 KiB)
+  using F = tg::detail::GemmTiling::Form;
+  for (const tg::detail::GemmTiling& t :
+       {tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 32, .tm = 8, .tn = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4}}) {
+    if (t.workgroupBytes() > room) continue;
+    for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+      const Case c = productsCase(products);
+      tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, atol,
+                                   kFast, forceTiling(products, t, room));
+    }
   }
 }
 

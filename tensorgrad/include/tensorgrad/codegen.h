@@ -62,6 +62,11 @@ struct EmitOptions {
   // off by default so kernel lists compare with upstream's; always on under KernelSet::Fast).
   bool fuseElementwise = false;
   KernelSet kernels = KernelSet::Upstream;
+  // Workgroup memory a KernelSet::Fast kernel may use, in bytes. 0: WebGPU's default
+  // maxComputeWorkgroupStorageSize (16384) when compiling without a device; the runtime sets the
+  // device's limit (it requests the adapter's), clamping a larger value to it. Deeper matmul
+  // tiles need more than the default.
+  int64_t workgroupStorageBytes = 0;
 };
 
 // One KernelSpec per op, in op order; ops without a dispatch (graph inputs, ops fused into a

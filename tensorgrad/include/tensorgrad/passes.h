@@ -13,6 +13,12 @@ namespace tg {
 // Returns old tensor id → new tensor id for the survivors.
 std::map<int, int> eliminateDeadCode(Graph& graph, const std::vector<int>& extraRoots = {});
 
+// KernelSet::Fast: every relu_grad whose x is also a relu's input reads the relu's output
+// instead (relu(x) > 0 exactly where x > 0, NaN and -0 included, so the gradient is the same
+// bits). x is then read by the relu alone, so the relu folds into the store of the matmul
+// that produces x instead of taking a kernel and a dispatch level of its own.
+void readReluGradsFromOutputs(Graph& graph);
+
 namespace detail {
 struct OptimizerFold;  // codegen/fold_optimizer.h
 }

@@ -177,8 +177,9 @@ using ModuleFn = std::function<Tensor(const Module&, const Inputs&)>;
 class TrainingImpl;
 class ForwardImpl;
 
-// Builds a compile's IR for a buffer-pooling choice (a trace, or an imported graph).
-using IRBuilder = std::function<CompiledIR(bool poolBuffers)>;
+// Builds a compile's IR for a buffer-pooling choice and the emit options resolved for the device
+// (a trace, or an imported graph).
+using IRBuilder = std::function<CompiledIR(bool poolBuffers, const EmitOptions& emit)>;
 // A training from a ready IR (no model: replaceModel and attach throw), and a forward attached
 // to it from a ready IR at its one input shape.
 std::shared_ptr<TrainingImpl> compileTrainingIR(const IRBuilder& build, InputDecls inputs,

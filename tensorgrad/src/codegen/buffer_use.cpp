@@ -1,5 +1,7 @@
 #include "buffer_use.h"
 
+#include <algorithm>
+
 namespace tg::detail {
 
 BufferUse::BufferUse(const Graph& graph, const BufferPlan& plan)
@@ -13,9 +15,17 @@ BufferUse::BufferUse(const Graph& graph, const BufferPlan& plan)
 }
 
 bool BufferUse::transient(int t, int reader) const {
+  return transientWithin(t, {reader});
+}
+
+bool BufferUse::transientWithin(int t, const std::vector<int>& group) const {
   const BufferSpec& b = plan_.buffers.at(static_cast<size_t>(bufferOf(t)));
-  return readers(t) == std::set<int>{reader} && !pinned_.contains(t) &&
-         b.kind == BufferSpec::Kind::Intermediate && !writebackSources_.contains(b.id);
+  const std::set<int>& r = readers(t);
+  return !r.empty() &&
+         std::all_of(r.begin(), r.end(),
+                     [&](int op) { return std::binary_search(group.begin(), group.end(), op); }) &&
+         !pinned_.contains(t) && b.kind == BufferSpec::Kind::Intermediate &&
+         !writebackSources_.contains(b.id);
 }
 
 bool BufferUse::untouched(int t, int from, int to) const {

@@ -21,6 +21,8 @@ class BufferUse {
   // Tensor `t` needs no buffer of its own: op `reader` alone reads it, it is no graph output or
   // capture, and its buffer is an intermediate that no writeback copies.
   bool transient(int t, int reader) const;
+  // The same for a value that the ops of `group` (sorted) alone read.
+  bool transientWithin(int t, const std::vector<int>& group) const;
   // Reading `t` at op `to` instead of op `from` is safe: no op in (from, to] writes its buffer
   // (an aliased reshape rewrites nothing).
   bool untouched(int t, int from, int to) const;

@@ -44,6 +44,9 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
 std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                     EmitOptions options) {
   const detail::BufferUse use(graph, plan);
+  const int64_t workgroupBytes = options.workgroupStorageBytes > 0
+                                     ? options.workgroupStorageBytes
+                                     : detail::kDefaultWorkgroupBytes;
   std::vector<std::vector<int>> groups;
   const bool fuse = options.fuseElementwise || options.kernels == KernelSet::Fast;
   detail::TransposeFolds folds;
@@ -89,7 +92,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store
       const int m = epilogueFrom[i];
       kernels.push_back(detail::foldedMatmulKernel(
-          graph, plan, m, {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i]}));
+          graph, plan, m, {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i]},
+          std::nullopt, workgroupBytes));
       continue;
     }
     if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place
@@ -116,12 +120,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       const int m = sumFrom[i];
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, m,
-          {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)}));
+          {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)},
+          std::nullopt, workgroupBytes));
       continue;
     }
     if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
       kernels.push_back(
-          detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)}));
+          detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)},
+                                     std::nullopt, workgroupBytes));
       continue;
     }
     const detail::OpDef& def = detail::opDef(op.kind);
@@ -129,7 +135,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
     if (def.kernel && !folded && !use.aliasedReshape(op) && !(fuse && groups[i].empty())) {
-      const detail::KernelArgs args{op, graph, def};
+      const detail::KernelArgs args{op, graph, def, workgroupBytes};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);
       if (src.wgsl.empty()) src = def.kernel(args);

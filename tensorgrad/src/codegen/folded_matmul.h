@@ -23,7 +23,8 @@ struct MatmulFolds {
 // sum or an epilogue it stands at that op's place and writes that op's buffer.
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
                               const MatmulFolds& folds,
-                              std::optional<GemmTiling> tiling = std::nullopt);
+                              std::optional<GemmTiling> tiling = std::nullopt,
+                              int64_t workgroupBytes = kDefaultWorkgroupBytes);
 
 // The matmul op of an emitted matmul kernel and its folds, read back from its fusedOps (for a
 // test that re-emits it under another tiling).

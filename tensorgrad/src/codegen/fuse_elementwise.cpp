@@ -40,41 +40,61 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& us
 
   std::vector<std::vector<int>> members(n);
   for (size_t i = 0; i < n; ++i) members[i] = {static_cast<int>(i)};
+  // Whether the kernel computing `group` may compute value `t` (produced by the standing group
+  // of op p) in registers instead of reading it: the group alone reads it, it is kept nowhere
+  // else, and each reader takes it at a shape that costs no recomputation per element, except a
+  // single element (a scalar chain, such as a loss's seed gradient scaled by the mean, is cheaper
+  // recomputed than dispatched).
+  const auto absorbable = [&](int t, int p, const std::vector<int>& group) {
+    if (!fusable(p) || members[static_cast<size_t>(p)].empty() || !use.transientWithin(t, group))
+      return false;
+    const bool scalar = shapeSize(graph.tensor(t).shape) == 1;
+    return std::all_of(group.begin(), group.end(), [&](int r) {
+      const Op& reader = graph.ops[static_cast<size_t>(r)];
+      if (std::find(reader.inputs.begin(), reader.inputs.end(), t) == reader.inputs.end()) return true;
+      // A reshape or permute maps its output's elements one to one onto its input's.
+      const bool bijective = reader.kind == OpKind::Reshape || reader.kind == OpKind::Permute;
+      return bijective || scalar || graph.tensor(t).shape == graph.tensor(reader.out).shape;
+    });
+  };
   for (size_t i = 0; i < n; ++i) {
     const int op = static_cast<int>(i);
     if (!fusable(op)) continue;
-    const Op& consumer = graph.ops[i];
-    // A reshape or permute maps its output's elements one to one onto its input's, so a producer
-    // of any shape is computed once an element there; other ops take same-shape producers only
-    // (a broadcast producer would be recomputed for every element it is broadcast to).
-    const bool bijective = consumer.kind == OpKind::Reshape || consumer.kind == OpKind::Permute;
-    for (int t : std::set<int>(consumer.inputs.begin(), consumer.inputs.end())) {
-      const int p = *graph.tensor(t).source;
-      // The value may stay in registers: read once, by this op only, and kept nowhere else.
-      if (!fusable(p) || members[static_cast<size_t>(p)].empty() ||
-          (!bijective && graph.tensor(t).shape != graph.tensor(consumer.out).shape) ||
-          !use.transient(t, op))
-        continue;
-      // Every outside value the producer's kernel reads must survive until this op runs (no op
-      // in between, this one included, overwrites its buffer).
-      const std::vector<int>& group = members[static_cast<size_t>(p)];
-      bool safe = true;
-      for (int m : group) {
-        for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
-          const int src = *graph.tensor(in).source;
-          const bool inside = std::find(group.begin(), group.end(), src) != group.end();
-          if (!inside && !use.untouched(in, m, op)) safe = false;
+    // Grow the group from op i's inputs to whatever its members alone read (a value read by two
+    // members, as in a product rule's g·x + x·g, joins once both readers are in).
+    for (bool grew = true; grew;) {
+      grew = false;
+      std::set<int> inputs;
+      for (int m : members[i])
+        for (int t : graph.ops[static_cast<size_t>(m)].inputs)
+          if (!std::binary_search(members[i].begin(), members[i].end(), *graph.tensor(t).source))
+            inputs.insert(t);
+      for (int t : inputs) {
+        const int p = *graph.tensor(t).source;
+        if (!absorbable(t, p, members[i])) continue;
+        // Every outside value the producer's kernel reads must survive until this op runs (no op
+        // in between, this one included, overwrites its buffer).
+        const std::vector<int>& group = members[static_cast<size_t>(p)];
+        bool safe = true;
+        for (int m : group) {
+          for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
+            const int src = *graph.tensor(in).source;
+            const bool inside = std::find(group.begin(), group.end(), src) != group.end();
+            if (!inside && !use.untouched(in, m, op)) safe = false;
+          }
         }
+        if (!safe) continue;
+        std::vector<int> merged = members[i];
+        merged.insert(merged.end(), group.begin(), group.end());
+        std::sort(merged.begin(), merged.end());
+        // Stay within WebGPU's default maxStorageBuffersPerShaderStage (8, the output included),
+        // so fused kernels remain valid on every browser.
+        if (externalInputs(merged) + 1 > kMaxStorageBuffersPerKernel) continue;
+        members[i] = std::move(merged);
+        members[static_cast<size_t>(p)].clear();
+        grew = true;
+        break;  // the group's inputs changed
       }
-      if (!safe) continue;
-      std::vector<int> merged = members[i];
-      merged.insert(merged.end(), group.begin(), group.end());
-      std::sort(merged.begin(), merged.end());
-      // Stay within WebGPU's default maxStorageBuffersPerShaderStage (8, the output included),
-      // so fused kernels remain valid on every browser.
-      if (externalInputs(merged) + 1 > kMaxStorageBuffersPerKernel) continue;
-      members[i] = std::move(merged);
-      members[static_cast<size_t>(p)].clear();
     }
   }
   return members;

@@ -15,6 +15,7 @@ struct KernelArgs {
   const Op& op;
   const Graph& graph;
   const OpDef& def;
+  int64_t workgroupBytes = 16384;  // what a fast kernel may use (EmitOptions::workgroupStorageBytes)
   const TensorInfo& in(size_t i) const { return graph.tensor(op.inputs.at(i)); }
   const TensorInfo& out() const { return graph.tensor(op.out); }
   std::string inName(size_t i) const;  // the WGSL variable bound to input i

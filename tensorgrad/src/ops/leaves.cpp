@@ -103,6 +103,12 @@ void registerLeafOps(OpTable& t) {
                             literal(a.op.attrs.value, a.op.attrs.dtype) + ";\n}\n",
                         1, 1};
   };
+  // In a fused kernel a constant is a literal: a loss's seed gradient and the scalars built on it
+  // cost no kernel of their own.
+  for (OpKind kind : {OpKind::ConstScalar, OpKind::ConstFill})
+    setExpr(t, kind, [](const Op& op, const std::vector<std::string>&) {
+      return literal(op.attrs.value, op.attrs.dtype);
+    });
   kernelOf(t, OpKind::ConstFill) = [](const KernelArgs& a) {
     return elementwise(a, shapeSize(a.out().shape),
                        "  out[i] = " + literal(a.op.attrs.value, a.op.attrs.dtype) + ";\n");

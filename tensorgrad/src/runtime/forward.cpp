@@ -18,10 +18,10 @@ std::string callName(const ForwardImpl& f) { return f.parent ? "attach" : "compi
 
 std::shared_ptr<const CompiledIR> traceAt(const ForwardImpl& f, const InputDecls& resolved) {
   const Module& model = modelOf(f);
-  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(f.options, *f.worker, [&](bool pool) {
+  auto ir = std::make_shared<const CompiledIR>(traceWithPooling(f.options, *f.worker, [&](bool pool, const EmitOptions& emit) {
     return traceForward(
-        model, [&](const Inputs& in) { return f.forward(model, in); }, resolved, f.seed,
-        f.options.emit, pool);
+        model, [&](const Inputs& in) { return f.forward(model, in); }, resolved, f.seed, emit,
+        pool);
   }));
   const Dtype actual = ir->graph.tensors[static_cast<size_t>(ir->output)].dtype;
   const Dtype declared = f.output;

@@ -201,6 +201,7 @@ GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<St
     throw;
   }
   onCpu_ = state_->gpu->cpuAdapter;  // written before `opened` was set, never after
+  workgroupStorageBytes_ = state_->gpu->limits.maxComputeWorkgroupStorageSize;
   lostFlag_ = &state_->gpu->lost;
 }
 

@@ -62,6 +62,8 @@ class GpuWorker {
 
   // Whether the device runs on the CPU (readable from any thread).
   bool onCpu() const { return onCpu_; }
+  // The device's maxComputeWorkgroupStorageSize (readable from any thread).
+  int64_t workgroupStorageBytes() const { return workgroupStorageBytes_; }
   // Whether the device was lost (readable from any thread). A lost worker stays with the compiles
   // made on it, whose calls then fail; sharedWorker hands later compiles a new one.
   bool lost() const { return lostFlag_->load(); }
@@ -118,6 +120,7 @@ class GpuWorker {
   std::shared_ptr<State> state_;
   std::thread thread_;
   bool onCpu_ = false;
+  int64_t workgroupStorageBytes_ = 0;
   const std::atomic<bool>* lostFlag_ = nullptr;  // the GpuContext's, which the state keeps
 };
 

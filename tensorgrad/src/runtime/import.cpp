@@ -79,12 +79,12 @@ const CompiledForward<Module>& Imported::forward(const std::string& name) const 
 
 Imported compileImported(const Bundle& b, const RuntimeOptions& options) {
   auto t = detail::compileTrainingIR(
-      [&](bool pool) { return importGraph(b, pool, options.emit); }, b.inputs, b.optimizer, options);
+      [&](bool pool, const EmitOptions& emit) { return importGraph(b, pool, emit); }, b.inputs, b.optimizer, options);
   Imported out{CompiledTraining<Module>(t), {}};
   for (const BundleForward& f : b.forwards) {
     out.forwards.emplace_back(
         f.name, CompiledForward<Module>(detail::attachIR(
-                    t, [&](bool pool) { return importForward(b, f, pool, options.emit); },
+                    t, [&](bool pool, const EmitOptions& emit) { return importForward(b, f, pool, emit); },
                     f.inputs, f.output)));
   }
   return out;

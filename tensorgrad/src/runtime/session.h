@@ -4,6 +4,7 @@
 // destroy overtakes them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <list>
 
@@ -17,15 +18,20 @@ class ForwardImpl;
 
 // Traces with `options`' buffer pooling. Unset: pooled on a CPU device (no barrier stalls to
 // save there, and 5x the memory to zero and stream through caches), else unpooled unless that
-// plan's buffers total more than kUnpooledBudgetBytes (then planned again, pooled).
+// plan's buffers total more than kUnpooledBudgetBytes (then planned again, pooled). Kernels may
+// use the device's workgroup memory (EmitOptions::workgroupStorageBytes, resolved here).
 template <class TraceFn>
 CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
   const bool pool = options.poolBuffers.value_or(worker.onCpu());
-  CompiledIR ir = trace(pool);
+  EmitOptions emit = options.emit;
+  const int64_t device = worker.workgroupStorageBytes();
+  emit.workgroupStorageBytes =
+      emit.workgroupStorageBytes > 0 ? std::min(emit.workgroupStorageBytes, device) : device;
+  CompiledIR ir = trace(pool, emit);
   if (pool || options.poolBuffers) return ir;
   int64_t bytes = 0;
   for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;
-  if (bytes > kUnpooledBudgetBytes) planAndEmit(ir, true, options.emit);
+  if (bytes > kUnpooledBudgetBytes) planAndEmit(ir, true, emit);
   return ir;
 }
 

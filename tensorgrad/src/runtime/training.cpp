@@ -17,8 +17,8 @@ OptimizerConfig withLR(OptimizerConfig config, const LR& lr) {
 
 // The training trace of `model` (references are held: call it before they go).
 IRBuilder tracer(const Module& model, const ModuleFn& loss, const InputDecls& inputs,
-                 const OptimizerConfig& optimizer, uint32_t seed, const EmitOptions& emit) {
-  return [&model, &loss, &inputs, &optimizer, seed, &emit](bool pool) {
+                 const OptimizerConfig& optimizer, uint32_t seed) {
+  return [&model, &loss, &inputs, &optimizer, seed](bool pool, const EmitOptions& emit) {
     return traceTraining(
         model, [&](const Inputs& in) { return loss(model, in); }, inputs, optimizer, seed, emit,
         pool);
@@ -85,7 +85,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
                                               std::optional<uint32_t> seed,
                                               const RuntimeOptions& options) {
   auto t = compileTrainingIR(
-      tracer(model, loss, inputs, optimizer, seed.value_or(randomSeed()), options.emit), inputs,
+      tracer(model, loss, inputs, optimizer, seed.value_or(randomSeed())), inputs,
       optimizer, options);
   t->loss = std::move(loss);
   std::lock_guard lock(t->mutex);
@@ -240,8 +240,7 @@ std::future<void> replaceModel(const std::shared_ptr<TrainingImpl>& t, const Mod
     validateOptimizer(optimizer);
     auto ir = std::make_shared<const CompiledIR>(traceWithPooling(
         t->options, *t->worker,
-        tracer(model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()),
-               t->options.emit)));
+        tracer(model, t->loss, t->inputs, optimizer, options.seed.value_or(randomSeed()))));
     if (dumpEnabled()) dumpCompile(*ir, nullptr, t->options);
     ++t->generation;  // queued and in-flight calls now finish as aborted
     return t->worker->post([t, ir, &model, optimizer](GpuContext& gpu) {

@@ -31,6 +31,7 @@ struct SourceOptions {
   bool fuse = false;                                   // EmitOptions::fuseElementwise
   bool pool = true;                                    // upstream's pooled buffer plan
   bool fast = false;                                   // KernelSet::Fast (fuses too)
+  int64_t workgroupBytes = 0;                          // EmitOptions::workgroupStorageBytes
 };
 
 struct Subject {

@@ -19,6 +19,7 @@ using tg_inspect::InputError;
 struct SourceArgs {
   std::string source;
   bool fuse = false, unpooled = false, fast = false;
+  int64_t workgroupBytes = 0;
   void add(CLI::App* cmd, const std::string& name = "source") {
     cmd->add_option(
            name, source,
@@ -36,6 +37,12 @@ struct SourceArgs {
                   "matmuls and reductions, element-wise chains fused with layout ops as indexing "
                   "and into matmul stores, transposes folded into matmuls, one optimizer dispatch "
                   "over all parameters) instead of upstream's");
+    cmd->add_option("--workgroup-bytes", workgroupBytes,
+                    "workgroup memory the fast set's kernels may use "
+                    "(RuntimeOptions::emit.workgroupStorageBytes; the runtime gives them the "
+                    "device's maxComputeWorkgroupStorageSize, e.g. 49152 on an H100; default "
+                    "WebGPU's 16384)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
     cmd->footer(
         "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
         "lists them).");
@@ -51,7 +58,7 @@ Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {
       "help",   "fuse",   "unpooled", "json",   "all",        "upstream",   "out",
       "format", "device", "reps",     "a-fuse", "b-fuse",     "a-unpooled", "b-unpooled",
-      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace"};
+      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace", "workgroup-bytes"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -88,7 +95,8 @@ Sizes gSizes;  // what takeSizes found
 
 tg_inspect::Subject load(const SourceArgs& args) {
   return tg_inspect::loadSubject(
-      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled, .fast = args.fast});
+      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled, .fast = args.fast,
+       .workgroupBytes = args.workgroupBytes});
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
@@ -383,14 +391,16 @@ int main(int argc, char** argv) {
                                                              .sizes = sizes,
                                                              .fuse = aFuse || src.fuse,
                                                              .pool = !(aUnpooled || src.unpooled),
-                                                             .fast = aFast || src.fast});
+                                                             .fast = aFast || src.fast,
+                                                             .workgroupBytes = src.workgroupBytes});
       const std::string bSource = srcB.source.empty() ? src.source : srcB.source;
       const tg_inspect::Subject b =
           tg_inspect::loadSubject({.source = bSource,
                                    .sizes = tg_inspect::looksLikeBundle(bSource) ? Sizes{} : sizes,
                                    .fuse = bFuse || src.fuse,
                                    .pool = !(bUnpooled || src.unpooled),
-                                   .fast = bFast || src.fast});
+                                   .fast = bFast || src.fast,
+                                   .workgroupBytes = src.workgroupBytes});
       std::optional<tg_inspect::Profile> pa, pb;
       if (withProfile) {
         pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps, .warmUpMs = warmUp});

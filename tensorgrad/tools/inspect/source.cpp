@@ -30,7 +30,10 @@ std::string describeOptions(const SourceOptions& o) {
   return std::string(o.pool ? "pooled buffers" : "own buffers") +
          (o.fast   ? ", the fast kernel set (fused element-wise kernels)"
           : o.fuse ? ", fused element-wise kernels"
-                   : ", upstream's kernels");
+                   : ", upstream's kernels") +
+         (o.fast && o.workgroupBytes > 0
+              ? ", " + std::to_string(o.workgroupBytes) + " bytes of workgroup memory"
+              : "");
 }
 
 void finish(Subject& s) {
@@ -45,7 +48,8 @@ Subject loadSubject(const SourceOptions& o) {
   Subject s;
   s.options = describeOptions(o);
   const tg::EmitOptions emit{.fuseElementwise = o.fuse,
-                             .kernels = o.fast ? tg::KernelSet::Fast : tg::KernelSet::Upstream};
+                             .kernels = o.fast ? tg::KernelSet::Fast : tg::KernelSet::Upstream,
+                             .workgroupStorageBytes = o.workgroupBytes};
   if (looksLikeBundle(o.source)) {
     if (!o.sizes.empty())
       throw InputError("--" + o.sizes.front().first +

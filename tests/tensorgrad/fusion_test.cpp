@@ -1,0 +1,141 @@
+// Element-wise fusion across a DAG (codegen/fuse_elementwise.h): a value read by two members of
+// one group, a scalar chain broadcast into a group, a constant as a literal; and the fast set's
+// relu_grad rewrite (readReluGradsFromOutputs), which lets a ReLU fold into its matmul's store.
+// Oracles: the CPU evaluator (the rewrite bit for bit, the kernels within fp32 rounding on
+// lavapipe and in Dawn).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "gpu_oracle.h"
+#include "random_values.h"
+
+namespace {
+
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+size_t kernelsRun(const tg::Graph& graph, const tg::EmitOptions& options) {
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, false, true);
+  size_t n = 0;
+  for (const tg::KernelSpec& k : tg::emitKernels(graph, plan, options)) n += !k.wgsl.empty();
+  return n;
+}
+
+// The gradient of mean(d·d) as autograd writes it: a seed constant scaled by 1/size, broadcast,
+// then the product rule g·d + d·g, which reads g twice.
+tg::Graph productRuleGraph(int64_t rows, int64_t cols) {
+  return tg::traceFn([&] {
+    const tg::Tensor d = tg::paramInput("d", {rows, cols});
+    const tg::Tensor seed = tg::mulScalar(tg::constScalar(1.0), 1.0 / static_cast<double>(rows * cols));
+    const tg::Tensor g = tg::broadcastTo(tg::reshape(seed, {1, 1}), {rows, cols});
+    return std::vector<tg::Tensor>{tg::capture("grad", tg::add(tg::mul(g, d), tg::mul(d, g)))};
+  });
+}
+
+TEST(ElementwiseFusion, AValueReadTwiceInOneGroupStaysInRegisters) {
+  for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{37, 5}, {64, 4}}) {
+    const tg::Graph g = productRuleGraph(rows, cols);
+    // The constant, its scale, reshape and broadcast, both products and the sum: one kernel,
+    // with fusion on in either kernel set.
+    EXPECT_EQ(kernelsRun(g, kFast), 1u);
+    EXPECT_EQ(kernelsRun(g, {.fuseElementwise = true}), 1u);
+    EXPECT_GT(kernelsRun(g, {}), 1u);  // upstream's kernel list: one an op
+    tg::EvalInputs env;
+    env.params["d"] = tg::HostTensor::f32({rows, cols}, test_support::uniformValues(rows * cols, 7));
+    for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn}) {
+      tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-6, 0, kFast, {}, false);
+      tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-6, 0, {.fuseElementwise = true});
+    }
+  }
+}
+
+// loss = sum(relu(p) · w): the gradient reaching p is relu_grad(p, w).
+tg::Graph reluGraph(int64_t n) {
+  tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor p = tg::paramInput("p", {n});
+    const tg::Tensor w = tg::paramInput("w", {n});
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(tg::relu(p), w))};
+  });
+  for (const auto& [name, t] : tg::appendGrad(g).paramGrads)
+    if (name == "p") g.captures.emplace_back("dp", t);
+  return g;
+}
+
+int reluGradInput(const tg::Graph& g) {
+  for (const tg::Op& op : g.ops)
+    if (op.kind == tg::OpKind::ReluGrad) return op.inputs[0];
+  return -1;
+}
+
+TEST(ReluGradRewrite, ReadsTheReluOutputAndGivesTheSameBits) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> p = {-1.5f, -0.0f, 0.0f, 1e-45f, -1e-45f, 2.5f, inf, -inf,
+                                std::numeric_limits<float>::quiet_NaN(), 3e38f, -3e38f, 1.0f};
+  const auto n = static_cast<int64_t>(p.size());
+  tg::EvalInputs env;
+  env.params["p"] = tg::HostTensor::f32({n}, p);
+  env.params["w"] = tg::HostTensor::f32({n}, test_support::uniformValues(n, 3));
+
+  const tg::Graph before = reluGraph(n);
+  tg::Graph after = before;
+  tg::readReluGradsFromOutputs(after);
+  const int x = reluGradInput(before), y = reluGradInput(after);
+  ASSERT_GE(x, 0);
+  EXPECT_EQ(after.producer(y).kind, tg::OpKind::Relu);
+  EXPECT_EQ(after.producer(y).inputs[0], x);
+
+  const auto dp = [&](const tg::Graph& g) {
+    const int t = g.captures.back().second;
+    return tg::evaluate(g, env).at(static_cast<size_t>(t)).f;
+  };
+  const std::vector<float> a = dp(before), b = dp(after);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(std::bit_cast<uint32_t>(a[i]), std::bit_cast<uint32_t>(b[i])) << "p = " << p[i];
+}
+
+TEST(ReluGradRewrite, TheReluFoldsIntoItsMatmulStore) {
+  // A layer and its gradient: relu(x·w + b) read by the loss, x·w's relu_grad read back.
+  tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {37, 21});
+    const tg::Tensor w = tg::paramInput("w", {21, 44});
+    const tg::Tensor b = tg::paramInput("b", {44});
+    const tg::Tensor v = tg::paramInput("v", {37, 44});
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(tg::relu(tg::add(tg::matmul(x, w), b)), v))};
+  });
+  const tg::GradResult grads = tg::appendGrad(g);
+  for (const auto& [name, t] : grads.paramGrads) g.captures.emplace_back("d" + name, t);
+  const auto reluKernels = [](const tg::Graph& graph) {
+    const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, false, true);
+    size_t n = 0;
+    for (const tg::KernelSpec& k : tg::emitKernels(graph, plan, kFast)) {
+      if (k.wgsl.empty() || k.wgsl.starts_with("// fast matmul")) continue;
+      std::vector<int> ops = k.fusedOps;
+      ops.push_back(k.opIndex);
+      n += std::any_of(ops.begin(), ops.end(), [&](int o) {
+        return graph.ops[static_cast<size_t>(o)].kind == tg::OpKind::Relu;
+      });
+    }
+    return n;
+  };
+  // x·w + b is read by relu_grad too, so the ReLU runs in an element-wise kernel.
+  EXPECT_EQ(reluKernels(g), 1u);
+  tg::Graph rewritten = g;
+  tg::readReluGradsFromOutputs(rewritten);
+  EXPECT_EQ(reluKernels(rewritten), 0u);  // now in the matmul's epilogue
+  tg::EvalInputs env;
+  uint32_t seed = 11;
+  for (const tg::Op& op : rewritten.ops) {
+    if (op.kind != tg::OpKind::ParamInput) continue;
+    const tg::Shape& s = rewritten.tensor(op.out).shape;
+    env.params[op.attrs.name] =
+        tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
+  }
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+    tg_test::expectGpuMatchesCpu(backend, rewritten, {}, {}, env, 1e-4, 1e-4, kFast, {}, false);
+}
+
+}  // namespace
