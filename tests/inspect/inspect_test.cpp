@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "shell.h"
 #include <regex>
 #include <sstream>
 
@@ -27,30 +29,17 @@ const std::string kMlpBundle = std::string(TG_PARITY_BUNDLE_DIR) + "/mlp_sin.tgb
 // The transformer at small sizes where a test lays out or times every kernel.
 const std::string kSmallTransformer = "transformer --d 16 --layers 1 --heads 2 --batch 4";
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result shell(const std::string& cmd) {
-  Result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using Result = test_support::Shell;
+using test_support::shell;
 
 Result inspect(const std::string& args) {
-  return shell(std::string(TG_INSPECT) + " " + args + " 2>&1");
+  return shell(std::string(TG_INSPECT) + " " + args);
 }
 
 // The report in headless Chromium (tests/inspect/check_report.mjs): one JSON line.
 Result checkReport(const std::filesystem::path& report, const std::string& query) {
   return shell("cd '" + std::string(TG_INSPECT_NODE_DIR) + "' && '" + std::string(TG_NODE) +
-               "' check_report.mjs '" + report.string() + "' '" + query + "' 2>&1");
+               "' check_report.mjs '" + report.string() + "' '" + query + "'");
 }
 
 fs::path scratchRoot() {
