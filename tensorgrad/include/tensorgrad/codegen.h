@@ -56,9 +56,10 @@ struct KernelSpec {
 enum class KernelSet : uint8_t { Upstream, Fast };
 
 struct EmitOptions {
-  // Chain same-shape element-wise ops into one kernel when the values between them have no
-  // other reader and live in no buffer anything else needs; broadcasts, reshapes and permutes
-  // join as indexing (upstream emits one kernel per op;
+  // Compute element-wise ops in one kernel when the values between them are read only by ops
+  // of that kernel and live in no buffer anything else needs (a value may have several readers
+  // there; a single-element value may be broadcast); broadcasts, reshapes and permutes join as
+  // indexing (upstream emits one kernel per op;
   // off by default so kernel lists compare with upstream's; always on under KernelSet::Fast).
   bool fuseElementwise = false;
   KernelSet kernels = KernelSet::Upstream;

@@ -1,7 +1,7 @@
-// Element-wise fusion (EmitOptions::fuseElementwise; always on under KernelSet::Fast): chains of
-// ops with an `expr` in the op registry become one kernel when the values between them have no
-// other reader and live in no buffer anything else needs. Broadcasts, reshapes and permutes join
-// as their consumers' indexing (fused_chain.h).
+// Element-wise fusion (EmitOptions::fuseElementwise; always on under KernelSet::Fast): ops with
+// an `expr` in the op registry become one kernel when the values between them are read only by
+// ops of that kernel (one reader or several) and live in no buffer anything else needs.
+// Broadcasts, reshapes and permutes join as their consumers' indexing (fused_chain.h).
 #pragma once
 
 #include <optional>
