@@ -45,11 +45,18 @@ struct Gemm {
   wgpu::Buffer out;
 };
 
+// TG_WEIGHT_GRAD_SPLITS=N (read by this bench only): split every Aᵀ·B product N ways across
+// workgroups where N divides K (EmitOptions::weightGradientSplits); unset, chooseKSplits picks.
+int64_t forcedSplits() {
+  const char* env = std::getenv("TG_WEIGHT_GRAD_SPLITS");
+  return env ? std::stoll(env) : 0;
+}
+
 // Emits the kernels of [m, k] · [k, n] (the lhs stored [k, m] and transposed when `transA`) with
 // `kernels`, the matmul's forced to `tiling` when given, and builds their pipelines and buffers.
 void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet kernels,
            std::optional<tg::detail::GemmTiling> tiling = std::nullopt) {
-  const tg::Graph graph = tg::traceFn([&] {
+  tg::Graph graph = tg::traceFn([&] {
     const tg::Tensor a = tg::paramInput("a", transA ? tg::Shape{k, m} : tg::Shape{m, k});
     return std::vector<tg::Tensor>{
         tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a, tg::paramInput("b", {k, n}))};
@@ -61,7 +68,9 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
   device.GetLimits(&limits);
   // The device's workgroup memory, as the runtime gives the fast set.
   const int64_t budget = limits.maxComputeWorkgroupStorageSize;
-  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {});
+  if (kernels == tg::KernelSet::Fast) tg::splitWeightGradients(graph, budget, forcedSplits());
+  const tg::BufferPlan plan =
+      tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
   auto specs =
       tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
   if (tiling) {
@@ -111,8 +120,8 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
     d.bindGroup = device.CreateBindGroup(&bg);
     d.workgroups = spec.dispatch();
     g.dispatches.push_back(std::move(d));
-    if (spec.kind == tg::OpKind::Matmul) g.out = buffers[static_cast<size_t>(spec.bindings.back())];
   }
+  g.out = buffers[static_cast<size_t>(plan.tensorToBuffer[static_cast<size_t>(graph.outputs[0])])];
 }
 
 void runAndWait(const Gemm& g, int dispatches) {
@@ -193,7 +202,7 @@ const std::vector<std::array<int64_t, 4>> kShapes = {
     {256, 1024, 256, 1},  {512, 4096, 512, 1},   {4096, 512, 1536, 0},  {4096, 512, 2048, 0},
     {4096, 2048, 512, 0}, {512, 4096, 2048, 1},  {2048, 4096, 512, 1},  {1, 4096, 64, 1},
     {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
-    {256, 4096, 1, 1},
+    {256, 4096, 1, 1},    {1024, 4096, 1024, 1},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {

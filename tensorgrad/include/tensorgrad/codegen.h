@@ -68,6 +68,9 @@ struct EmitOptions {
   // device's limit (it requests the adapter's), clamping a larger value to it. Deeper matmul
   // tiles need more than the default.
   int64_t workgroupStorageBytes = 0;
+  // KernelSet::Fast: into how many slices of K each weight gradient is split across workgroups
+  // (passes.h, splitWeightGradients). 0: chosen by shape; N ≥ 1: N wherever N divides K.
+  int64_t weightGradientSplits = 0;
 };
 
 // One KernelSpec per op, in op order; ops without a dispatch (graph inputs, ops fused into a

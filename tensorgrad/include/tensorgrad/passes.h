@@ -19,6 +19,14 @@ std::map<int, int> eliminateDeadCode(Graph& graph, const std::vector<int>& extra
 // that produces x instead of taking a kernel and a dispatch level of its own.
 void readReluGradsFromOutputs(Graph& graph);
 
+// KernelSet::Fast: cross-workgroup split-K for weight gradients. A matmul(permute(r, [1, 0]), d)
+// (r [K, m], d [K, n]) of few outputs over a long K becomes s products over K/s each, one
+// matmul_batched of [s, m, n] partials, and their sum_to_shape [m, n] (same value, summed in
+// another order): each workgroup then walks a short K, and the GPU gets enough output tiles.
+// `forcedSplits` 0: as many slices as chooseKSplits picks for a device with `workgroupBytes`
+// of workgroup memory (0: WebGPU's default); N ≥ 1: N slices wherever N divides K (1: none).
+void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits = 0);
+
 namespace detail {
 struct OptimizerFold;  // codegen/fold_optimizer.h
 }

@@ -59,7 +59,9 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& us
   };
   for (size_t i = 0; i < n; ++i) {
     const int op = static_cast<int>(i);
-    if (!fusable(op)) continue;
+    // A reshape living in its input's buffer ends no group: a group of such reshapes alone
+    // would copy a buffer onto itself. Later groups still take it in as indexing.
+    if (!fusable(op) || use.aliasedReshape(graph.ops[i])) continue;
     // Grow the group from op i's inputs to whatever its members alone read (a value read by two
     // members, as in a product rule's g·x + x·g, joins once both readers are in).
     for (bool grew = true; grew;) {

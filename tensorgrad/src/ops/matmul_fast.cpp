@@ -481,6 +481,11 @@ std::string GemmTiling::describe() const {
 // columns (the weight gradients of a 1-wide layer) give each workgroup 4 outputs or 1 and up to
 // 256 slices: [1, 64] and [64, 1] over K = 4096 in 7.8 µs where 8×8 blocks took 20 (H100,
 // 2026-11-26, bench/RESULTS.md).
+// chooseKSplits splits only a K this long, into at most this many slices (their partials are
+// read once more by the sum).
+constexpr int64_t kMinSplitK = 2048;
+constexpr int64_t kMaxKSplits = 32;
+
 GemmTiling chooseTiling(const MatmulProblem& raw) {
   const MatmulProblem p = normalized(raw);
   using F = GemmTiling::Form;
@@ -527,6 +532,30 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   if (narrow == 8) return split(8, 8, 2, 2);
   if (blocks(p, 16, 16) >= 132) return split(16, 16, 4, 4);
   return split(8, 8, 4, 4);
+}
+
+int64_t chooseKSplits(const MatmulProblem& p) {
+  // From a forced-split sweep on the H100 (bench/RESULTS.md): at K = 1024 no split gained; at
+  // K = 4096, 128×128 tiles over slices of K ≥ 512 gained most (512×4096×512ᵀ 93 → 67 µs at 8
+  // slices, 1024×4096×1024ᵀ 243 → 219 µs at 2), then 128×64 tiles over K ≥ 256 (256×4096×256ᵀ
+  // 35 → 30 µs at 16).
+  if (p.batches != 1 || !p.transA || p.k < kMinSplitK) return 1;
+  const GemmTiling whole = chooseTiling(p);
+  if (whole.form == GemmTiling::Form::Tiled && whole.bm * whole.bn == 128 * 128) return 1;
+  // The fewest slices whose batched product takes ≥ 128 tiles of bm×bn, each slice ≥ minK deep.
+  const auto fewest = [&](int64_t bm, int64_t bn, int64_t minK) -> int64_t {
+    for (int64_t s = 2; s <= kMaxKSplits && p.k % s == 0 && p.k / s >= minK; s *= 2) {
+      MatmulProblem q = p;
+      q.batches = s;
+      q.k = p.k / s;
+      q.batchedRhs = true;
+      const GemmTiling t = chooseTiling(q);
+      if (t.form == GemmTiling::Form::Tiled && t.bm == bm && t.bn == bn) return s;
+    }
+    return 1;
+  };
+  if (const int64_t s = fewest(128, 128, 512); s > 1) return s;
+  return fewest(128, 64, 256);
 }
 
 MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {

@@ -68,6 +68,13 @@ struct GemmTiling {
 // The tiling the fast set uses for `p`.
 GemmTiling chooseTiling(const MatmulProblem& p);
 
+// Cross-workgroup split-K for a weight gradient (one Aᵀ·B product of few outputs over a long K):
+// into how many slices of K `p` is cut, each slice its own product of a batched matmul whose
+// [slices, m, n] partials a column sum then adds (passes.h: splitWeightGradients). 1: not split.
+// A split pays a second pass over slices·m·n partials to give every workgroup a short K and
+// the GPU enough output tiles.
+int64_t chooseKSplits(const MatmulProblem& p);
+
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the epilogue's, then
 // `out`.

@@ -107,7 +107,10 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 }
 
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
-  if (emit.kernels == KernelSet::Fast) readReluGradsFromOutputs(ir.graph);
+  if (emit.kernels == KernelSet::Fast) {
+    readReluGradsFromOutputs(ir.graph);
+    splitWeightGradients(ir.graph, emit.workgroupStorageBytes, emit.weightGradientSplits);
+  }
   std::vector<std::pair<std::string, int64_t>> order;  // the ParamStore's arena layout
   for (const auto& p : ir.params) order.emplace_back(p->path, shapeSize(p->shape));
   ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers,
