@@ -1,6 +1,7 @@
 // Element-wise fusion across a DAG (codegen/fuse_elementwise.h): a value read by two members of
 // one group, a scalar chain broadcast into a group, a constant as a literal; and the fast set's
-// relu_grad rewrite (readReluGradsFromOutputs), which lets a ReLU fold into its matmul's store.
+// relu_grad rewrite (readReluGradsFromOutputs), which lets a ReLU fold into its matmul's store;
+// reductions that compute their element-wise input themselves (codegen/fold_prologue.h).
 // Oracles: the CPU evaluator (the rewrite bit for bit, the kernels within fp32 rounding on
 // lavapipe and in Dawn).
 #include <gtest/gtest.h>
@@ -50,6 +51,48 @@ TEST(ElementwiseFusion, AValueReadTwiceInOneGroupStaysInRegisters) {
       tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-6, 0, {.fuseElementwise = true});
     }
   }
+}
+
+// Reductions of element-wise values: a variance's squared deviations (rows of 20: vec4 loads), a
+// row sum of exp over 6 (scalar loads), a gain's gradient x·tanh(x) summed over the rows (a
+// column sum), and the same over 8 rows, too short for the fast column form.
+tg::Graph reductionsGraph(int64_t rows) {
+  return tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {rows, 20});
+    const tg::Tensor m = tg::paramInput("m", {rows, 1});
+    const tg::Tensor y = tg::paramInput("y", {rows, 6});
+    const tg::Tensor d = tg::sub(x, m);
+    const tg::Tensor head = tg::paramInput("head", {8, 20});
+    return std::vector<tg::Tensor>{
+        tg::capture("var", tg::mean(tg::mul(d, d), -1)),
+        tg::capture("sumexp", tg::sum(tg::exp(y), -1)),
+        tg::capture("gain", tg::sumToShape(tg::mul(x, tg::tanh(x)), {20})),
+        tg::capture("short", tg::sumToShape(tg::mul(head, head), {20}))};
+  });
+}
+
+TEST(ReductionPrologue, AReductionComputesTheGroupThatAloneFeedsIt) {
+  const tg::Graph g = reductionsGraph(37);
+  // Three reductions take their group in; the short column sum keeps its mul kernel.
+  const tg::BufferPlan plan = tg::planBuffers(g, {}, {}, false, true);
+  size_t withPrologue = 0, run = 0;
+  for (const tg::KernelSpec& k : tg::emitKernels(g, plan, kFast)) {
+    run += !k.wgsl.empty();
+    withPrologue += k.wgsl.find("fn prologue(") != std::string::npos;
+  }
+  EXPECT_EQ(withPrologue, 3u);
+  // The three, the short sum and its mul, and the copy of the mean into the captured [37] (a
+  // captured reshape has a buffer of its own).
+  EXPECT_EQ(run, 6u);
+  tg::EvalInputs env;
+  uint32_t seed = 21;
+  for (const tg::Op& op : g.ops) {
+    if (op.kind != tg::OpKind::ParamInput) continue;
+    const tg::Shape& s = g.tensor(op.out).shape;
+    env.params[op.attrs.name] = tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
+  }
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+    tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-5, 1e-6, kFast, {}, false);
 }
 
 // loss = sum(relu(p) · w): the gradient reaching p is relu_grad(p, w).

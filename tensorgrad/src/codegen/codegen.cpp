@@ -7,6 +7,7 @@
 #include "fold_epilogue.h"
 #include "fold_identity_sum.h"
 #include "fold_optimizer.h"
+#include "fold_prologue.h"
 #include "fold_transpose.h"
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
@@ -74,6 +75,9 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     for (size_t m = 0; m < epilogueOf.size(); ++m)
       if (epilogueOf[m] >= 0) epilogueFrom[static_cast<size_t>(epilogueOf[m])] = static_cast<int>(m);
   }
+  detail::PrologueFolds prologues;  // reductions computing the group that produces their input
+  if (options.kernels == KernelSet::Fast)
+    prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes);
   const auto permutesOf = [&](size_t m) {
     return folds.permuteOf.empty() ? std::array<int, 2>{-1, -1} : folds.permuteOf[m];
   };
@@ -87,6 +91,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         k.kind = op.kind;
       }
       kernels.push_back(std::move(k));
+      continue;
+    }
+    if (!prologues.folded.empty() && prologues.folded[i]) {  // computed by a reduction
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (const auto it = prologues.kernels.find(static_cast<int>(i)); it != prologues.kernels.end()) {
+      kernels.push_back(std::move(it->second));
       continue;
     }
     if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store

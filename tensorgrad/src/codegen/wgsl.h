@@ -10,12 +10,23 @@ namespace tg::detail {
 
 struct OpDef;
 
+// A fast reduction's input computed in its own kernel instead of read from a buffer
+// (codegen/fold_prologue.h): module-scope WGSL declaring `bindings` buffers from binding 0 and
+// `fn prologue(i : u32) -> f32`, the input's element at flat index i. `out` binds after them.
+struct ReducePrologue {
+  std::string wgsl;
+  size_t bindings = 0;
+};
+
 // What a kernel template sees: the op, its tensors, and the names its bindings got.
 struct KernelArgs {
   const Op& op;
   const Graph& graph;
   const OpDef& def;
   int64_t workgroupBytes = 16384;  // what a fast kernel may use (EmitOptions::workgroupStorageBytes)
+  // Set for a fast sum_last, mean_last or sum_to_shape whose input a prologue computes; a fast
+  // template that cannot read through it returns no kernel.
+  const ReducePrologue* prologue = nullptr;
   const TensorInfo& in(size_t i) const { return graph.tensor(op.inputs.at(i)); }
   const TensorInfo& out() const { return graph.tensor(op.out); }
   std::string inName(size_t i) const;  // the WGSL variable bound to input i

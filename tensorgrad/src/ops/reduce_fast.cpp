@@ -67,13 +67,31 @@ std::string accumulators(const std::string& type) {
 
 std::string header(const std::string& comment, const KernelArgs& a, const std::string& inType,
                    const std::string& outType, const std::string& shared) {
-  std::string w = "// " + comment + "\n" + shared;
-  w += "@group(0) @binding(0) var<storage, read> " + a.inName(0) + " : array<" + inType + ">;\n";
-  w += "@group(0) @binding(1) var<storage, read_write> out : array<" + outType + ">;\n";
+  std::string w = "// " + comment + (a.prologue ? ", input computed in the kernel" : "") + "\n" + shared;
+  size_t outBinding = 1;
+  if (a.prologue) {
+    w += a.prologue->wgsl;
+    if (inType == "vec4<f32>") {
+      w += "fn prologue4(q : u32) -> vec4<f32> {\n  return vec4<f32>(prologue(4u * q), prologue(4u * q + 1u), "
+           "prologue(4u * q + 2u), prologue(4u * q + 3u));\n}\n";
+    }
+    outBinding = a.prologue->bindings;
+  } else {
+    w += "@group(0) @binding(0) var<storage, read> " + a.inName(0) + " : array<" + inType + ">;\n";
+  }
+  w += "@group(0) @binding(" + n(static_cast<int64_t>(outBinding)) + ") var<storage, read_write> out : array<" +
+       outType + ">;\n";
   w += "@compute @workgroup_size(" + n(kWorkgroupSize) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid "
        ": u32) {\n";
   return w;
+}
+
+// The input's element (a vec4 of them when `vec4`) at `index`: from its buffer, or computed by
+// the prologue.
+std::string load(const KernelArgs& a, bool vec4, const std::string& index) {
+  if (a.prologue) return (vec4 ? "prologue4(" : "prologue(") + index + ")";
+  return a.inName(0) + "[" + index + "]";
 }
 
 // The workgroup index over the 2-D grid; workgroups past `count` (the 2-D grid's last row) leave
@@ -103,6 +121,7 @@ std::string tree(int64_t width, int64_t stride, const std::string& index,
 }
 
 KernelSource copyKernel(const KernelArgs& a, int64_t size) {
+  if (a.prologue) return {};  // the producer's own kernel is as good as a copy of it
   const bool vec4 = size % 4 == 0;
   const std::string t = vec4 ? "vec4<f32>" : "f32";
   const int64_t threads = vec4 ? size / 4 : size;
@@ -156,7 +175,7 @@ KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t leng
   const RowReduceGeometry g = chooseRowGeometry(rows, length);
   const int64_t units = g.vec4 ? length / 4 : length, perWg = g.rowsPerWorkgroup();
   const int64_t workgroups = ceilDiv(rows, perWg);
-  const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
+  const std::string type = g.vec4 ? "vec4<f32>" : "f32";
   std::string w =
       header("fast row reduce: " + n(rows) + " rows of " + n(length) + ", " + n(g.lanes) +
                  " lanes per row" + (g.vec4 ? ", vec4" : ", scalar"),
@@ -168,7 +187,7 @@ KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t leng
   w += accumulators(type);
   w += "  if (row < " + u(rows) + ") {\n    let base = row * " + u(units) + ";\n";
   w += stridedSum("lane", g.lanes, units,
-                  [&](const std::string& j) { return x + "[base + " + j + "]"; });
+                  [&](const std::string& j) { return load(a, g.vec4, "base + " + j); });
   w += "  }\n  let v = (s0 + s1) + (s2 + s3);\n";
   static_assert(kUnroll == 4);
   const std::string total = g.vec4 ? "((v.x + v.y) + (v.z + v.w))" : "v";
@@ -191,7 +210,7 @@ KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t 
   const ColumnReduceGeometry g = chooseColumnGeometry(outer, rows, cols);
   const int64_t units = g.vec4 ? cols / 4 : cols, tiles = ceilDiv(units, g.colLanes);
   const int64_t workgroups = outer * tiles, rowLanes = g.rowLanes();
-  const std::string x = a.inName(0), type = g.vec4 ? "vec4<f32>" : "f32";
+  const std::string type = g.vec4 ? "vec4<f32>" : "f32";
   std::string w = header(
       "fast column reduce: [" + n(outer) + ", " + n(rows) + ", " + n(cols) + "] over axis 1, " +
           n(g.colLanes) + " column lanes" + (g.vec4 ? ", vec4" : ", scalar"),
@@ -202,7 +221,7 @@ KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t 
   w += accumulators(type);
   w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(rows * units) + " + c;\n";
   w += stridedSum("ty", rowLanes, rows, [&](const std::string& j) {
-    return x + "[base + (" + j + ") * " + u(units) + "]";
+    return load(a, g.vec4, "base + (" + j + ") * " + u(units));
   });
   w += "  }\n  part[lid] = (s0 + s1) + (s2 + s3);\n";
   if (rowLanes > 1) w += tree(rowLanes, g.colLanes, "ty");
@@ -261,6 +280,7 @@ namespace {
 KernelSource softmaxKernel(const KernelArgs& a, const std::string& name, const std::string& limit,
                            const std::string& finish,
                            const std::function<std::string(const std::string&)>& store) {
+  if (a.prologue) return {};  // reads its input three times: not worth recomputing
   const int64_t d = a.in(0).shape.back(), rows = shapeSize(a.in(0).shape) / d;
   const RowReduceGeometry g = chooseRowGeometry(rows, d, false);
   const int64_t perWg = g.rowsPerWorkgroup(), workgroups = ceilDiv(rows, perWg);
