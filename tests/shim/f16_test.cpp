@@ -220,5 +220,133 @@ TEST_F(F16, MatrixConversionsRoundEachElement) {
   }
 }
 
+// bitcast between f16 vectors and 32-bit values keeps the bits (component 0 in the low half),
+// modf/frexp of f16 scalars and vectors, and an f16 override set by a pipeline constant (rounded
+// to the nearest f16, as WebGPU converts it) or left at its default.
+TEST_F(F16, BitcastsModfFrexpAndOverrides) {
+  const std::string wgsl = R"(enable f16;
+override h : f16 = 1.5h;
+@group(0) @binding(0) var<storage, read> a : array<u32, 4>;
+@group(0) @binding(1) var<storage, read_write> o : array<u32, 6>;
+@group(0) @binding(2) var<storage, read_write> p : array<f16, 12>;
+@compute @workgroup_size(1) fn main() {
+  let v2 = bitcast<vec2<f16>>(a[0]);
+  p[0] = v2.x;
+  p[1] = v2.y;
+  o[0] = bitcast<u32>(v2 * 2.0h);
+  let v4 = bitcast<vec4<f16>>(vec2<u32>(a[1], a[2]));
+  p[2] = v4.x;
+  p[3] = v4.w;
+  o[1] = u32(bitcast<vec2<i32>>(v4 + vec4<f16>(1.0h)).y);
+  o[2] = bitcast<u32>(bitcast<f32>(bitcast<vec2<f16>>(a[3])));
+  let m = modf(vec2<f16>(v2.x, -v2.y));
+  p[4] = m.fract.x;
+  p[5] = m.whole.x;
+  p[6] = m.fract.y;
+  p[7] = m.whole.y;
+  let f = frexp(h);
+  p[8] = f.fract;
+  o[3] = bitcast<u32>(f.exp);
+  let g = frexp(vec2<f16>(v4.y, 0.0h));
+  p[9] = g.fract.x;
+  o[4] = bitcast<u32>(g.exp.x);
+  o[5] = bitcast<u32>(g.exp.y);
+  p[10] = modf(h).whole;
+  p[11] = h;
+}
+)";
+  const auto pack = [](uint16_t lo, uint16_t hi) { return uint32_t{lo} | uint32_t{hi} << 16; };
+  const std::vector<uint32_t> in = {pack(ToHalf(2.75), ToHalf(1.25)),
+                                    pack(ToHalf(-3.5), ToHalf(96.0)),
+                                    pack(ToHalf(0.5), ToHalf(7.0)), 0x40490fdbu};
+  auto a = Upload(in, wgpu::BufferUsage::Storage, "a");
+  for (double constant : {0.3, -1000.7, std::nan("")}) {
+    const bool set = !std::isnan(constant);  // nan: no constant, the default 1.5
+    SCOPED_TRACE(set ? "h = " + std::to_string(constant) : std::string("h at its default"));
+    auto o = MakeBuffer(24, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+    auto p = MakeBuffer(24, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "p");
+    std::vector<wgpu::ConstantEntry> constants;
+    if (set) constants.push_back({.key = "h", .value = constant});
+    ASSERT_EQ(Run(wgsl, {a, o, p}, 1, constants), "");
+    const auto u = Read<uint32_t>(o, 6);
+    const auto half = Read<uint16_t>(p, 12);
+    EXPECT_EQ(half[0], ToHalf(2.75));
+    EXPECT_EQ(half[1], ToHalf(1.25));
+    EXPECT_EQ(u[0], pack(ToHalf(5.5), ToHalf(2.5)));
+    EXPECT_EQ(half[2], ToHalf(-3.5));
+    EXPECT_EQ(half[3], ToHalf(7.0));
+    EXPECT_EQ(u[1], pack(ToHalf(1.5), ToHalf(8.0)));  // v4.zw + 1 as one i32
+    EXPECT_EQ(u[2], 0x40490fdbu);                     // through f32 and back: the same bits
+    EXPECT_EQ(half[4], ToHalf(0.75));
+    EXPECT_EQ(half[5], ToHalf(2.0));
+    EXPECT_EQ(half[6], ToHalf(-0.25));
+    EXPECT_EQ(half[7], ToHalf(-1.0));
+    const double hv = FromHalf(ToHalf(set ? constant : 1.5));
+    int exp = 0;
+    const double fract = std::frexp(hv, &exp);
+    EXPECT_EQ(half[8], ToHalf(fract));
+    EXPECT_EQ(static_cast<int32_t>(u[3]), exp);
+    EXPECT_EQ(half[9], ToHalf(0.75));  // 96 = 0.75 * 2^7
+    EXPECT_EQ(static_cast<int32_t>(u[4]), 7);
+    EXPECT_EQ(u[5], 0u);  // frexp(0): 0 * 2^0
+    EXPECT_EQ(half[10], ToHalf(std::trunc(hv)));
+    EXPECT_EQ(half[11], ToHalf(hv));
+  }
+  // A constant f16 cannot hold is an error at pipeline creation.
+  const std::string error = Run(wgsl, {a, a, a}, 1, {{.key = "h", .value = 65520.0}});
+  EXPECT_NE(error.find("\"h\" to 65520"), std::string::npos) << error;
+  EXPECT_NE(error.find("f16 cannot represent"), std::string::npos) << error;
+}
+
+// f16 matrices in a uniform buffer at WGSL's offsets (columns 4 bytes apart in matCx2<f16>, 8
+// in matCx3 and matCx4; std140 would put them 16 apart): read whole, by column and element,
+// through a pointer, and as array elements by a run-time index.
+TEST_F(F16, MatricesInUniformBuffers) {
+  const std::string wgsl = R"(enable f16;
+struct U {
+  m2 : mat2x2h,                // 0: columns at 0, 4
+  a : f16,                     // 8
+  m3 : mat3x3h,                // 16: columns at 16, 24, 32 (6 bytes each)
+  b : f16,                     // 40
+  m4 : mat2x4h,                // 48
+  arr : array<mat2x3h, 2>,     // 64, stride 16
+}
+@group(0) @binding(0) var<uniform> u : U;
+@group(0) @binding(1) var<storage, read_write> o : array<f16, 40>;
+@group(0) @binding(2) var<storage, read> index : u32;
+@compute @workgroup_size(1) fn main() {
+  let m2 = u.m2;
+  o[0] = m2[0][0]; o[1] = m2[0][1]; o[2] = m2[1][0]; o[3] = m2[1][1];
+  o[4] = u.a;
+  for (var c = 0u; c < 3u; c++) {
+    let col = u.m3[c];
+    o[5u + 3u * c] = col.x; o[6u + 3u * c] = col.y; o[7u + 3u * c] = col.z;
+  }
+  o[14] = u.b;
+  let p = &u.m4;
+  o[15] = (*p)[0].x; o[16] = (*p)[0].w; o[17] = p[1].y; o[18] = p[1][3];
+  let e = u.arr[index];
+  o[19] = e[0].x; o[20] = e[0].z; o[21] = e[1].y;
+  let v = u.arr[1][1];
+  o[22] = v.x; o[23] = v.z;
+  let t = transpose(u.m3) * vec3h(1.0h, 0.0h, 0.0h);  // the first row
+  o[24] = t.x; o[25] = t.y; o[26] = t.z;
+}
+)";
+  // Each half of the 96 bytes holds its own index + 1 (a multiple of 1 exact in f16).
+  std::vector<uint16_t> bytes(48);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = ToHalf(static_cast<double>(i + 1));
+  const auto at = [&](size_t byteOffset) { return bytes[byteOffset / 2]; };
+  auto ub = Upload(bytes, wgpu::BufferUsage::Uniform, "u");
+  auto o = MakeBuffer(80, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+  auto index = Upload(std::vector<uint32_t>{0}, wgpu::BufferUsage::Storage, "index");
+  ASSERT_EQ(Run(wgsl, {ub, o, index}, 1), "");
+  const auto got = Read<uint16_t>(o, 28);  // a multiple of 4 bytes
+  const size_t offsets[] = {0,  2,  4,  6,  8,  16, 18, 20, 24, 26, 28, 32, 34, 36,
+                            40, 48, 54, 58, 62, 64, 68, 74, 88, 92, 16, 24, 32};
+  for (size_t k = 0; k < 27; ++k)
+    EXPECT_EQ(got[k], at(offsets[k])) << "o[" << k << "], WGSL byte " << offsets[k];
+}
+
 }  // namespace
 }  // namespace shim_test

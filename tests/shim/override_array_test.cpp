@@ -48,5 +48,72 @@ TEST_F(OverrideArray, StorageOverTheLimitFailsAtPipelineCreation) {
       << e;
 }
 
+// A count that is an override-expression: computed at pipeline creation from the constants (or
+// the defaults), with WGSL's errors there: a count not above 0, division by zero, an unset
+// override; the count itself is no pipeline constant. Single-override counts must be above 0 too.
+TEST_F(OverrideArray, ExpressionCountsComeFromThePipelineConstants) {
+  const char* kernel = R"(override n : u32;
+override k : i32 = 3;
+var<workgroup> a : array<u32, n * 2u + u32(k - 2)>;
+@group(0) @binding(0) var<storage, read_write> o : array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) j : u32) {
+  let len = n * 2u + u32(k - 2);
+  for (var i = j; i < len; i += 64u) { a[i] = i * 10u + 1u; }
+  workgroupBarrier();
+  o[j] = a[(len - 1u - j) % len];
+  o[64u + j] = a[j + len];
+}
+)";
+  for (const double n : {1.0, 50.0, 500.0}) {
+    const uint32_t len = static_cast<uint32_t>(n) * 2 + 1;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto o = MakeBuffer(128 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+    ASSERT_EQ(Run(kernel, {o}, 1, {{.key = "n", .value = n}}), "");
+    const auto got = Read<uint32_t>(o, 128);
+    for (uint32_t j = 0; j < 64; ++j) {
+      EXPECT_EQ(got[j], ((len - 1 - j) % len) * 10 + 1) << j;
+      EXPECT_EQ(got[64 + j], (len - 1) * 10 + 1) << "clamped read " << j + len;
+    }
+  }
+  auto o = MakeBuffer(128 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "o");
+  const auto error = [&](const char* wgsl, std::vector<wgpu::ConstantEntry> constants) {
+    return Run(wgsl, {o}, 1, std::move(constants));
+  };
+  std::string e = error(kernel, {{.key = "n", .value = 2}, {.key = "k", .value = -1}});
+  EXPECT_NE(e.find("computes the array count 'n * 2u + u32(k - 2)' overflows"), std::string::npos)
+      << e;  // 4 + u32(-3)
+  e = error(kernel, {{.key = "n", .value = 0}, {.key = "k", .value = 2}});
+  EXPECT_NE(e.find("is 0; it must be greater than 0"), std::string::npos) << e;
+  e = error(kernel, {});
+  EXPECT_NE(e.find("does not set override \"n\" (id 0)"), std::string::npos) << e;
+  e = error(kernel, {{.key = "n", .value = 1}, {.key = "2046", .value = 5}});
+  EXPECT_NE(e.find("sets constant \"2046\", which the shader does not declare"), std::string::npos)
+      << e;
+  wgpu::Limits limits;
+  ASSERT_EQ(device.GetLimits(&limits), wgpu::Status::Success);
+  e = error(kernel, {{.key = "n", .value = limits.maxComputeWorkgroupStorageSize / 8.0}});
+  EXPECT_NE(e.find("bytes of workgroup storage, over maxComputeWorkgroupStorageSize"),
+            std::string::npos)
+      << e;
+  const char* divides = R"(override n : u32;
+var<workgroup> a : array<u32, 64u / n>;
+@group(0) @binding(0) var<storage, read_write> o : array<u32>;
+@compute @workgroup_size(1) fn main() { a[0] = 1u; o[0] = a[0]; }
+)";
+  e = error(divides, {{.key = "n", .value = 0}});
+  EXPECT_NE(e.find("the array count '64u / n' divides by zero"), std::string::npos) << e;
+  e = error(divides, {});  // n, used only in the count, has no default
+  EXPECT_NE(e.find("does not set override \"n\" (id 0) in compute.constants; it has no default "
+                   "value and the array count '64u / n' uses it"),
+            std::string::npos)
+      << e;
+  e = error(kKernel, {{.key = "n", .value = 0}});
+  EXPECT_NE(e.find("sizes a var<workgroup> array by override \"n\" = 0; an array count must be "
+                   "greater than 0"),
+            std::string::npos)
+      << e;
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -400,5 +400,84 @@ fn viaCallee() -> u32 { return c * 2u; }
   EXPECT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
 }
 
+// WGSL: `_ = &v;` is a static use of v, so layout "auto" has v's binding, as Dawn's does (a
+// storage struct, a uniform and a runtime-sized array that nothing reads). A group without
+// them no longer matches the layout; one with them does.
+TEST_F(WgslModule, PhonyAssignmentOfAPointerKeepsItsBindingInLayoutAuto) {
+  const auto pipeline = PipelineOf(R"(
+struct S { a : f32, rest : array<u32> }
+@group(0) @binding(0) var<storage, read_write> out : array<u32>;
+@group(0) @binding(1) var<storage, read> s : S;
+@group(0) @binding(2) var<uniform> u : vec4<f32>;
+@group(0) @binding(3) var<storage, read> r : array<f32>;
+@compute @workgroup_size(1) fn main() {
+  _ = &s;
+  let p = &u;
+  _ = p;
+  _ = &r;
+  out[0] = 7u;
+})");
+  ASSERT_TRUE(pipeline);
+  auto out = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
+  auto in = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::Uniform, "in");
+  const CapturedError outOnly = Capture([&] { Group(pipeline, 0, {out}); });
+  EXPECT_EQ(outOnly.type, wgpu::ErrorType::Validation);
+  wgpu::BindGroup group;
+  const CapturedError all = Capture([&] { group = Group(pipeline, 0, {out, in, in, in}); });
+  ASSERT_EQ(all.type, wgpu::ErrorType::NoError) << all.message;
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, group);
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  Submit(encoder);
+  EXPECT_EQ(Read<uint32_t>(out, 1)[0], 7u);
+}
+
+// WebGPU checks a workgroup size an override sets at pipeline creation, with the pipeline's
+// value: a default outside the limits is no error at module creation, only for a pipeline that
+// keeps it, and the error names the override and the limit.
+TEST_F(WgslModule, OverriddenWorkgroupSizeIsCheckedAtPipelineCreation) {
+  wgpu::ShaderModule module;
+  const CapturedError created = Capture([&] {
+    module = WgslModuleOf(R"(
+override z = 9999u;
+override x : u32 = 0u;
+@group(0) @binding(0) var<storage, read_write> out : array<u32, 8>;
+@compute @workgroup_size(x, 1, z)
+fn main(@builtin(local_invocation_id) l : vec3<u32>) { out[l.z * 2u + l.x] = l.z * 2u + l.x + 1u; }
+)", "big z");
+  });
+  ASSERT_EQ(created.type, wgpu::ErrorType::NoError) << created.message;
+  auto pipelineOf = [&](std::vector<wgpu::ConstantEntry> constants, wgpu::ComputePipeline* out) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute = {
+        .module = module, .constantCount = constants.size(), .constants = constants.data()};
+    return Capture([&] { *out = device.CreateComputePipeline(&pd); });
+  };
+  wgpu::ComputePipeline pipeline;
+  CapturedError e = pipelineOf({{.key = "x", .value = 2}}, &pipeline);
+  EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(e.message.find("override \"z\" sets workgroup size z to 9999, which is over "
+                           "maxComputeWorkgroupSizeZ"), std::string::npos) << e.message;
+  e = pipelineOf({{.key = "z", .value = 3}}, &pipeline);  // x keeps its default, 0
+  EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
+  EXPECT_NE(e.message.find("override \"x\" sets workgroup size x to 0, which is below 1"),
+            std::string::npos) << e.message;
+  e = pipelineOf({{.key = "x", .value = 2}, {.key = "z", .value = 3}}, &pipeline);
+  ASSERT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+  auto out = MakeBuffer(32, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, Group(pipeline, 0, {out}));
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  Submit(encoder);
+  // A (2, 1, 3) workgroup writes 6 slots.
+  EXPECT_EQ(Read<uint32_t>(out, 8), (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 0, 0}));
+}
+
 }  // namespace
 }  // namespace shim_test

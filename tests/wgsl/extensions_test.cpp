@@ -140,10 +140,45 @@ TEST(F16, ConstantsFoldInHalfPrecision) {
   ExpectError("enable f16;\nconst c = 60000.0h + 6000.0h;", 2, 20,
               "'60000.0hf + 6000.0hf' cannot be represented as 'f16'");
   ExpectError("enable f16;\nconst c = 1.0h + 1.0f;", 2, 16, "");
-  ExpectError("enable f16;\nconst b = bitcast<u32>(vec2h(1.0h, 2.0h));", 2, 11,
-              "unsupported in this WGSL subset: bitcast involving f16");
-  ExpectError("enable f16;\noverride h : f16 = 1.5h;", 2, 1,
-              "unsupported in this WGSL subset: override of type f16");
+}
+
+// bitcast between f16 vectors and 32-bit values of the same size, modf/frexp of f16 and f16
+// overrides (a 16-bit specialization constant); a constant bitcast to an infinity or NaN is an
+// error, as any const-expression that evaluates to one.
+TEST(F16, BitcastsModfFrexpAndOverrides) {
+  const std::string glsl = Glsl("enable f16;\n" + kOut + R"(override h : f16 = 1.5h;
+@group(0) @binding(1) var<storage, read_write> v : array<vec4h>;
+@compute @workgroup_size(1) fn main() {
+  o[0] = bitcast<u32>(v[0].xy) + u32(bitcast<i32>(v[0].zw)) + u32(bitcast<f32>(v[1].xy));
+  let w = bitcast<vec2u>(v[2]);
+  v[3] = bitcast<vec4h>(w) + bitcast<vec4h>(vec2f(1.0, 2.0)) + bitcast<vec4h>(vec2i(1, 2));
+  v[4] = vec4h(bitcast<vec2h>(o[1]), bitcast<vec2h>(1.0f));
+  let m = modf(v[5].xy);
+  let f = frexp(h);
+  v[6] = vec4h(m.fract, m.whole.x, f.fract) + vec4h(f16(f.exp), modf(h).whole, 0.0h, 0.0h);
+  v[7] = bitcast<vec4h>(v[7]);
+}
+)",
+                                Features(true, false));
+  for (const char* s :
+       {"packFloat2x16(", "int(packFloat2x16(", "uintBitsToFloat(packFloat2x16(", "tg_h4bits(",
+        "tg_bitsh4(floatBitsToUint(vec2(1.0, 2.0)))", "tg_bitsh4(uvec2(ivec2(1, 2)))",
+        "unpackFloat2x16(floatBitsToUint(1.0))", "tg_modf_2h(f16vec2 x)",
+        "tg_frexp_0h(float16_t x)", "r.w_fract = frexp(x, r.w_exp)",
+        "layout(constant_id = 0) const float16_t w_h = 1.5hf;"})
+    EXPECT_NE(glsl.find(s), std::string::npos) << s << "\n" << glsl;
+  ExpectError("enable f16;\nconst b = bitcast<u32>(vec3h(1.0h, 2.0h, 3.0h));", 2, 11,
+              "cannot bitcast from vec3<f16> to u32");
+  ExpectError("enable f16;\nconst b = bitcast<f16>(1u);", 2, 11, "cannot bitcast from u32 to f16");
+  ExpectError("enable f16;\nconst b = bitcast<vec2h>(0x3c007c00u);", 2, 11,
+              "bitcast<vec2<f16>> of this constant gives an infinity or NaN");
+  ExpectError("const b = bitcast<f32>(vec2(1, 0x7fc00000).y);", 1, 11, "infinity or NaN");
+  ExpectError("enable f16;\nconst b = frexp(1i);", 2, 11, "no overload of 'frexp' takes i32");
+  Glsl(
+      "enable f16;\nconst b = bitcast<vec2h>(0x3c00bc00u);\nconst c = "
+      "bitcast<f32>(0x80000000u);\n" +
+          kOut + "@compute @workgroup_size(1) fn main() { o[0] = u32(b.y + f16(c)); }",
+      Features(true, false));
 }
 
 TEST(F16, UniformLayoutsStd140CannotExpressAreUnsupported) {
@@ -153,9 +188,24 @@ TEST(F16, UniformLayoutsStd140CannotExpressAreUnsupported) {
           std::string("@group(0) @binding(1) var<storage, read_write> o : f16;\n") +
           "@compute @workgroup_size(1) fn main() { o = u.a + u.v.y + u.b; }\n",
       Features(true, false));
-  ExpectError("enable f16;\n@group(0) @binding(0) var<uniform> u : mat2x2h;", 2, 23,
+  // f16 matrices are decomposed into their columns (4 or 8 bytes apart, as in WGSL); arrays of
+  // them whose stride is no multiple of 16 stay outside.
+  const std::string glsl = Glsl(
+      "enable f16;\nstruct U { m : mat3x3h, b : f16, @align(16) a : array<mat4x2h, 2> }\n"
+      "@group(0) @binding(0) var<uniform> u : U;\n"
+      "@group(0) @binding(1) var<uniform> w : mat2x2h;\n"
+      "@group(0) @binding(2) var<storage, read_write> o : f16;\n"
+      "@compute @workgroup_size(1) fn main() { o = u.m[2].z + u.b + u.a[1][3].y + w[1].x; }\n",
+      Features(true, false));
+  for (const char* s : {"f16vec3 tgc0_w_m; f16vec3 tgc1_w_m; f16vec3 tgc2_w_m; float16_t tgcp_w_m; "
+                        "float16_t w_b;",
+                        "tgs_mat4x2h w_a[2];",
+                        "struct tgs_mat4x2h { f16vec2 c0; f16vec2 c1; f16vec2 c2; f16vec2 c3; };",
+                        "f16vec2 tgc0_w_w; f16vec2 tgc1_w_w;"})
+    EXPECT_NE(glsl.find(s), std::string::npos) << s << "\n" << glsl;
+  ExpectError("enable f16;\n@group(0) @binding(0) var<uniform> u : array<mat2x2h, 2>;", 2, 23,
               "unsupported in this WGSL subset: uniform buffer layout that std140 cannot "
-              "express: mat2x2<f16> (std140 puts matrix columns 16 bytes apart)",
+              "express: array<mat2x2<f16>, 2> (element stride 8 bytes",
               Features(true, false));
 }
 
@@ -267,14 +317,75 @@ var<workgroup> b : array<vec2i, m>;
   EXPECT_EQ(glsl.find("w_b[w_i]"), std::string::npos) << glsl;
 }
 
+// A count that is an override-expression is a hidden specialization constant (the largest free
+// SpecId glslang allows) that pipeline creation computes from the reflection's program; its
+// default here is the expression's with the overrides' defaults.
+TEST(OverrideArrays, ExpressionCountsAreComputedConstants) {
+  const wgsl::Result r = wgsl::translate(R"(override n : u32 = 4u;
+@id(2046) override m : i32;
+var<workgroup> a : array<u32, (n * 2u) + 1u>;
+var<workgroup> b : array<f32, u32(-m) % n>;
+@group(0) @binding(0) var<storage, read_write> o : array<u32>;
+@compute @workgroup_size(1) fn main() { a[7] = 3u; b[0] = 1.0; o[0] = a[7] + u32(b[0]); }
+)");
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  ASSERT_EQ(r.reflection.computedCounts.size(), 2u);
+  const wgsl::ComputedCount& a = r.reflection.computedCounts[0];
+  EXPECT_EQ(a.id, 2045u);  // 2046 is m's
+  EXPECT_EQ(a.text, "(n * 2u) + 1u");
+  EXPECT_EQ(a.program, (std::vector<std::string>{"o0u", "u2", "*u", "u1", "+u"}));
+  EXPECT_EQ(a.defaultValue, 9.0);
+  const wgsl::ComputedCount& b = r.reflection.computedCounts[1];
+  EXPECT_EQ(b.program, (std::vector<std::string>{"o2046i", "negi", "asu", "o0u", "%u"}));
+  EXPECT_FALSE(b.defaultValue.has_value());  // m has none
+  EXPECT_EQ(r.reflection.workgroupStorageBytes, 9u * 4 + 1 * 4);
+  EXPECT_EQ(r.reflection.overrides.size(), 2u);  // the counts are no overrides
+  const size_t constant = r.glsl.find("layout(constant_id = 2045) const uint ");
+  ASSERT_NE(constant, std::string::npos) << r.glsl;
+  EXPECT_NE(r.glsl.find(" = 9u;", constant), std::string::npos) << r.glsl;
+  EXPECT_LT(constant, r.glsl.find("shared uint w_a[")) << r.glsl;
+}
+
+// evaluateCount: WGSL's override-expression arithmetic, exact, with its errors.
+TEST(OverrideArrays, CountsEvaluateAsWgslDoes) {
+  const auto eval = [](std::vector<std::string> program, double n) {
+    const wgsl::ComputedCount c{0, "e", std::move(program), std::nullopt};
+    return wgsl::evaluateCount(c, [&](uint32_t) { return std::optional<double>(n); });
+  };
+  EXPECT_EQ(eval({"o0i", "i3", "%i", "i4", "+i"}, -7).value, 3);  // -7 % 3 = -1 (dividend's sign)
+  EXPECT_EQ(eval({"o0i", "i2", "/i", "negi"}, -7).value, 3);      // toward zero
+  EXPECT_EQ(eval({"o0u", "u31", ">>u"}, 4294967295.0).value, 1);
+  EXPECT_EQ(eval({"o0i", "u1", ">>i", "negi"}, -8).value, 4);  // arithmetic
+  EXPECT_EQ(eval({"o0i", "asu", "u30", ">>u"}, -1).value, 3);  // the same bits
+  EXPECT_EQ(eval({"o0u", "~u", "u4294967294", "-u"}, 0).value, 1);
+  EXPECT_EQ(eval({"o0u", "u12", "&u", "u3", "|u", "u1", "^u"}, 6).value, 6);
+  EXPECT_NE(eval({"o0u", "u2", "*u"}, 2147483648.0).error.find("overflows"), std::string::npos);
+  EXPECT_NE(eval({"o0u", "u1", "-u"}, 0).error.find("overflows"), std::string::npos);
+  EXPECT_NE(eval({"o0i", "i-1", "/i"}, -2147483648.0).error.find("overflows"), std::string::npos);
+  EXPECT_NE(eval({"u8", "o0u", "/u"}, 0).error.find("divides by zero"), std::string::npos);
+  EXPECT_NE(eval({"u8", "o0u", "%u"}, 0).error.find("divides by zero"), std::string::npos);
+  EXPECT_NE(eval({"u1", "o0u", "<<u"}, 32).error.find("shifts by 32"), std::string::npos);
+  EXPECT_NE(eval({"o0u", "u31", "<<u"}, 2).error.find("overflows"), std::string::npos);
+  EXPECT_NE(eval({"o0i", "i1", "-i"}, 1).error.find("is 0; it must be greater than 0"),
+            std::string::npos);
+  EXPECT_NE(eval({"o0u"}, -1).error.find("which is no u32"), std::string::npos);
+  EXPECT_NE(eval({"o0u", "+u"}, 1).error.find("malformed"), std::string::npos);
+  const wgsl::ComputedCount unset{0, "n", {"o0u"}, std::nullopt};
+  EXPECT_NE(wgsl::evaluateCount(unset, [](uint32_t) { return std::optional<double>(); })
+                .error.find("which is not set"),
+            std::string::npos);
+}
+
 TEST(OverrideArrays, Rules) {
   ExpectError(
       "override n = 4;\nvar<private> a : array<f32, n>;", 2, 29,
       "unsupported in this WGSL subset: override-sized array other than the store type of a "
       "var<workgroup>");
-  ExpectError("override n = 4;\nvar<workgroup> a : array<f32, n * 2>;", 2, 33,
-              "unsupported in this WGSL subset: override-sized array whose count is an "
-              "override-expression");
+  ExpectError("override n = 4;\nvar<workgroup> a : array<f32, max(n, 2)>;", 2, 31,
+              "unsupported in this WGSL subset: override-expression array count with this kind "
+              "of expression");
+  ExpectError("override n = 4;\nvar<workgroup> a : array<f32, f32(n) * 2.0>;", 2, 38,
+              "array count must be an i32 or u32 override-expression, got f32");
   ExpectError("override n = 4;\nvar<workgroup> a : array<array<f32, n>, 2>;", 2, 37,
               "unsupported in this WGSL subset: override-sized array other than");
   ExpectError("override n = 4.0;\nvar<workgroup> a : array<f32, n>;", 2, 31,

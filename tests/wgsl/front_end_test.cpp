@@ -186,4 +186,21 @@ TEST(Lowering, WorkgroupSizeOverrideIsASpecializationConstant) {
       << r.glsl;
 }
 
+// WebGPU checks an override's workgroup size at pipeline creation, where a pipeline constant may
+// replace it: a default outside the limits translates (the SPIR-V's default is then 1 and the
+// reflection keeps the real one); a constant outside them is still an error here.
+TEST(Lowering, WorkgroupSizeOverrideDefaultOutsideTheLimitsIsCheckedLater) {
+  const wgsl::Result r = wgsl::translate(R"(override z = 9999u;
+@compute @workgroup_size(2, 1, z) fn main() {})");
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{2, 1, 1}));
+  ASSERT_EQ(r.reflection.overrides.size(), 1u);
+  EXPECT_EQ(r.reflection.overrides[0].defaultValue, 9999.0);
+  EXPECT_NE(r.glsl.find("local_size_z = 1, local_size_z_id = 0) in;"), std::string::npos) << r.glsl;
+  const wgsl::Result c =
+      wgsl::translate("const z = 9999u;\n@compute @workgroup_size(2, 1, z) fn main() {}");
+  ASSERT_EQ(c.diagnostics.size(), 1u);
+  EXPECT_EQ(c.diagnostics[0].message, "@workgroup_size argument 9999 exceeds the maximum (64)");
+}
+
 }  // namespace

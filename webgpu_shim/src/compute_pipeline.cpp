@@ -1,6 +1,10 @@
 #include "compute_pipeline.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <optional>
 
 #include "descriptor_arrays.h"
 #include "device.h"
@@ -10,6 +14,22 @@
 namespace wgpu::detail {
 
 namespace {
+
+// `v` as IEEE binary16 bits, rounded to nearest even (WebGPU converts a pipeline constant to the
+// override's type); nullopt past the largest finite f16 (65504: 65520 and up round to infinity).
+std::optional<uint16_t> F16Bits(double v) {
+  if (std::isnan(v)) return std::nullopt;
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  if (a >= 65520.0) return std::nullopt;
+  if (a < std::ldexp(1.0, -14))  // subnormal (or the smallest normal, rounded up): units of 2^-24
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(std::ldexp(a, 24))));
+  int e = 0;
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  double q = std::nearbyint(std::ldexp(m, 11));  // 11 significant bits, exact scaling
+  if (q == 2048.0) q = 1024.0, ++e;
+  return static_cast<uint16_t>(sign | ((e - 1 + 15) << 10) | (static_cast<uint16_t>(q) - 1024));
+}
 
 const char* BindingTypeName(BufferBindingType t) {
   switch (t) {
@@ -119,8 +139,17 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
         std::memcpy(&bits, &f, 4);
         break;
       }
+      case ShaderConstant::Kind::F16: {  // a 2-byte specialization constant
+        const std::optional<uint16_t> h = F16Bits(c.value);
+        if (!h)
+          return fail("sets constant \"" + std::string(key) + "\" to " + std::to_string(c.value) +
+                      ", which f16 cannot represent.");
+        bits = *h;
+        break;
+      }
     }
-    specEntries.push_back({match->specId, static_cast<uint32_t>(specData.size() * 4), 4});
+    specEntries.push_back({match->specId, static_cast<uint32_t>(specData.size() * 4),
+                           match->kind == ShaderConstant::Kind::F16 ? size_t{2} : size_t{4}});
     specData.push_back(bits);
   }
   // WebGPU: an override the entry point uses and that has no default must be set.
@@ -134,6 +163,38 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
                   ") in compute.constants; it has no default value and entry point \"" + ep->name +
                   "\" uses it.");
   }
+  // Array counts that are override-expressions, computed as WGSL evaluates them from the
+  // overrides' values (the pipeline's constant, else the default); each is a specialization
+  // constant of its own. Every count of the module is computed, used by the entry point or not.
+  std::map<uint32_t, int64_t> computedCounts;  // by SpecId
+  for (const wgsl::ComputedCount& k : ep->computedCounts) {
+    const auto overrideValue = [&](uint32_t id) -> std::optional<double> {
+      for (const auto& o : ep->overrides) {
+        if (o.specId != id) continue;
+        for (const auto& c : *constants)
+          if (o.name == std::string_view(c.key) || std::to_string(id) == std::string_view(c.key))
+            return c.value;
+        return o.defaultValue;
+      }
+      return std::nullopt;
+    };
+    for (const std::string& token : k.program) {  // an override neither set nor defaulted
+      if (token.empty() || token[0] != 'o') continue;
+      const uint32_t id = static_cast<uint32_t>(std::strtoul(token.c_str() + 1, nullptr, 10));
+      if (overrideValue(id)) continue;
+      std::string name = std::to_string(id);
+      for (const auto& o : ep->overrides)
+        if (o.specId == id) name = o.name;
+      return fail("does not set override \"" + name + "\" (id " + std::to_string(id) +
+                  ") in compute.constants; it has no default value and the array count '" +
+                  k.text + "' uses it.");
+    }
+    const wgsl::CountValue v = wgsl::evaluateCount(k, overrideValue);
+    if (!v.value) return fail("computes " + v.error + ".");
+    computedCounts[k.id] = *v.value;
+    specEntries.push_back({k.id, static_cast<uint32_t>(specData.size() * 4), 4});
+    specData.push_back(static_cast<uint32_t>(*v.value));
+  }
   // The value a specialization constant has in this pipeline, or `fallback` when not set.
   auto constantValue = [&](uint32_t specId, double fallback) {
     double value = fallback;
@@ -146,28 +207,65 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   };
 
   // Workgroup size and storage, with the pipeline's overrides, against the device's limits.
-  std::array<uint64_t, 3> wg;
+  // An override's size falls back to its WGSL default, which the SPIR-V's replaces when it is no
+  // valid size (the translator cannot write it there): WebGPU checks it here, not earlier.
+  std::array<double, 3> size;
+  std::array<const ShaderConstant*, 3> sizeOverride{};
   for (int d = 0; d < 3; ++d) {
-    const double v = ep->workgroupSizeSpecIds[d] == kNoSpecId
-                         ? ep->workgroupSize[d]
-                         : constantValue(ep->workgroupSizeSpecIds[d], ep->workgroupSize[d]);
-    wg[d] = v < 1 ? 0 : v > 4294967295.0 ? uint64_t{1} << 32 : static_cast<uint64_t>(v);
+    size[d] = ep->workgroupSize[d];
+    if (ep->workgroupSizeSpecIds[d] == kNoSpecId) continue;
+    for (const auto& sc : ep->constants)
+      if (sc.specId == ep->workgroupSizeSpecIds[d]) sizeOverride[d] = &sc;
+    const double fallback = sizeOverride[d] && sizeOverride[d]->wgslDefault
+                                ? *sizeOverride[d]->wgslDefault
+                                : ep->workgroupSize[d];
+    size[d] = constantValue(ep->workgroupSizeSpecIds[d], fallback);
   }
+  std::array<uint64_t, 3> wg;
+  for (int d = 0; d < 3; ++d)
+    wg[d] = size[d] < 1                ? 0
+            : size[d] > 4294967295.0 ? uint64_t{1} << 32
+                                     : static_cast<uint64_t>(size[d]);
   const std::string wgText = "workgroup size (" + std::to_string(wg[0]) + ", " +
                              std::to_string(wg[1]) + ", " + std::to_string(wg[2]) + ")";
+  const std::array<uint64_t, 3> maxSize{limits.maxComputeWorkgroupSizeX,
+                                        limits.maxComputeWorkgroupSizeY,
+                                        limits.maxComputeWorkgroupSizeZ};
+  for (int d = 0; d < 3; ++d) {
+    if (!sizeOverride[d] || (wg[d] >= 1 && wg[d] <= maxSize[d])) continue;
+    const std::string axis(1, "xyz"[d]);
+    std::string value = std::to_string(size[d]);
+    value.erase(value.find_last_not_of('0') + 1);  // 9999.000000 -> 9999
+    if (value.back() == '.') value.pop_back();
+    return fail(wgText + ": override \"" + sizeOverride[d]->name + "\" sets workgroup size " +
+                axis + " to " + value + ", which is " +
+                (wg[d] < 1 ? std::string("below 1")
+                           : "over maxComputeWorkgroupSize" +
+                                 std::string(1, static_cast<char>('X' + d)) + " (" +
+                                 std::to_string(maxSize[d]) + ")") +
+                ".");
+  }
   if (wg[0] == 0 || wg[1] == 0 || wg[2] == 0)
     return fail(wgText + " has a dimension below 1.");
-  if (wg[0] > limits.maxComputeWorkgroupSizeX || wg[1] > limits.maxComputeWorkgroupSizeY ||
-      wg[2] > limits.maxComputeWorkgroupSizeZ ||
+  if (wg[0] > maxSize[0] || wg[1] > maxSize[1] || wg[2] > maxSize[2] ||
       wg[0] * wg[1] * wg[2] > limits.maxComputeInvocationsPerWorkgroup)
-    return fail(wgText + " exceeds the device limits (" +
-                std::to_string(limits.maxComputeWorkgroupSizeX) + ", " +
-                std::to_string(limits.maxComputeWorkgroupSizeY) + ", " +
-                std::to_string(limits.maxComputeWorkgroupSizeZ) + "; " +
+    return fail(wgText + " exceeds the device limits (" + std::to_string(maxSize[0]) + ", " +
+                std::to_string(maxSize[1]) + ", " + std::to_string(maxSize[2]) + "; " +
                 std::to_string(limits.maxComputeInvocationsPerWorkgroup) + " invocations).");
   uint64_t workgroupBytes = ep->workgroupStorageBytes;
   for (const auto& a : ep->workgroupSpecArrays) {
-    const double length = constantValue(a.specId, static_cast<double>(a.defaultLength));
+    const auto computed = computedCounts.find(a.specId);
+    const double length = computed != computedCounts.end()
+                              ? static_cast<double>(computed->second)
+                              : constantValue(a.specId, static_cast<double>(a.defaultLength));
+    if (length < 1) {  // WGSL: an array count must be greater than 0
+      std::string name = std::to_string(a.specId);
+      for (const auto& sc : ep->constants)
+        if (sc.specId == a.specId) name = sc.name;
+      return fail("sizes a var<workgroup> array by override \"" + name + "\" = " +
+                  std::to_string(static_cast<int64_t>(length)) +
+                  "; an array count must be greater than 0.");
+    }
     const uint64_t n = length < 0 ? 0 : length > 4294967295.0 ? uint64_t{1} << 32
                                                                : static_cast<uint64_t>(length);
     workgroupBytes = workgroupBytes - a.defaultLength * a.elementStride + n * a.elementStride;

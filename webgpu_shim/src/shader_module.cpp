@@ -253,6 +253,9 @@ void ModuleCompiler::Reflect() {
           case spirv_cross::SPIRType::UInt:
             c.kind = ShaderConstant::Kind::U32;
             break;
+          case spirv_cross::SPIRType::Half:
+            c.kind = ShaderConstant::Kind::F16;
+            break;
           default:
             c.kind = ShaderConstant::Kind::F32;
             break;
@@ -333,6 +336,15 @@ void ModuleCompiler::CreateModule(VkDevice device, size_t first,
     ep.name = translation->entryPoint;
     // The translator sizes WGSL's workgroup variables itself; never count fewer bytes than it.
     ep.workgroupStorageBytes = std::max<uint64_t>(ep.workgroupStorageBytes, translation->workgroupStorageBytes);
+    // Computed counts are no overrides: no pipeline constant may set them.
+    ep.computedCounts = translation->computedCounts;
+    std::erase_if(ep.constants, [&](const ShaderConstant& c) {
+      return std::any_of(ep.computedCounts.begin(), ep.computedCounts.end(),
+                         [&](const wgsl::ComputedCount& k) { return k.id == c.specId; });
+    });
+    for (const auto& o : translation->overrides)
+      ep.overrides.push_back(
+          {o.id, o.name, o.hasDefault ? std::optional<double>(o.defaultValue) : std::nullopt});
     // Pipeline constants name WGSL overrides as the source spells them; one without a default
     // that the entry point uses must be set.
     for (auto& c : ep.constants) {
@@ -340,6 +352,7 @@ void ModuleCompiler::CreateModule(VkDevice device, size_t first,
         if (o.id != c.specId) continue;
         c.name = o.name;
         c.required = c.used && !o.hasDefault;
+        if (o.hasDefault) c.wgslDefault = o.defaultValue;
       }
     }
   }

@@ -16,10 +16,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device_features.h"
 #include "object.h"
+#include "wgsl_subset/wgsl_subset.h"
 
 namespace wgpu::detail {
 
@@ -45,9 +47,12 @@ struct WorkgroupSpecArray {
 struct ShaderConstant {
   uint32_t specId = 0;
   std::string name;
-  enum class Kind { Bool, I32, U32, F32 } kind = Kind::F32;
+  enum class Kind { Bool, I32, U32, F32, F16 } kind = Kind::F32;
   bool used = false;      // the entry point's code refers to it (WGSL's static use)
   bool required = false;  // a WGSL override without a default that the entry point uses
+  // WGSL's default where the SPIR-V's may differ (a workgroup size outside the limits: the
+  // pipeline's constant may bring it in, so only pipeline creation checks it).
+  std::optional<double> wgslDefault;
 };
 
 struct EntryPointReflection {
@@ -61,7 +66,16 @@ struct EntryPointReflection {
   uint64_t workgroupStorageBytes = 0;
   std::vector<WorkgroupSpecArray> workgroupSpecArrays;
   std::vector<ShaderBinding> bindings;
-  std::vector<ShaderConstant> constants;
+  std::vector<ShaderConstant> constants;  // a WGSL module's computed counts left out
+  // WGSL: array counts that are override-expressions, each a specialization constant computed
+  // at pipeline creation from the overrides' values (their defaults: `overrideDefaults`).
+  std::vector<wgsl::ComputedCount> computedCounts;
+  struct Override {
+    uint32_t specId = 0;
+    std::string name;
+    std::optional<double> defaultValue;
+  };
+  std::vector<Override> overrides;  // WGSL: every override of the module, as the source has it
 };
 
 // A compilation message that owns its text (the public CompilationMessage only views it).

@@ -12,7 +12,7 @@ namespace {
 std::atomic<uint64_t> translations{0};
 
 // Bump when the entry layout changes: old entries stop matching.
-constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v3\n";
+constexpr std::string_view kEntryMagic = "webgpu-shim-spirv-v5\n";
 // Which translator made an entry: a digest of wgsl_subset's sources and the glslang and
 // SPIRV-Tools versions (webgpu_shim/CMakeLists.txt). An entry from another translator is a miss.
 #ifndef WGPU_WGSL_TRANSLATOR_ID
@@ -42,8 +42,9 @@ void AppendField(std::string& out, std::string_view text) {
 
 // An entry: the magic, a checksum (u64) of everything after the translator's id, the id, the
 // WGSL (compared in full), the entry point translated and the module's entry points, the
-// translator's workgroup storage count, the overrides (SpecId, name, whether it has a default),
-// then the SPIR-V words;
+// translator's workgroup storage count, the overrides (SpecId, name, whether it has a default,
+// the default's bits as a double), the computed counts (SpecId, text, the program's token
+// count and tokens, whether it has a default, the default's bits), then the SPIR-V words;
 // each string prefixed with its u64 length.
 std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
   std::string body;
@@ -57,6 +58,21 @@ std::string EncodeEntry(std::string_view wgsl, const WgslTranslation& t) {
     AppendU64(body, o.id);
     AppendField(body, o.name);
     AppendU64(body, o.hasDefault ? 1 : 0);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &o.defaultValue, 8);
+    AppendU64(body, bits);
+  }
+  AppendU64(body, t.computedCounts.size());
+  for (const wgsl::ComputedCount& c : t.computedCounts) {
+    AppendU64(body, c.id);
+    AppendField(body, c.text);
+    AppendU64(body, c.program.size());
+    for (const std::string& token : c.program) AppendField(body, token);
+    const double d = c.defaultValue.value_or(0);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &d, 8);
+    AppendU64(body, c.defaultValue ? 1 : 0);
+    AppendU64(body, bits);
   }
   body.append(reinterpret_cast<const char*>(t.spirv.data()), t.spirv.size() * 4);
   std::string out(kEntryMagic);
@@ -117,8 +133,37 @@ std::optional<WgslTranslation> DecodeEntry(std::string_view bytes, std::string_v
     const auto id = r.U64();
     const auto name = r.Field();
     const auto hasDefault = r.U64();
-    if (!id || !name || !hasDefault) return std::nullopt;
-    t.overrides.push_back({static_cast<uint32_t>(*id), std::string(*name), *hasDefault != 0});
+    const auto defaultBits = r.U64();
+    if (!id || !name || !hasDefault || !defaultBits) return std::nullopt;
+    double defaultValue = 0;
+    std::memcpy(&defaultValue, &*defaultBits, 8);
+    t.overrides.push_back(
+        {static_cast<uint32_t>(*id), std::string(*name), *hasDefault != 0, defaultValue});
+  }
+  const auto counts = r.U64();
+  if (!counts) return std::nullopt;
+  for (uint64_t i = 0; i < *counts; ++i) {
+    wgsl::ComputedCount c;
+    const auto id = r.U64();
+    const auto text = r.Field();
+    const auto tokens = r.U64();
+    if (!id || !text || !tokens) return std::nullopt;
+    c.id = static_cast<uint32_t>(*id);
+    c.text = std::string(*text);
+    for (uint64_t k = 0; k < *tokens; ++k) {
+      const auto token = r.Field();
+      if (!token) return std::nullopt;
+      c.program.emplace_back(*token);
+    }
+    const auto hasDefault = r.U64();
+    const auto bits = r.U64();
+    if (!hasDefault || !bits) return std::nullopt;
+    if (*hasDefault) {
+      double d = 0;
+      std::memcpy(&d, &*bits, 8);
+      c.defaultValue = d;
+    }
+    t.computedCounts.push_back(std::move(c));
   }
   const std::string_view code = r.Rest();
   if (code.empty() || code.size() % 4 != 0) return std::nullopt;
@@ -163,8 +208,9 @@ WgslTranslation TranslateWgsl(std::string_view wgsl, const std::string& entryPoi
   t.workgroupStorageBytes = r.reflection.workgroupStorageBytes;
   t.entryPoint = r.reflection.entryPoint;
   t.entryPoints = r.reflection.entryPoints;
+  t.computedCounts = r.reflection.computedCounts;
   for (const auto& o : r.reflection.overrides)
-    t.overrides.push_back({o.id, o.name, o.defaultValue.has_value()});
+    t.overrides.push_back({o.id, o.name, o.defaultValue.has_value(), o.defaultValue.value_or(0)});
   if (cache.CanStore()) cache.Store(key, EncodeEntry(source, t));
   return t;
 }

@@ -17,11 +17,13 @@ struct WgslOverride {
   uint32_t id = 0;  // the SPIR-V SpecId
   std::string name;
   bool hasDefault = true;  // false: a pipeline using it must set it (WebGPU)
+  double defaultValue = 0;  // as WGSL gives it (a workgroup size's is checked at pipeline creation)
 };
 
 struct WgslTranslation {
   std::vector<uint32_t> spirv;  // passed spirv-val; empty when the WGSL does not translate
   std::vector<WgslOverride> overrides;
+  std::vector<wgsl::ComputedCount> computedCounts;  // override-expression array counts
   uint64_t workgroupStorageBytes = 0;  // the translator's count, in WGSL sizes
   std::string entryPoint;                // the @compute function translated
   std::vector<std::string> entryPoints;  // every @compute function of the module

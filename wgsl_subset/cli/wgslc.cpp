@@ -39,13 +39,22 @@ nlohmann::json reflectionJson(const wgsl::Reflection& r) {
          {"type", o.type},
          {"default", o.defaultValue ? nlohmann::json(*o.defaultValue) : nlohmann::json(nullptr)}});
   }
+  nlohmann::json counts = nlohmann::json::array();
+  for (const auto& c : r.computedCounts) {
+    counts.push_back(
+        {{"id", c.id},
+         {"text", c.text},
+         {"program", c.program},
+         {"default", c.defaultValue ? nlohmann::json(*c.defaultValue) : nlohmann::json(nullptr)}});
+  }
   return {{"entryPoint", r.entryPoint},
           {"entryPoints", r.entryPoints},
           {"workgroupSize", r.workgroupSize},
           {"workgroupSizeOverrides", r.workgroupSizeOverrides},
           {"bindings", bindings},
           {"overrides", overrides},
-          {"workgroupStorageBytes", r.workgroupStorageBytes}};
+          {"workgroupStorageBytes", r.workgroupStorageBytes},
+          {"computedCounts", counts}};
 }
 
 }  // namespace

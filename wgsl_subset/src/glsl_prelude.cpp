@@ -54,6 +54,8 @@ static const char* kF16Prelude =
 f16vec2 tg_vrem(f16vec2 a, f16vec2 b) { return a - b * trunc(a / b); }
 f16vec3 tg_vrem(f16vec3 a, f16vec3 b) { return a - b * trunc(a / b); }
 f16vec4 tg_vrem(f16vec4 a, f16vec4 b) { return a - b * trunc(a / b); }
+uvec2 tg_h4bits(f16vec4 v) { return uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw)); }
+f16vec4 tg_bitsh4(uvec2 v) { return f16vec4(unpackFloat2x16(v.x), unpackFloat2x16(v.y)); }
 )";
 
 // GLSL's array dimensions of `t`, outermost first ("" for a non-array; "[]" runtime-sized):

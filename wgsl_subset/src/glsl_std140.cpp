@@ -6,8 +6,10 @@ namespace wgsl::detail {
 namespace {
 using K = Type::K;
 
-bool isMatCx2(const Type& t) {
-  return t.k == K::Mat && t.rows() == 2;
+// A matrix whose columns std140 would put 16 bytes apart where WGSL packs them: matCx2<f32>
+// (8 apart) and matCxR<f16> (4 apart for R = 2, 8 for 3 and 4).
+bool isSplit(const Type& t) {
+  return t.k == K::Mat && (t.rows() == 2 || t.elem->elem->k == K::F16);
 }
 
 std::string dims(const Type& t) {
@@ -20,8 +22,8 @@ const Type& innermost(const Type& t) {
 }
 }  // namespace
 
-bool Std140::holdsMatCx2(const Type& t) const {
-  return wgsl::detail::holdsMatCx2(t, m_.structs);
+bool Std140::holdsSplitMatrix(const Type& t) const {
+  return wgsl::detail::holdsSplitMatrix(t, m_.structs);
 }
 
 std::string Std140::takeDeclarations() {
@@ -32,16 +34,18 @@ std::string Std140::takeDeclarations() {
 
 std::string Std140::mirrorType(const Type& t) {
   const Type& e = innermost(t);
-  if (isMatCx2(e)) {
-    const std::string name = "tgs_mat" + std::to_string(e.n) + "x2";
+  if (isSplit(e)) {
+    const bool f16 = e.elem->elem->k == K::F16;
+    const std::string name =
+        "tgs_mat" + std::to_string(e.n) + "x" + std::to_string(e.rows()) + (f16 ? "h" : "");
     if (declared_.insert(name).second) {
       std::string d = "struct " + name + " {";
-      for (int i = 0; i < e.n; ++i) d += " vec2 c" + std::to_string(i) + ";";
+      for (int i = 0; i < e.n; ++i) d += " " + e.elem->glsl() + " c" + std::to_string(i) + ";";
       decls_ += d + " };\n";
     }
     return name;
   }
-  if (e.k != K::Struct || !holdsMatCx2(e)) return e.glsl();
+  if (e.k != K::Struct || !holdsSplitMatrix(e)) return e.glsl();
   const std::string name = "tgs_" + glslName(e.name);
   if (declared_.contains(name)) return name;
   declared_.insert(name);
@@ -58,10 +62,12 @@ std::string Std140::mirrorType(const Type& t) {
 
 std::string Std140::memberDecl(const std::string& glslMember, const Type& t,
                                const std::string& indent, const std::string& sep) {
-  if (isMatCx2(t)) {  // its columns, 8 bytes apart as in WGSL
+  if (isSplit(t)) {  // its columns, as far apart as in WGSL
     std::string out;
     for (int i = 0; i < t.n; ++i)
-      out += indent + "vec2 tgc" + std::to_string(i) + "_" + glslMember + ";" + sep;
+      out += indent + t.elem->glsl() + " tgc" + std::to_string(i) + "_" + glslMember + ";" + sep;
+    // A vec3<f16> column is 6 bytes; WGSL's matrix ends at the next 8 (a following f16 too).
+    if (t.rows() == 3) out += indent + "float16_t tgcp_" + glslMember + ";" + sep;
     return out;
   }
   return indent + mirrorType(t) + " " + glslMember + dims(t) + ";" + sep;
@@ -92,13 +98,13 @@ std::string Std140::blockMembers(const std::string& glslName, const Type& t) {
 
 Std140::Rep Std140::member(const std::string& base, const std::string& glslMember,
                            const Type& t) const {
-  if (isMatCx2(t)) return {Rep::Kind::Split, {}, base + ".", glslMember};
+  if (isSplit(t)) return {Rep::Kind::Split, {}, base + ".", glslMember};
   const std::string code = base + "." + glslMember;
-  return {holdsMatCx2(t) ? Rep::Kind::Mirror : Rep::Kind::Plain, code, {}, {}};
+  return {holdsSplitMatrix(t) ? Rep::Kind::Mirror : Rep::Kind::Plain, code, {}, {}};
 }
 
 Std140::Rep Std140::element(const std::string& code, const Type& elem) const {
-  return {holdsMatCx2(elem) ? Rep::Kind::Mirror : Rep::Kind::Plain, code, {}, {}};
+  return {holdsSplitMatrix(elem) ? Rep::Kind::Mirror : Rep::Kind::Plain, code, {}, {}};
 }
 
 std::string Std140::value(const Rep& r, const Type& t) {
@@ -120,7 +126,7 @@ std::string Std140::value(const Rep& r, const Type& t) {
     case Rep::Kind::Mirror:
       break;
   }
-  if (isMatCx2(t)) {
+  if (isSplit(t)) {
     std::string code = t.glsl() + "(";
     for (int i = 0; i < t.n; ++i) code += (i ? ", " : "") + r.code + ".c" + std::to_string(i);
     return code + ")";

@@ -1,8 +1,10 @@
-// Uniform buffers that hold a matCx2<f32>. WGSL puts such a matrix's columns 8 bytes apart;
-// GLSL's std140 (uniform blocks) puts matrix columns 16 apart. So in a uniform block a matCx2 is
-// decomposed, as Tint's std140 transform does: a matrix member becomes its C vec2 columns
-// (`vec2 tgc0_w_m; vec2 tgc1_w_m;`, 8 bytes apart as in WGSL), an array element the struct
-// `tgs_matCx2 { vec2 c0; ... }`, and a struct that holds either the mirror struct `tgs_w_S`.
+// Uniform buffers that hold a matCx2<f32> or an f16 matrix. WGSL puts such a matrix's columns 8
+// bytes apart (f16: 4 for matCx2, 8 for matCx3 and matCx4); GLSL's std140 (uniform blocks) puts
+// matrix columns 16 apart. So in a uniform block such a matrix is decomposed, as Tint's std140
+// transform does: a matrix member becomes its C columns (`vec2 tgc0_w_m; vec2 tgc1_w_m;`, as far
+// apart as in WGSL; a matCx3<f16> then a float16_t filling its last 2 bytes), an array element
+// the struct `tgs_matCxR[h] { vec2 c0; ... }`, and a struct that holds either the mirror struct
+// `tgs_w_S`.
 // Reads convert back to WGSL's types where the value is used (`tgs_conv_*` helpers for structs
 // and arrays). The resolver keeps pointers out of such buffers.
 #pragma once
@@ -27,7 +29,7 @@ class Std140 {
     std::string code, prefix, member;
   };
 
-  bool holdsMatCx2(const Type& t) const;
+  bool holdsSplitMatrix(const Type& t) const;
   // The uniform block's members for a variable `glslName` of type `t`.
   std::string blockMembers(const std::string& glslName, const Type& t);
   // A member `glslMember` of type `t` within `base` (a Block or Mirror rep's code).

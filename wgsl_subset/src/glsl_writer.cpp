@@ -115,7 +115,7 @@ class GlslWriter {
     const std::string qual =
         storage ? std::string(v.readOnly ? "readonly buffer " : "buffer ") : "uniform ";
     const Type& t = v.type;
-    if (!storage && std140_.holdsMatCx2(t)) {  // decomposed (glsl_std140.h)
+    if (!storage && std140_.holdsSplitMatrix(t)) {  // decomposed (glsl_std140.h)
       const std::string members = std140_.blockMembers(name(&v), t);
       decls_ += std140_.takeDeclarations() + layout + qual + block + " { " + members + "}" +
                 (t.k == K::Struct ? " " + name(&v) : std::string()) + ";\n";
@@ -336,6 +336,9 @@ class GlslWriter {
                ";\n" + copyMembers(target, tmp, t, p + "  ") + p + "}\n";
       }
       case SK::Phony:
+        if (s.value->type.k == K::Ptr && s.value->type.name != "function" &&
+            s.value->type.name != "private")
+          return staticUse(*s.value, p);
         return p + "/* _ = */ " + expr(s.value) + ";\n";
       case SK::Increment:
         return p + expr(s.target) + "++;\n";
@@ -523,7 +526,7 @@ class GlslWriter {
     return out;
   }
 
-  // A read of a uniform buffer that holds a matCx2 (glsl_std140.h): its piece spelled in the
+  // A read of a uniform buffer that holds a split matrix (glsl_std140.h): its piece spelled in the
   // decomposed block; null when `e` reads no such buffer. With `pre` (a pointer `let` formed
   // here), run-time indices are evaluated once into temporaries, as pointerPath does.
   std::optional<Std140::Rep> uniformRep(const ir::Expr* e, std::string* pre = nullptr,
@@ -533,7 +536,7 @@ class GlslWriter {
       case EK::Ref: {
         const ir::Variable& v = *e->var;
         if (v.kind != ir::Variable::Kind::Global || v.space != "uniform" ||
-            !std140_.holdsMatCx2(v.type))
+            !std140_.holdsSplitMatrix(v.type))
           return std::nullopt;
         if (v.type.k == K::Struct) return Rep{Rep::Kind::Block, name(&v), {}, {}};
         if (v.type.k == K::Array) return Rep{Rep::Kind::Mirror, name(&v), {}, {}};
@@ -617,6 +620,7 @@ class GlslWriter {
       case EK::Bitcast: {  // scalars or vectors; int <-> uint conversions keep the bits
         const Type& from = e->args[0]->type.scalarType();
         const Type& to = e->type.scalarType();
+        if (from.k == K::F16 || to.k == K::F16) return bitcastF16(*e);
         std::string fn = e->type.glsl();
         if (from.k == K::F32) fn = to.k == K::U32 ? "floatBitsToUint" : "floatBitsToInt";
         if (to.k == K::F32) fn = from.k == K::U32 ? "uintBitsToFloat" : "intBitsToFloat";
@@ -658,10 +662,56 @@ class GlslWriter {
     return "";
   }
 
+  // `_ = &v;` is a static use of v in WGSL, so layout "auto" keeps v's binding; the shim builds
+  // that layout from the SPIR-V's uses. Read one scalar of the memory (a runtime-sized array:
+  // its length, so no element need exist) into an unused local, which glslang keeps as it does
+  // not optimise.
+  std::string staticUse(const ir::Expr& pointer, const std::string& p) {
+    std::string code = expr(&pointer);
+    Type t = *pointer.type.elem;
+    for (;;) {
+      if (t.k == K::Array && t.n == 0) {
+        code += ".length()";
+        t = Type::scalar(K::I32);
+      } else if (t.k == K::Array) {
+        code += "[0]";
+        t = *t.elem;
+        continue;
+      } else if (t.k == K::Struct) {
+        const auto& first = m_.structs.at(t.name).front();
+        code += "." + glslName(first.first);
+        t = first.second;
+        continue;
+      }
+      break;
+    }
+    return p + t.glsl() + " tg_use_" + std::to_string(++counter_) + " = " + code + ";\n";
+  }
+
+  // bitcast between f16 vectors and 32-bit scalars or vec2s, through uint / uvec2 bits:
+  // packFloat2x16 puts the first component in the low half, as WGSL's byte order does.
+  std::string bitcastF16(const ir::Expr& e) {
+    const Type& fromType = e.args[0]->type;
+    const K from = fromType.scalarType().k, to = e.type.scalarType().k;
+    const bool pair = fromType.k == K::Vec && (from == K::F16 ? fromType.n == 4 : fromType.n == 2);
+    std::string u = expr(e.args[0]);  // the bits, as uint (uvec2 for 64 bits)
+    if (from == K::F16)
+      u = (pair ? "tg_h4bits(" : "packFloat2x16(") + u + ")";
+    else if (from == K::F32)
+      u = "floatBitsToUint(" + u + ")";
+    else if (from == K::I32)
+      u = (pair ? "uvec2(" : "uint(") + u + ")";
+    if (to == K::F16) return (pair ? "tg_bitsh4(" : "unpackFloat2x16(") + u + ")";
+    if (to == K::F32) return "uintBitsToFloat(" + u + ")";
+    if (to == K::I32) return (pair ? "ivec2(" : "int(") + u + ")";
+    return u;
+  }
+
   // modf(x) / frexp(x): a helper fills WGSL's result struct from GLSL's out parameter.
   std::string modfFrexp(const ir::Expr& e) {
     const std::string& s = e.type.name;
-    const std::string helper = "tg_" + e.name + "_" + std::to_string(e.args[0]->type.n);
+    const std::string helper = "tg_" + e.name + "_" + std::to_string(e.args[0]->type.n) +
+                               (e.args[0]->type.scalarType().k == K::F16 ? "h" : "");
     if (builtinStructs_.insert(s).second) {
       const std::string st = glslName(s), second = glslName(m_.structs.at(s)[1].first);
       decls_ += "struct " + st + " {\n" + glslMemberDecls(s, m_.structs, m_.layouts, "  ", "\n") +
@@ -698,7 +748,8 @@ class GlslWriter {
     return t;
   }
   std::string pointerPath(const ir::Expr* e, std::string& pre, const std::string& p, bool hoisted) {
-    // Into a uniform buffer holding a matCx2: the value it names (uniform memory is read-only).
+    // Into a uniform buffer holding a split matrix: the value it names (uniform memory is
+    // read-only).
     if (e->kind == EK::Ref || e->kind == EK::Member || e->kind == EK::Index) {
       if (auto r = uniformRep(e, &pre, p, hoisted)) return std140_.value(*r, e->type);
     }
@@ -821,7 +872,7 @@ class GlslWriter {
 
   const ir::Module& m_;
   IndexBounds bounds_;  // indices that need no clamp
-  Std140 std140_{m_};   // uniform buffers holding a matCx2
+  Std140 std140_{m_};   // uniform buffers holding a split matrix
   std::string header_, decls_, body_;
   struct ZeroAtEntry {
     std::string name;

@@ -106,12 +106,12 @@ uint32_t glslAlignOf(const Type& t, const std::map<std::string, ir::StructMember
   return alignOf(t, layouts);
 }
 
-bool holdsMatCx2(const Type& t, const std::map<std::string, ir::StructMembers>& structs) {
-  if (t.k == K::Mat) return t.rows() == 2 && t.elem->elem->k == K::F32;
-  if (t.k == K::Array) return holdsMatCx2(*t.elem, structs);
+bool holdsSplitMatrix(const Type& t, const std::map<std::string, ir::StructMembers>& structs) {
+  if (t.k == K::Mat) return t.rows() == 2 || t.elem->elem->k == K::F16;
+  if (t.k == K::Array) return holdsSplitMatrix(*t.elem, structs);
   if (t.k != K::Struct) return false;
   for (const auto& [mn, mt] : structs.at(t.name)) {
-    if (holdsMatCx2(mt, structs)) return true;
+    if (holdsSplitMatrix(mt, structs)) return true;
   }
   return false;
 }
@@ -177,10 +177,8 @@ std::string glslStructValue(const std::string& name, const std::vector<std::stri
 
 std::string std140Mismatch(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                            const Layouts& layouts) {
-  // A matCx2 is decomposed into vec2 columns (glsl_std140.h); arrays of it are checked below.
-  // f16 matrices are not: std140 puts their columns 16 bytes apart, WGSL 4 or 8.
-  if (t.k == K::Mat && t.elem->elem->k == K::F16)
-    return t.wgsl() + " (std140 puts matrix columns 16 bytes apart)";
+  // A matCx2<f32> and every f16 matrix are decomposed into their columns (glsl_std140.h);
+  // arrays of them are checked below.
   if (t.k == K::Array) {
     const uint32_t stride = strideOf(t, layouts);
     if (stride % 16 != 0)

@@ -6,8 +6,8 @@
 // (`tg_pad_N`) that fill them, each no more aligned than the WGSL struct, so std430 places every
 // member at WGSL's offset and sizes the struct as WGSL does. Uniform blocks are std140, which
 // rounds struct and array alignment and array strides up to 16 bytes and puts matrix columns 16
-// bytes apart: glsl_std140.h decomposes matCx2 there, and std140Mismatch() names the first part
-// of a type std140 would still lay out otherwise.
+// bytes apart: glsl_std140.h decomposes matCx2<f32> and f16 matrices there, and
+// std140Mismatch() names the first part of a type std140 would still lay out otherwise.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +44,9 @@ GlslStruct glslStruct(const std::string& name,
 uint32_t glslAlignOf(const Type& t, const std::map<std::string, ir::StructMembers>& structs,
                      const std::map<std::string, ir::StructLayout>& layouts);
 
-// Whether `t` holds a matCx2 (decomposed in uniform blocks: glsl_std140.h).
-bool holdsMatCx2(const Type& t, const std::map<std::string, ir::StructMembers>& structs);
+// Whether `t` holds a matCx2<f32> or an f16 matrix (decomposed in uniform blocks:
+// glsl_std140.h).
+bool holdsSplitMatrix(const Type& t, const std::map<std::string, ir::StructMembers>& structs);
 
 // Whether a GLSL value of `t` holds padding members (a struct's or its members').
 bool glslHasPadding(const Type& t, const std::map<std::string, ir::StructMembers>& structs,

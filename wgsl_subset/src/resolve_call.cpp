@@ -2,7 +2,9 @@
 // barriers, select, the math builtins' overloads and user functions.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "layout.h"
@@ -45,6 +47,50 @@ bool constructible(const Type& t, const std::map<std::string, ir::StructMembers>
       *scalars += 1;
       return true;
   }
+}
+
+// The values of a constant scalar or vector (a literal, `vecN(...)` of constants or a splat, a
+// const's value), component by component; nullopt for anything else.
+std::optional<std::vector<double>> constComponents(const ir::Expr* e) {
+  if (e->constant) return std::vector<double>{*e->constant};
+  if (e->kind == EK::Paren) return constComponents(e->args[0]);
+  if (e->kind == EK::Ref && e->var->inlined) return constComponents(e->var->inlined);
+  if (e->kind != EK::Construct || e->type.k != K::Vec || e->args.empty()) return std::nullopt;
+  std::vector<double> out;
+  for (const ir::Expr* a : e->args) {
+    auto c = constComponents(a);
+    if (!c) return std::nullopt;
+    out.insert(out.end(), c->begin(), c->end());
+  }
+  if (out.size() == 1) out.assign(e->type.n, out[0]);  // a splat
+  if (out.size() != static_cast<size_t>(e->type.n)) return std::nullopt;
+  return out;
+}
+
+// Whether bitcast<to>(the constant `values` of scalar type `from`) holds an infinity or NaN: the
+// bits in 16-bit halves, low half first (WGSL's component order in memory).
+bool bitcastGivesNonFinite(const std::vector<double>& values, K from, K to) {
+  std::vector<uint32_t> halves;
+  for (double v : values) {
+    uint32_t bits = 0;
+    if (from == K::F16) {
+      halves.push_back(f16Bits(v));
+      continue;
+    }
+    if (from == K::F32) {
+      const auto f = static_cast<float>(v);
+      std::memcpy(&bits, &f, 4);
+    } else {
+      bits = static_cast<uint32_t>(static_cast<int64_t>(v));
+    }
+    halves.push_back(bits & 0xffff);
+    halves.push_back(bits >> 16);
+  }
+  for (size_t i = 0; i < halves.size(); ++i) {
+    if (to == K::F16 && (halves[i] & 0x7c00) == 0x7c00) return true;
+    if (to == K::F32 && i % 2 == 1 && (halves[i] & 0x7f80) == 0x7f80) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -153,16 +199,25 @@ const ir::Expr* Resolver::bitcast(const Expr& e) {
   const Type target = resolveType(e.typeArgs->args[0]);
   X v = expr(*e.args[0]);
   v = convert(v, concrete(v->type), e.pos);
-  if (target.scalarType().k == K::F16 || v->type.scalarType().k == K::F16)
-    unsupported(e.pos, "bitcast involving f16");
-  // 32-bit scalars, or vectors of them of one width: the same bits.
-  const auto bits32 = [](const Type& t) {
+  // Scalars or vectors of 32-bit or f16 components, of the same size: the same bits
+  // (vec2<f16> <-> a 32-bit scalar, vec4<f16> <-> a vec2 of 32-bit components).
+  const auto bits = [](const Type& t) {
     const Type& st = t.scalarType();
-    return (t.isScalar() || t.k == K::Vec) && (st.k == K::F32 || st.k == K::I32 || st.k == K::U32);
+    const int width = st.k == K::F16                                       ? 16
+                      : st.k == K::F32 || st.k == K::I32 || st.k == K::U32 ? 32
+                                                                           : 0;
+    if (!(t.isScalar() || t.k == K::Vec)) return 0;
+    return width * (t.k == K::Vec ? t.n : 1);
   };
-  if (!bits32(target) || !bits32(v->type) || (target.k == K::Vec) != (v->type.k == K::Vec) ||
-      target.n != v->type.n)
+  if (bits(target) == 0 || bits(target) != bits(v->type))
     fail(e.pos, "cannot bitcast from " + v->type.wgsl() + " to " + target.wgsl());
+  // Of a constant it is a const-expression, which WGSL forbids to be an infinity or NaN. (Its
+  // value is spelled as the bitcast itself: a literal could not keep a -0.0 or a NaN's bits.)
+  if (auto c = constComponents(v);
+      c && !unevaluated_ &&
+      bitcastGivesNonFinite(*c, v->type.scalarType().k, target.scalarType().k))
+    fail(e.pos, "bitcast<" + target.wgsl() + "> of this constant gives an infinity or NaN, " +
+                    "which a const-expression cannot be");
   if (v->type == target) return v;
   return node(EK::Bitcast, e.pos, target, {v});
 }
@@ -586,21 +641,23 @@ const ir::Expr* Resolver::workgroupUniformLoad(const Expr& e) {
   return out;
 }
 
-// modf(x) and frexp(x) of f32 scalars and vectors: WGSL's result structs __modf_result_f32
-// (fract, whole) and __frexp_result_f32 (fract, exp: i32), with vecN variants.
+// modf(x) and frexp(x) of f32 or f16 scalars and vectors: WGSL's result structs
+// __modf_result_f32 (fract, whole) and __frexp_result_f32 (fract, exp: i32), with vecN and f16
+// variants (__frexp_result_vec2_f16: fract vec2<f16>, exp vec2<i32>).
 const ir::Expr* Resolver::modfFrexp(const Expr& e) {
   arity(e, 1);
   X x = expr(*e.args[0]);
   Type t = concrete(x->type);
   if (x->type.scalarType().isAbstract())  // abstract integers too: they become f32 here
     t = x->type.k == K::Vec ? Type::vec(x->type.n, Type::scalar(K::F32)) : Type::scalar(K::F32);
-  if (t.scalarType().k == K::F16) unsupported(e.pos, e.text + " of f16");
-  if (t.scalarType().k != K::F32 || !(t.isScalar() || t.k == K::Vec))
+  const K element = t.scalarType().k;
+  if ((element != K::F32 && element != K::F16) || !(t.isScalar() || t.k == K::Vec))
     fail(e.pos, "no overload of '" + e.text + "' takes " + x->type.wgsl());
   x = convert(x, t, e.args[0]->pos);
   const bool modf = e.text == "modf";
-  const std::string name =
-      "__" + e.text + "_result_" + (t.k == K::Vec ? "vec" + std::to_string(t.n) + "_" : "") + "f32";
+  const std::string name = "__" + e.text + "_result_" +
+                           (t.k == K::Vec ? "vec" + std::to_string(t.n) + "_" : "") +
+                           (element == K::F16 ? "f16" : "f32");
   if (!out_.structs.contains(name)) {
     const Type second = modf            ? t
                         : t.k == K::Vec ? Type::vec(t.n, Type::scalar(K::I32))

@@ -90,6 +90,9 @@ void Resolver::run() {
       out_.order.push_back({IK::Struct, m_.structs[d.index].name, nullptr, nullptr});
     } else if (d.kind == DK::Global) {
       declareGlobal(m_.globals[d.index]);
+      for (const ir::Variable* c : computedCountVariables_)  // a count the variable's type uses
+        out_.order.push_back({IK::Global, {}, c, nullptr});
+      computedCountVariables_.clear();
       out_.order.push_back({IK::Global, {}, lookup(m_.globals[d.index].name), nullptr});
     } else {
       const Function& f = m_.functions[d.index];
@@ -100,6 +103,7 @@ void Resolver::run() {
       out_.order.push_back({IK::Function, {}, nullptr, &fn});
     }
   }
+  assignCountIds();
   // Aliases are expanded away before this stage; an unused one must still name a valid type.
   for (const AliasDecl& a : m_.aliases) (void)resolveType(a.type);
   for (const auto& a : m_.constAsserts) constAssert(*a);
@@ -361,36 +365,6 @@ std::string Resolver::runtimeSizedIn(const Type& t) {
   return "";
 }
 
-// array<T, N> with N an override (WGSL allows it only as a var<workgroup>'s store type): a
-// specialization-constant length, which the shim sets from the pipeline's constants and checks
-// against maxComputeWorkgroupStorageSize. Override-expressions (`N * 2`) would need a
-// spec-constant operation the shim's storage check cannot follow: outside the subset.
-Type Resolver::overrideSizedArray(const TypeExpr& t, const Type& element, bool allowed) {
-  const Expr& count = *t.count;
-  if (!allowed)
-    unsupported(count.pos, "override-sized array other than the store type of a var<workgroup>");
-  ir::Variable* o = count.kind == Expr::Kind::Ident ? lookup(count.text) : nullptr;
-  if (!o || o->kind != ir::Variable::Kind::Override)
-    unsupported(count.pos,
-                "override-sized array whose count is an override-expression other "
-                "than an override's name");
-  if (o->type.k != K::I32 && o->type.k != K::U32)
-    fail(count.pos, "array count must be an i32 or u32 override, got " + o->type.wgsl());
-  int64_t n = 1;
-  if (o->init) {
-    n = static_cast<int64_t>(*o->init->constant);
-    if (n <= 0)
-      fail(count.pos, "array count (" + std::to_string(n) + ", the default of '" + o->name +
-                          "') must be greater than 0");
-    if (n > (1 << 24))
-      unsupported(count.pos, "array of more than 16777216 elements (" + std::to_string(n) + ")");
-  }
-  o->arrayCount = true;
-  Type a = Type::array(element, static_cast<int>(n));
-  a.name = o->name;
-  return a;
-}
-
 void Resolver::declareGlobal(const GlobalVar& g) {
   if (g.kind == GlobalVar::Kind::Const) return declareConst(g);
   if (g.kind == GlobalVar::Kind::Override) return declareOverride(g);
@@ -453,8 +427,6 @@ void Resolver::declareOverride(const GlobalVar& g) {
   X init = g.init ? expr(*g.init) : nullptr;
   const Type t = g.type ? resolveType(*g.type) : concrete(init->type);
   if (!t.isScalar()) fail(g.pos, "override '" + g.name + "' must have a scalar type");
-  // A 16-bit specialization constant: the shim passes every pipeline constant as 32 bits.
-  if (t.k == K::F16) unsupported(g.pos, "override of type f16");
   uint32_t id = nextOverrideId_;
   if (const Attribute* a = attr(g.attributes, "id")) {
     const int64_t v = constInt(attrArg(*a), "@id");
@@ -622,10 +594,15 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
       if (!o->init)
         unsupported(a.pos, "override '" + o->name + "' without a default value in @workgroup_size");
       fn.workgroupSizeOverrides[i] = o;
-      v = static_cast<int64_t>(*o->init->constant);
-    } else {
-      v = constInt(a, "@workgroup_size argument");
+      // WebGPU checks an override's size at pipeline creation, with the value the pipeline
+      // gives it (the shim does, from the reflection's default); the SPIR-V's own default is
+      // any valid size then.
+      const double d = *o->init->constant;
+      const bool inRange = d >= 1 && d <= static_cast<double>(kMax[i]);
+      fn.workgroupSize[i] = inRange ? static_cast<uint32_t>(d) : 1;
+      continue;
     }
+    v = constInt(a, "@workgroup_size argument");
     if (v < 1)
       fail(a.pos, "@workgroup_size arguments must be at least 1, got " + std::to_string(v));
     if (v > kMax[i])
@@ -717,33 +694,6 @@ void Resolver::usedGlobals(const ir::Function& f, std::set<std::string>& used,
       exprs.insert(exprs.end(), e->args.begin(), e->args.end());
     }
   }
-}
-
-// The override a @workgroup_size argument names (null when it names none). Other
-// override-expressions (`wg * 2u`) would need a computed specialization constant, which GLSL's
-// local_size_*_id cannot express: outside the subset.
-const ir::Variable* Resolver::workgroupSizeOverride(const Expr& e) {
-  const Expr* x = &e;
-  while (x->kind == Expr::Kind::Paren) x = x->args[0].get();
-  if (x->kind == Expr::Kind::Ident) {
-    const ir::Variable* v = lookup(x->text);
-    if (v && v->kind == ir::Variable::Kind::Override) return v;
-  }
-  if (usesOverride(e))
-    unsupported(e.pos, "override-expression in @workgroup_size other than a single override");
-  return nullptr;
-}
-
-bool Resolver::usesOverride(const Expr& e) {  // bounded: the parser limits expression depth
-  if (e.kind == Expr::Kind::Ident) {
-    for (const auto& o : reflection_.overrides) {
-      if (o.name == e.text) return true;
-    }
-  }
-  for (const auto& a : e.args) {
-    if (usesOverride(*a)) return true;
-  }
-  return false;
 }
 
 }  // namespace wgsl::detail

@@ -45,6 +45,8 @@ class Resolver {
   Type pointerType(const TypeExpr& t);
   Type valueType(const TypeExpr& t);
   Type overrideSizedArray(const TypeExpr& t, const Type& element, bool allowed);
+  Type computedCountArray(const Expr& count, const Type& element);
+  void assignCountIds();
   int64_t constInt(const Expr& e, const char* what);
   void declareStruct(const StructDecl& s);
   void declareGlobal(const GlobalVar& g);
@@ -138,6 +140,8 @@ class Resolver {
   uint32_t nextOverrideId_ = 0;
   int unevaluated_ = 0;                // inside the right operand of a short-circuiting && or ||
   bool overrideArrayAllowed_ = false;  // resolving the store type of a var<workgroup>
+  std::vector<const ir::Variable*> computedCountVariables_;  // to declare before the variable
+  std::vector<ir::Variable*> hiddenCounts_;  // every computed count's, in reflection's order
   struct BindingClash {  // two resources at one @group/@binding: the first's, the second's name
     std::string first, second;
     SourcePos pos;  // the second's

@@ -43,6 +43,19 @@ double roundToF16(double v) {
   return r;
 }
 
+uint16_t f16Bits(double v) {
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  if (std::isnan(v)) return 0x7e00;
+  if (std::isinf(v)) return sign | 0x7c00;
+  if (a < std::ldexp(1.0, -14))  // subnormal: units of 2^-24
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::ldexp(a, 24)));
+  int exp = 0;
+  const double m = std::frexp(a, &exp);  // a = m * 2^exp, m in [0.5, 1): 11 significant bits
+  const auto significand = static_cast<uint16_t>(std::ldexp(m, 11));
+  return static_cast<uint16_t>(sign | ((exp + 14) << 10) | (significand - 1024));
+}
+
 double roundToFloat(double v, Type::K k) {
   if (k == Type::K::F32) return static_cast<double>(static_cast<float>(v));
   if (k == Type::K::F16) return roundToF16(v);

@@ -1,6 +1,7 @@
 // WGSL types as the resolver sees them, and their GLSL spelling.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -81,6 +82,8 @@ struct Type {
 // `v` rounded to f16 (IEEE binary16, round to nearest even, once from the double); beyond the
 // largest finite f16 it is an infinity, as IEEE rounding makes it.
 double roundToF16(double v);
+// The IEEE binary16 bits of `v`, an f16 value (roundToF16(v) == v).
+uint16_t f16Bits(double v);
 // `v` rounded to the float type `k` (F32, F16; AbstractFloat: unchanged).
 double roundToFloat(double v, Type::K k);
 
