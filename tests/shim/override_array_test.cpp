@@ -81,10 +81,11 @@ fn main(@builtin(local_invocation_index) j : u32) {
     return Run(wgsl, {o}, 1, std::move(constants));
   };
   std::string e = error(kernel, {{.key = "n", .value = 2}, {.key = "k", .value = -1}});
-  EXPECT_NE(e.find("computes the array count 'n * 2u + u32(k - 2)' overflows"), std::string::npos)
+  EXPECT_NE(e.find("cannot evaluate the override-expression 'n * 2u + u32(k - 2)': it overflows"),
+            std::string::npos)
       << e;  // 4 + u32(-3)
   e = error(kernel, {{.key = "n", .value = 0}, {.key = "k", .value = 2}});
-  EXPECT_NE(e.find("is 0; it must be greater than 0"), std::string::npos) << e;
+  EXPECT_NE(e.find("is 0 (it must be greater than 0)"), std::string::npos) << e;
   e = error(kernel, {});
   EXPECT_NE(e.find("does not set override \"n\" (id 0)"), std::string::npos) << e;
   e = error(kernel, {{.key = "n", .value = 1}, {.key = "2046", .value = 5}});
@@ -102,10 +103,10 @@ var<workgroup> a : array<u32, 64u / n>;
 @compute @workgroup_size(1) fn main() { a[0] = 1u; o[0] = a[0]; }
 )";
   e = error(divides, {{.key = "n", .value = 0}});
-  EXPECT_NE(e.find("the array count '64u / n' divides by zero"), std::string::npos) << e;
+  EXPECT_NE(e.find("'64u / n': it divides by zero"), std::string::npos) << e;
   e = error(divides, {});  // n, used only in the count, has no default
   EXPECT_NE(e.find("does not set override \"n\" (id 0) in compute.constants; it has no default "
-                   "value and the array count '64u / n' uses it"),
+                   "value and the override-expression '64u / n' uses it"),
             std::string::npos)
       << e;
   e = error(kKernel, {{.key = "n", .value = 0}});

@@ -479,5 +479,52 @@ fn main(@builtin(local_invocation_id) l : vec3<u32>) { out[l.z * 2u + l.x] = l.z
   EXPECT_EQ(Read<uint32_t>(out, 8), (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 0, 0}));
 }
 
+// @workgroup_size(2u * x, y): the sizes are computed from the pipeline's constants (y has no
+// default, so a pipeline must set it), with WGSL's errors, and the dispatch runs that size.
+TEST_F(WgslModule, WorkgroupSizeOverrideExpressionsAreComputedAtPipelineCreation) {
+  auto module = WgslModuleOf(R"(
+override x : u32 = 1u;
+override y : u32;
+@group(0) @binding(0) var<storage, read_write> out : array<u32, 16>;
+@compute @workgroup_size(2u * x, y)
+fn main(@builtin(local_invocation_index) i : u32) { out[i] = i + 1u; }
+)",
+                             "expression sizes");
+  auto pipelineOf = [&](std::vector<wgpu::ConstantEntry> constants, wgpu::ComputePipeline* out) {
+    wgpu::ComputePipelineDescriptor pd;
+    pd.compute = {
+        .module = module, .constantCount = constants.size(), .constants = constants.data()};
+    return Capture([&] { *out = device.CreateComputePipeline(&pd); });
+  };
+  wgpu::ComputePipeline pipeline;
+  CapturedError e = pipelineOf({}, &pipeline);
+  EXPECT_NE(e.message.find("does not set override \"y\" (id 1) in compute.constants; it has no "
+                           "default value and the override-expression 'y' uses it"),
+            std::string::npos)
+      << e.message;
+  e = pipelineOf({{.key = "y", .value = 0}}, &pipeline);
+  EXPECT_NE(e.message.find("'y': it is 0 (it must be greater than 0)"), std::string::npos)
+      << e.message;
+  e = pipelineOf({{.key = "x", .value = 2147483648.0}, {.key = "y", .value = 1}}, &pipeline);
+  EXPECT_NE(e.message.find("'2u * x': it overflows"), std::string::npos) << e.message;
+  e = pipelineOf({{.key = "x", .value = 600}, {.key = "y", .value = 1}}, &pipeline);
+  EXPECT_NE(e.message.find("workgroup size (1200, 1, 1) exceeds the device limits"),
+            std::string::npos)
+      << e.message;
+  e = pipelineOf({{.key = "x", .value = 3}, {.key = "y", .value = 2}}, &pipeline);
+  ASSERT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+  auto out = MakeBuffer(64, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, Group(pipeline, 0, {out}));
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  Submit(encoder);
+  // A (6, 2, 1) workgroup: 12 invocations.
+  const auto got = Read<uint32_t>(out, 16);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], i < 12 ? i + 1 : 0) << i;
+}
+
 }  // namespace
 }  // namespace shim_test

@@ -203,4 +203,35 @@ TEST(Lowering, WorkgroupSizeOverrideDefaultOutsideTheLimitsIsCheckedLater) {
   EXPECT_EQ(c.diagnostics[0].message, "@workgroup_size argument 9999 exceeds the maximum (64)");
 }
 
+// An override-expression in @workgroup_size (or an override without a default) is a hidden
+// specialization constant that pipeline creation computes (Reflection::computedCounts); only the
+// entry point translated gets one.
+TEST(Lowering, WorkgroupSizeOverrideExpressionsAreComputed) {
+  const std::string source = R"(override wg : u32 = 4u;
+override h : u32;
+@compute @workgroup_size(wg * 2u, h) fn main() {}
+@compute @workgroup_size(wg + h) fn other() {}
+)";
+  const wgsl::Result r = wgsl::translate(source);
+  ASSERT_TRUE(r.ok()) << wgsl::formatDiagnostics(r.diagnostics);
+  EXPECT_EQ(r.reflection.workgroupSize, (std::array<uint32_t, 3>{8, 1, 1}));
+  EXPECT_EQ(r.reflection.workgroupSizeOverrides, (std::array<std::string, 3>{"wg * 2u", "h", ""}));
+  ASSERT_EQ(r.reflection.computedCounts.size(), 2u);
+  EXPECT_EQ(r.reflection.computedCounts[0].program, (std::vector<std::string>{"o0u", "u2", "*u"}));
+  EXPECT_EQ(r.reflection.computedCounts[0].defaultValue, 8.0);
+  EXPECT_FALSE(r.reflection.computedCounts[1].defaultValue.has_value());
+  EXPECT_NE(r.glsl.find("local_size_x = 8, local_size_y = 1, local_size_z = 1, local_size_x_id = "
+                        "2046, local_size_y_id = 2045) in;"),
+            std::string::npos)
+      << r.glsl;
+  wgsl::Options other;
+  other.entryPoint = "other";
+  EXPECT_EQ(wgsl::translate(source, other).reflection.computedCounts.size(), 1u);
+  const wgsl::Result f =
+      wgsl::translate("override w = 4.0;\n@compute @workgroup_size(w * 2.0) fn main() {}");
+  ASSERT_EQ(f.diagnostics.size(), 1u);
+  EXPECT_NE(f.diagnostics[0].message.find("must be a constant or override-expression of type"),
+            std::string::npos);
+}
+
 }  // namespace

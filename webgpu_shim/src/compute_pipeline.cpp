@@ -163,9 +163,10 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
                   ") in compute.constants; it has no default value and entry point \"" + ep->name +
                   "\" uses it.");
   }
-  // Array counts that are override-expressions, computed as WGSL evaluates them from the
-  // overrides' values (the pipeline's constant, else the default); each is a specialization
-  // constant of its own. Every count of the module is computed, used by the entry point or not.
+  // Array counts and workgroup sizes that are override-expressions, computed as WGSL evaluates
+  // them from the overrides' values (the pipeline's constant, else the default); each is a
+  // specialization constant of its own. Every var<workgroup> count of the module is computed,
+  // used by the entry point or not.
   std::map<uint32_t, int64_t> computedCounts;  // by SpecId
   for (const wgsl::ComputedCount& k : ep->computedCounts) {
     const auto overrideValue = [&](uint32_t id) -> std::optional<double> {
@@ -186,11 +187,11 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
       for (const auto& o : ep->overrides)
         if (o.specId == id) name = o.name;
       return fail("does not set override \"" + name + "\" (id " + std::to_string(id) +
-                  ") in compute.constants; it has no default value and the array count '" +
+                  ") in compute.constants; it has no default value and the override-expression '" +
                   k.text + "' uses it.");
     }
     const wgsl::CountValue v = wgsl::evaluateCount(k, overrideValue);
-    if (!v.value) return fail("computes " + v.error + ".");
+    if (!v.value) return fail("cannot evaluate the override-expression " + v.error + ".");
     computedCounts[k.id] = *v.value;
     specEntries.push_back({k.id, static_cast<uint32_t>(specData.size() * 4), 4});
     specData.push_back(static_cast<uint32_t>(*v.value));
@@ -214,6 +215,10 @@ std::unique_ptr<PipelineBuild> ComputePipelineImpl::Validate(
   for (int d = 0; d < 3; ++d) {
     size[d] = ep->workgroupSize[d];
     if (ep->workgroupSizeSpecIds[d] == kNoSpecId) continue;
+    if (auto k = computedCounts.find(ep->workgroupSizeSpecIds[d]); k != computedCounts.end()) {
+      size[d] = static_cast<double>(k->second);  // an override-expression's value
+      continue;
+    }
     for (const auto& sc : ep->constants)
       if (sc.specId == ep->workgroupSizeSpecIds[d]) sizeOverride[d] = &sc;
     const double fallback = sizeOverride[d] && sizeOverride[d]->wgslDefault

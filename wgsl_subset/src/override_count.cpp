@@ -34,7 +34,7 @@ CountValue evaluateCount(const ComputedCount& count,
   CountValue out;
   std::vector<int64_t> stack;
   const auto fail = [&](const std::string& why) {
-    out.error = "the array count '" + count.text + "' " + why;
+    out.error = "'" + count.text + "': it " + why;
     return out;
   };
   for (const std::string& token : count.program) {
@@ -97,7 +97,7 @@ CountValue evaluateCount(const ComputedCount& count,
   }
   if (stack.size() != 1) return fail("is malformed");
   if (stack.back() <= 0)
-    return fail("is " + std::to_string(stack.back()) + "; it must be greater than 0");
+    return fail("is " + std::to_string(stack.back()) + " (it must be greater than 0)");
   out.value = stack.back();
   return out;
 }

@@ -82,6 +82,7 @@ void Resolver::run() {
     fail(SourcePos{1, 1}, "no @compute entry point named '" + entryName_ + "'" +
                               (known.empty() ? std::string() : " (the module has " + known + ")"));
   }
+  entryDecl_ = entry;
   using DK = DeclarationRef::Kind;
   using IK = ir::Declaration::Kind;
   for (const DeclarationRef& d : declarationOrder(m_)) {
@@ -124,8 +125,13 @@ void Resolver::run() {
   reflection_.entryPoint = out_.entry->name;
   reflection_.workgroupSize = out_.entry->workgroupSize;
   for (size_t i = 0; i < 3; ++i) {
-    if (const ir::Variable* o = out_.entry->workgroupSizeOverrides[i])
-      reflection_.workgroupSizeOverrides[i] = o->name;
+    const ir::Variable* o = out_.entry->workgroupSizeOverrides[i];
+    if (!o) continue;
+    reflection_.workgroupSizeOverrides[i] = o->name;
+    for (size_t k = 0; k < hiddenCounts_.size(); ++k) {  // a computed one: its expression
+      if (hiddenCounts_[k] == o)
+        reflection_.workgroupSizeOverrides[i] = reflection_.computedCounts[k].text;
+    }
   }
 }
 
@@ -582,17 +588,18 @@ void Resolver::entryPointInterface(const Function& f, ir::Function& fn) {
         fail(a.pos, "@workgroup_size arguments must be of the same type, either i32 or u32");
       argType = at;
     }
-    // An override names a specialization constant: the size is its default here and the
-    // pipeline's constant at pipeline creation (the shim reads local_size_*_id back).
-    const ir::Variable* o = arg->constant ? nullptr : workgroupSizeOverride(a);
+    // An override (or one the shim computes from an override-expression) names a
+    // specialization constant: the size is its default here and the pipeline's value at pipeline
+    // creation (the shim reads local_size_*_id back).
+    if (!arg->constant && usesOverride(a) && !at.isInteger())
+      fail(a.pos,
+           "'@workgroup_size' argument must be a constant or override-expression of type "
+           "'abstract-integer', 'i32' or 'u32'");
     int64_t v = 0;
+    // Only the entry point translated has its sizes computed (the others are left out).
+    const ir::Variable* o = &f == entryDecl_ ? workgroupSizeOverride(a, arg) : nullptr;
+    if (!o && &f != entryDecl_ && !arg->constant && usesOverride(a)) continue;
     if (o) {
-      if (!at.isInteger())
-        fail(a.pos,
-             "'@workgroup_size' argument must be a constant or override-expression of type "
-             "'abstract-integer', 'i32' or 'u32'");
-      if (!o->init)
-        unsupported(a.pos, "override '" + o->name + "' without a default value in @workgroup_size");
       fn.workgroupSizeOverrides[i] = o;
       // WebGPU checks an override's size at pipeline creation, with the value the pipeline
       // gives it (the shim does, from the reflection's default); the SPIR-V's own default is

@@ -37,17 +37,28 @@ Type Resolver::overrideSizedArray(const TypeExpr& t, const Type& element, bool a
   return a;
 }
 
-// An override-expression count: a hidden override (`__count_K`, declared before the variable;
-// its SpecId is picked once every override has its own) whose value the shim computes from the
-// reflection's program. Its default is the expression's with the overrides' defaults (1 when
-// one has none or it fails: pipeline creation then checks the real value).
+// An override-expression count: a hidden override (`__count_K`, declared before the variable)
+// that the shim computes.
 Type Resolver::computedCountArray(const Expr& count, const Type& element) {
   X c = expr(count);
   if (c->type.k != K::I32 && c->type.k != K::U32)
     fail(count.pos, "array count must be an i32 or u32 override-expression, got " + c->type.wgsl());
+  ir::Variable* hidden = computedOverride(c, count.pos, "array count", 1 << 24);
+  hidden->arrayCount = true;
+  computedCountVariables_.push_back(hidden);
+  Type a = Type::array(element, static_cast<int>(*hidden->init->constant));
+  a.name = hidden->name;
+  return a;
+}
+
+// A hidden override whose value the shim computes at pipeline creation from the reflection's
+// program of `c` (its SpecId is picked once every override has its own). Its default is `c`'s
+// with the overrides' defaults, or 1 when one has none, the evaluation fails or the value is
+// over `max`: pipeline creation then checks the real value.
+ir::Variable* Resolver::computedOverride(X c, SourcePos pos, const std::string& what, int64_t max) {
   ComputedCount computed;
   if (std::string why = overrideCountProgram(c, computed.program, computed.text); !why.empty())
-    unsupported(count.pos, "override-expression array count with " + why);
+    unsupported(pos, "override-expression " + what + " with " + why);
   const CountValue d = evaluateCount(computed, [&](uint32_t id) -> std::optional<double> {
     for (const OverrideInfo& o : reflection_.overrides) {
       if (o.id == id) return o.defaultValue;
@@ -55,25 +66,21 @@ Type Resolver::computedCountArray(const Expr& count, const Type& element) {
     return std::nullopt;
   });
   int64_t n = d.value.value_or(1);
-  if (n > (1 << 24)) n = 1;  // the shim's storage check rejects it with the pipeline's values
-  if (d.value) computed.defaultValue = static_cast<double>(n);
+  if (n > max) n = 1;
+  if (d.value) computed.defaultValue = static_cast<double>(*d.value);
   ir::Variable* hidden =
       newVariable({.kind = ir::Variable::Kind::Override,
                    .name = "__count_" + std::to_string(reflection_.computedCounts.size()),
-                   .pos = count.pos,
+                   .pos = pos,
                    .type = c->type,
-                   .init = literal(static_cast<double>(n), c->type, count.pos),
-                   .arrayCount = true});
-  computedCountVariables_.push_back(hidden);
+                   .init = literal(static_cast<double>(n), c->type, pos)});
   hiddenCounts_.push_back(hidden);
   reflection_.computedCounts.push_back(std::move(computed));
-  Type a = Type::array(element, static_cast<int>(n));
-  a.name = hidden->name;
-  return a;
+  return hidden;
 }
 
-// The hidden count overrides take the largest SpecIds glslang accepts (below 2047) that no
-// override uses.
+// The hidden overrides take the largest SpecIds glslang accepts (below 2047) that no override
+// uses.
 void Resolver::assignCountIds() {
   uint32_t next = 2046;
   for (size_t i = 0; i < hiddenCounts_.size(); ++i) {
@@ -83,25 +90,28 @@ void Resolver::assignCountIds() {
       }
       return false;
     };
-    while (taken(next)) --next;  // at most 2047 overrides can be taken
+    while (next > 0 && taken(next)) --next;
+    if (taken(next))
+      unsupported(hiddenCounts_[i]->pos,
+                  "an override-expression when overrides take every SpecId below 2047");
     hiddenCounts_[i]->overrideId = next;
     reflection_.computedCounts[i].id = next--;
   }
 }
 
-// The override a @workgroup_size argument names (null when it names none). Other
-// override-expressions (`wg * 2u`) would need a computed specialization constant, which GLSL's
-// local_size_*_id cannot express: outside the subset.
-const ir::Variable* Resolver::workgroupSizeOverride(const Expr& e) {
-  const Expr* x = &e;
+// The override a @workgroup_size argument `arg` (resolved: `value`) names, or a hidden one
+// computed from the override-expression it is (an override without a default is one too: the
+// pipeline must set it); null for a const-expression. The local_size_*_id of the dimension.
+const ir::Variable* Resolver::workgroupSizeOverride(const Expr& arg, X value) {
+  if (value->constant || !usesOverride(arg)) return nullptr;
+  const Expr* x = &arg;
   while (x->kind == Expr::Kind::Paren) x = x->args[0].get();
   if (x->kind == Expr::Kind::Ident) {
     const ir::Variable* v = lookup(x->text);
-    if (v && v->kind == ir::Variable::Kind::Override) return v;
+    if (v && v->kind == ir::Variable::Kind::Override && v->init) return v;
   }
-  if (usesOverride(e))
-    unsupported(e.pos, "override-expression in @workgroup_size other than a single override");
-  return nullptr;
+  if (value->type.k != K::I32 && value->type.k != K::U32) return nullptr;  // the caller says why
+  return computedOverride(value, arg.pos, "in @workgroup_size", 1024);
 }
 
 bool Resolver::usesOverride(const Expr& e) {  // bounded: the parser limits expression depth

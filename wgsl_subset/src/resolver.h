@@ -46,6 +46,7 @@ class Resolver {
   Type valueType(const TypeExpr& t);
   Type overrideSizedArray(const TypeExpr& t, const Type& element, bool allowed);
   Type computedCountArray(const Expr& count, const Type& element);
+  ir::Variable* computedOverride(X c, SourcePos pos, const std::string& what, int64_t max);
   void assignCountIds();
   int64_t constInt(const Expr& e, const char* what);
   void declareStruct(const StructDecl& s);
@@ -57,7 +58,7 @@ class Resolver {
   std::string runtimeSizedIn(const Type& t);  // "" when `t` holds no runtime-sized array
   void declareFunction(const Function& f, ir::Function& fn);
   void entryPointInterface(const Function& f, ir::Function& fn);
-  const ir::Variable* workgroupSizeOverride(const Expr& e);
+  const ir::Variable* workgroupSizeOverride(const Expr& arg, X value);
   bool usesOverride(const Expr& e);
   void usedGlobals(const ir::Function& f, std::set<std::string>& used,
                    std::set<const ir::Function*>& seen);
@@ -141,7 +142,8 @@ class Resolver {
   int unevaluated_ = 0;                // inside the right operand of a short-circuiting && or ||
   bool overrideArrayAllowed_ = false;  // resolving the store type of a var<workgroup>
   std::vector<const ir::Variable*> computedCountVariables_;  // to declare before the variable
-  std::vector<ir::Variable*> hiddenCounts_;  // every computed count's, in reflection's order
+  const Function* entryDecl_ = nullptr;                      // the @compute function translated
+  std::vector<ir::Variable*> hiddenCounts_;  // every computed override, in reflection's order
   struct BindingClash {  // two resources at one @group/@binding: the first's, the second's name
     std::string first, second;
     SourcePos pos;  // the second's

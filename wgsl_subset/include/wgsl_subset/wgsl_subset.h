@@ -34,9 +34,10 @@ struct OverrideInfo {
   std::optional<double> defaultValue{};
 };
 
-// An array count that is an override-expression (`var<workgroup> a : array<f32, n * 2u>`): a
-// specialization constant whose value pipeline creation computes with evaluateCount(). It is no
-// override: no pipeline constant may name it.
+// An array count that is an override-expression (`var<workgroup> a : array<f32, n * 2u>`), or a
+// @workgroup_size argument that is one (or an override without a default): a specialization
+// constant whose value pipeline creation computes with evaluateCount(). It is no override: no
+// pipeline constant may name it.
 struct ComputedCount {
   uint32_t id = 0;     // its SpecId: the largest below 2047 (glslang's limit) no override uses
   std::string text{};  // the WGSL expression, for messages
@@ -89,8 +90,9 @@ bool validateSpirv(const std::vector<uint32_t>& spirv, std::string* messages = n
 
 // A ComputedCount's value as WGSL evaluates an override-expression at pipeline creation, from
 // `overrideValue(id)` (nullopt: an override neither set nor defaulted). `error` says why there
-// is none: an unset override, division by zero, an overflow, a shift of 32 or more, or a count
-// that is not greater than 0.
+// is none ("'n * 2u': it overflows (...)"): an unset override, division by zero, an overflow, a
+// shift of 32 or more, or a value that is not greater than 0 (an array count or a workgroup
+// size must be).
 struct CountValue {
   std::optional<int64_t> value{};
   std::string error{};
