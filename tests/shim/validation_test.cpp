@@ -441,6 +441,36 @@ TEST_F(Validation, WritableStorageAliasing) {
   auto group = Group(pipeline, 0, {storage, storage}, "aliased");
   ExpectError([&] { EncodeDispatch(pipeline, {group}); }, {"aliasing", "\"aliased\"", "\"store\""});
 }
+// WebGPU's usage scope (Dawn: "includes writable usage and another usage in the same
+// synchronization scope"): one buffer read-only and writable in one dispatch is an error even at
+// disjoint ranges; writable twice at disjoint ranges is not.
+TEST_F(Validation, WritableAndReadOnlyUsageOfOneBufferInADispatch) {
+  auto both = MakeBuffer(512, BufferUsage::Storage, "both");
+  const auto groupAt = [&](uint64_t readOffset, const char* label) {
+    const std::vector<wgpu::BindGroupEntry> entries = {
+        {.binding = 0, .buffer = both, .offset = readOffset, .size = 256},
+        {.binding = 1, .buffer = both, .offset = 256, .size = 256}};
+    wgpu::BindGroupDescriptor d{.label = label, .layout = pipeline.GetBindGroupLayout(0),
+                                .entryCount = entries.size(), .entries = entries.data()};
+    return device.CreateBindGroup(&d);
+  };
+  ExpectError([&] { EncodeDispatch(pipeline, {groupAt(0, "disjoint")}); },
+              {"\"both\"", "writable storage by [BindGroup \"disjoint\"] (binding 1)",
+               "read-only storage", "(binding 0)", "same usage scope"});
+  auto twice = Pipeline(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) buffer A { uint a[]; };
+layout(set = 0, binding = 1, std430) buffer B { uint b[]; };
+void main() { b[0] = a[0]; })",
+                        "two writable");
+  const std::vector<wgpu::BindGroupEntry> entries = {
+      {.binding = 0, .buffer = both, .offset = 0, .size = 256},
+      {.binding = 1, .buffer = both, .offset = 256, .size = 256}};
+  wgpu::BindGroupDescriptor d{.layout = twice.GetBindGroupLayout(0),
+                              .entryCount = entries.size(), .entries = entries.data()};
+  const CapturedError e = Capture([&] { EncodeDispatch(twice, {device.CreateBindGroup(&d)}); });
+  EXPECT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
+}
 TEST_F(Validation, IndirectBufferWithoutIndirectUsage) {
   auto group = Group(pipeline, 0, {input, storage});
   ExpectError([&] { EncodeIndirect(pipeline, group, storage, 0); }, {"\"store\"", "Indirect"});

@@ -392,6 +392,24 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
       }
     }
   }
+  // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
+  // (read-only storage or uniform) in the same dispatch, whatever the ranges.
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t j = 0; j < all.size(); ++j) {
+      const BoundBuffer& w = *all[i].binding;
+      const BoundBuffer& r = *all[j].binding;
+      if (w.buffer != r.buffer || w.type != BufferBindingType::Storage ||
+          r.type == BufferBindingType::Storage)
+        continue;
+      Error(command, w.buffer->Name() + " is bound as writable storage by " + all[i].group->Name() +
+                         " (binding " + std::to_string(w.binding) + ") and as " +
+                         (r.type == BufferBindingType::Uniform ? "uniform" : "read-only storage") +
+                         " by " + all[j].group->Name() + " (binding " + std::to_string(r.binding) +
+                         ") in one dispatch: a writable usage and another usage of one buffer in "
+                         "the same usage scope.");
+      return false;
+    }
+  }
   for (const auto& [b, group, offset] : all) {
     const bool write = b->type == BufferBindingType::Storage;
     VkAccessFlags access = b->type == BufferBindingType::Uniform ? VK_ACCESS_UNIFORM_READ_BIT
