@@ -381,6 +381,8 @@ TEST(OverrideArrays, Rules) {
       "override n = 4;\nvar<private> a : array<f32, n>;", 2, 29,
       "unsupported in this WGSL subset: override-sized array other than the store type of a "
       "var<workgroup>");
+  ExpectError("@id(2047) override n = 4;", 1, 5,
+              "unsupported in this WGSL subset: @id(2047) above 2046");
   ExpectError("override n = 4;\nvar<workgroup> a : array<f32, max(n, 2)>;", 2, 31,
               "unsupported in this WGSL subset: override-expression array count with this kind "
               "of expression");

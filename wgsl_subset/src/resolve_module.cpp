@@ -438,6 +438,8 @@ void Resolver::declareOverride(const GlobalVar& g) {
     const int64_t v = constInt(attrArg(*a), "@id");
     if (v < 0 || v > 65535)
       fail(attrArg(*a).pos, "@id value must be between 0 and 65535, got " + std::to_string(v));
+    if (v > 2046)  // glslang's largest constant_id
+      unsupported(attrArg(*a).pos, "@id(" + std::to_string(v) + ") above 2046");
     id = static_cast<uint32_t>(v);
     for (const auto& o : reflection_.overrides) {
       if (o.id == id)
