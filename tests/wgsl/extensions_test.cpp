@@ -370,6 +370,8 @@ TEST(OverrideArrays, CountsEvaluateAsWgslDoes) {
             std::string::npos);
   EXPECT_NE(eval({"o0u"}, -1).error.find("which is no u32"), std::string::npos);
   EXPECT_NE(eval({"o0u", "+u"}, 1).error.find("malformed"), std::string::npos);
+  EXPECT_NE(eval({"u4294967296"}, 1).error.find("malformed"), std::string::npos);
+  EXPECT_EQ(eval({"i-7", "o0i", "+i"}, 8).value, 1);
   const wgsl::ComputedCount unset{0, "n", {"o0u"}, std::nullopt};
   EXPECT_NE(wgsl::evaluateCount(unset, [](uint32_t) { return std::optional<double>(); })
                 .error.find("which is not set"),

@@ -58,6 +58,8 @@ CountValue evaluateCount(const ComputedCount& count,
                       ", which is no " + (isSigned ? "i32" : "u32"));
         v = static_cast<int64_t>(t);
       }
+      if (!inRange(v, token[0] == 'o' ? isSigned : token[0] == 'i'))  // a literal past its type
+        return fail("is malformed");
       stack.push_back(v);
       continue;
     }
