@@ -106,7 +106,13 @@ void Resolver::run() {
   }
   assignCountIds();
   // Aliases are expanded away before this stage; an unused one must still name a valid type.
-  for (const AliasDecl& a : m_.aliases) (void)resolveType(a.type);
+  aliasCheck_ = true;  // an alias may name an override-sized array for a var<workgroup>
+  for (const AliasDecl& a : m_.aliases) {
+    overrideArrayAllowed_ = true;
+    (void)resolveType(a.type);
+    overrideArrayAllowed_ = false;
+  }
+  aliasCheck_ = false;
   for (const auto& a : m_.constAsserts) constAssert(*a);
   if (!out_.entry) return;  // the validator says so, after the functions' own errors
   // Two resources at one @group/@binding: an error if the entry point uses both; else valid
@@ -252,7 +258,9 @@ Type Resolver::pointerType(const TypeExpr& t) {
   if (space == "handle" || space == "push_constant" || space == "immediate")
     unsupported(t.pos, "address space '" + space + "'");
   if (!spaces.contains(space)) fail(t.pos, "unknown address space '" + space + "'");
+  overrideArrayAllowed_ = space == "workgroup";  // a pointer to a var<workgroup>'s store type
   const Type e = resolveType(t.args[0]);
+  overrideArrayAllowed_ = false;
   if (e.k == K::Ptr || e.k == K::Void) fail(t.args[0].pos, "invalid pointer store type");
   if (!runtimeSizedIn(e).empty() && space != "storage")
     fail(t.args[0].pos, "runtime-sized arrays can only be used in the <storage> address space");

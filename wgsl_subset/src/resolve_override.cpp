@@ -37,15 +37,24 @@ Type Resolver::overrideSizedArray(const TypeExpr& t, const Type& element, bool a
   return a;
 }
 
-// An override-expression count: a hidden override (`__count_K`, declared before the variable)
+// An override-expression count: a hidden override (declared before the variable)
 // that the shim computes.
 Type Resolver::computedCountArray(const Expr& count, const Type& element) {
   X c = expr(count);
   if (c->type.k != K::I32 && c->type.k != K::U32)
     fail(count.pos, "array count must be an i32 or u32 override-expression, got " + c->type.wgsl());
-  ir::Variable* hidden = computedOverride(c, count.pos, "array count", 1 << 24);
-  hidden->arrayCount = true;
-  computedCountVariables_.push_back(hidden);
+  ir::Variable*& hidden = countsByPos_[{count.pos.line, count.pos.column}];
+  if (!hidden && aliasCheck_) {  // an alias no declaration uses: its program is only checked
+    ComputedCount unused;
+    if (std::string why = overrideCountProgram(c, unused.program, unused.text); !why.empty())
+      unsupported(count.pos, "override-expression array count with " + why);
+    return Type::array(element, 1);
+  }
+  if (!hidden) {
+    hidden = computedOverride(c, count.pos, "array count", 1 << 24);
+    hidden->arrayCount = true;
+    computedCountVariables_.push_back(hidden);
+  }
   Type a = Type::array(element, static_cast<int>(*hidden->init->constant));
   a.name = hidden->name;
   return a;
@@ -70,7 +79,10 @@ ir::Variable* Resolver::computedOverride(X c, SourcePos pos, const std::string& 
   if (d.value) computed.defaultValue = static_cast<double>(*d.value);
   ir::Variable* hidden =
       newVariable({.kind = ir::Variable::Kind::Override,
-                   .name = "__count_" + std::to_string(reflection_.computedCounts.size()),
+                   // `__` + the expression + where it is: unique, never a WGSL name (WGSL
+                   // reserves `__`), and Type::wgsl() shows the expression
+                   .name = "__" + computed.text + "@" + std::to_string(pos.line) + ":" +
+                           std::to_string(pos.column),
                    .pos = pos,
                    .type = c->type,
                    .init = literal(static_cast<double>(n), c->type, pos)});

@@ -144,6 +144,10 @@ class Resolver {
   std::vector<const ir::Variable*> computedCountVariables_;  // to declare before the variable
   const Function* entryDecl_ = nullptr;                      // the @compute function translated
   std::vector<ir::Variable*> hiddenCounts_;  // every computed override, in reflection's order
+  bool aliasCheck_ = false;                  // resolving an alias's type only to check it
+  // Computed array counts by the count's source position: an alias's copies share it (WGSL:
+  // one type), two arrays that spell the same expression do not.
+  std::map<std::pair<uint32_t, uint32_t>, ir::Variable*> countsByPos_;
   struct BindingClash {  // two resources at one @group/@binding: the first's, the second's name
     std::string first, second;
     SourcePos pos;  // the second's

@@ -114,9 +114,10 @@ std::string Type::wgsl() const {
       return "vec" + std::to_string(n) + "<" + elem->wgsl() + ">";
     case K::Array:
       return "array<" + elem->wgsl() +
-             (!name.empty() ? ", " + name
-              : n           ? ", " + std::to_string(n)
-                            : "") +
+             (name.starts_with("__") ? ", " + name.substr(2, name.rfind('@') - 2)  // computed
+              : !name.empty()        ? ", " + name
+              : n                    ? ", " + std::to_string(n)
+                                     : "") +
              ">";
     case K::Atomic:
       return "atomic<" + elem->wgsl() + ">";
