@@ -339,7 +339,11 @@ class GlslWriter {
         if (s.value->type.k == K::Ptr && s.value->type.name != "function" &&
             s.value->type.name != "private")
           return staticUse(*s.value, p);
-        return p + "/* _ = */ " + expr(s.value) + ";\n";
+        if (s.value->type.k == K::Ptr) return p + "/* _ = */ " + expr(s.value) + ";\n";
+        // A value: into an unused local, which glslang keeps (a bare expression statement it
+        // drops, and with it the load): `_ = v;` is a static use of a buffer v, as `_ = &v;` is.
+        return p + s.value->type.glsl() + " tg_use_" + std::to_string(++counter_) +
+               dims(s.value->type) + " = " + expr(s.value) + ";\n";
       case SK::Increment:
         return p + expr(s.target) + "++;\n";
       case SK::Decrement:
