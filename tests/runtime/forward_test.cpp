@@ -389,7 +389,9 @@ TEST(Forward, SpirvDiskCacheIsReusedAndSurvivesCorruptEntries) {
   tg::releaseDevices();
   auto train = tg::compile(tg_models::mlpSpec(model, 8), {.cacheDir = dir});
   EXPECT_EQ(entries().size(), first.size());
-  for (const auto& [name, time] : first) EXPECT_EQ(header(name), "webgpu-shim-spirv-v3") << name;
+  // Rewritten as cache entries (the format's version follows the shim's, so only its name).
+  for (const auto& [name, time] : first)
+    EXPECT_TRUE(header(name).starts_with("webgpu-shim-spirv-v")) << name << ": " << header(name);
   std::vector<float> xs(8, 0.5f), ys(8, 0.25f);
   EXPECT_TRUE(std::isfinite(completedStep(train.step({{"x", xs}, {"y", ys}})).loss));
   // An entry whose WGSL matches but whose SPIR-V is not valid (it starts with the SPIR-V magic;
