@@ -84,13 +84,7 @@ TEST(ReductionPrologue, AReductionComputesTheGroupThatAloneFeedsIt) {
   // The three, the short sum and its mul, and the copy of the mean into the captured [37] (a
   // captured reshape has a buffer of its own).
   EXPECT_EQ(run, 6u);
-  tg::EvalInputs env;
-  uint32_t seed = 21;
-  for (const tg::Op& op : g.ops) {
-    if (op.kind != tg::OpKind::ParamInput) continue;
-    const tg::Shape& s = g.tensor(op.out).shape;
-    env.params[op.attrs.name] = tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
-  }
+  const tg::EvalInputs env = tg_test::uniformParams(g, 21);
   for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
     tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-5, 1e-6, kFast, {}, false);
 }
@@ -169,14 +163,7 @@ TEST(ReluGradRewrite, TheReluFoldsIntoItsMatmulStore) {
   tg::Graph rewritten = g;
   tg::readReluGradsFromOutputs(rewritten);
   EXPECT_EQ(reluKernels(rewritten), 0u);  // now in the matmul's epilogue
-  tg::EvalInputs env;
-  uint32_t seed = 11;
-  for (const tg::Op& op : rewritten.ops) {
-    if (op.kind != tg::OpKind::ParamInput) continue;
-    const tg::Shape& s = rewritten.tensor(op.out).shape;
-    env.params[op.attrs.name] =
-        tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
-  }
+  const tg::EvalInputs env = tg_test::uniformParams(rewritten, 11);
   for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
     tg_test::expectGpuMatchesCpu(backend, rewritten, {}, {}, env, 1e-4, 1e-4, kFast, {}, false);
 }

@@ -1,6 +1,7 @@
 #include "gpu_oracle.h"
 
 #include "default_device.h"
+#include "random_values.h"
 
 #include <webgpu/webgpu_cpp.h>
 
@@ -212,6 +213,17 @@ GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
   else
     sliceViews(plan, run.buffers);
   return run;
+}
+
+tg::EvalInputs uniformParams(const tg::Graph& graph, uint32_t firstSeed) {
+  tg::EvalInputs env;
+  uint32_t seed = firstSeed;
+  for (const tg::Op& op : graph.ops) {
+    if (op.kind != tg::OpKind::ParamInput) continue;
+    const tg::Shape& s = graph.tensor(op.out).shape;
+    env.params[op.attrs.name] = tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
+  }
+  return env;
 }
 
 size_t expectGpuMatchesCpu(Backend backend, const tg::Graph& graph, const tg::ParamGrads& grads,

@@ -22,6 +22,10 @@ GpuRun runOnDawn(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& 
 GpuRun runOnShim(const tg::BufferPlan& plan, const std::vector<tg::KernelSpec>& kernels,
                  const tg::EvalInputs& env);
 
+// Every param input of `graph` filled with uniform values (test_support::uniformValues), seeds
+// firstSeed, firstSeed + 1, ... in op order.
+tg::EvalInputs uniformParams(const tg::Graph& graph, uint32_t firstSeed);
+
 // Plans, emits, runs on `backend` and on the CPU, and checks every buffer agrees
 // (|gpu − cpu| ≤ atol + rtol·|cpu|; integers exactly). With fusion, buffers whose last occupant
 // lives only in a fused kernel's registers are skipped. Returns the number of kernels run.

@@ -10,7 +10,6 @@
 
 #include "../../tensorgrad/src/codegen/folded_matmul.h"
 #include "gpu_oracle.h"
-#include "random_values.h"
 #include "tiling_name.h"
 
 namespace {
@@ -25,15 +24,8 @@ struct Case {
 
 // Leaves named by the traced graph's param inputs, filled with uniform values.
 Case withValues(tg::Graph g) {
-  Case c{std::move(g), {}};
-  uint32_t seed = 60;
-  for (const tg::Op& op : c.graph.ops) {
-    if (op.kind != tg::OpKind::ParamInput) continue;
-    const tg::Shape& s = c.graph.tensor(op.out).shape;
-    c.env.params[op.attrs.name] =
-        tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
-  }
-  return c;
+  tg::EvalInputs env = tg_test::uniformParams(g, 60);
+  return {std::move(g), std::move(env)};
 }
 
 // m rows, k inner, n columns; b, t, h, dh: the attention shapes.

@@ -9,7 +9,6 @@
 
 #include "../../tensorgrad/src/ops/matmul_fast.h"
 #include "gpu_oracle.h"
-#include "random_values.h"
 
 namespace {
 
@@ -24,17 +23,6 @@ tg::Graph layerGraph(int64_t rows) {
   const tg::GradResult grads = tg::appendGrad(g);
   for (const auto& [name, t] : grads.paramGrads) g.captures.emplace_back("d" + name, t);
   return g;
-}
-
-tg::EvalInputs randomParams(const tg::Graph& g) {
-  tg::EvalInputs env;
-  uint32_t seed = 5;
-  for (const tg::Op& op : g.ops) {
-    if (op.kind != tg::OpKind::ParamInput) continue;
-    const tg::Shape& s = g.tensor(op.out).shape;
-    env.params[op.attrs.name] = tg::HostTensor::f32(s, test_support::uniformValues(tg::shapeSize(s), seed++));
-  }
-  return env;
 }
 
 size_t count(const tg::Graph& g, tg::OpKind kind) {
@@ -62,7 +50,7 @@ TEST(SplitWeightGradients, ChoosesSlicesByShape) {
 
 TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   const tg::Graph before = layerGraph(96);
-  const tg::EvalInputs env = randomParams(before);
+  const tg::EvalInputs env = tg_test::uniformParams(before, 5);
   tg::Graph after = before;
   tg::splitWeightGradients(after, 0, 4);
   EXPECT_EQ(count(after, tg::OpKind::Matmul), count(before, tg::OpKind::Matmul) - 1);  // dx stays
@@ -106,7 +94,7 @@ TEST(SplitWeightGradients, MatchesTheCpuOnTheDevice) {
     if (!k.wgsl.empty()) {
       EXPECT_NE(g.ops[static_cast<size_t>(k.opIndex)].kind, tg::OpKind::Permute);
     }
-  const tg::EvalInputs env = randomParams(g);
+  const tg::EvalInputs env = tg_test::uniformParams(g, 5);
   for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
     tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-4, fast, {}, false);
 }
