@@ -16,20 +16,6 @@ bool reduction(OpKind kind) {
   return kind == OpKind::SumLast || kind == OpKind::MeanLast || kind == OpKind::SumToShape;
 }
 
-bool member(const std::vector<int>& group, int op) {
-  return std::find(group.begin(), group.end(), op) != group.end();
-}
-
-// Every value the group reads from a buffer is still there when reduction `at` runs.
-bool readableAt(const Graph& graph, const BufferUse& use, const std::vector<int>& group, int at) {
-  for (int m : group) {
-    for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
-      if (!member(group, *graph.tensor(in).source) && !use.untouched(in, m, at)) return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,

@@ -23,6 +23,17 @@ bool fusable(const Graph& graph, int i, const std::vector<bool>& elsewhere) {
                      [&](int t) { return valueTyped(graph.tensor(t).dtype); });
 }
 
+bool readableAt(const Graph& graph, const BufferUse& use, const std::vector<int>& group, int at) {
+  for (int m : group) {
+    for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
+      const int src = *graph.tensor(in).source;
+      const bool inside = std::find(group.begin(), group.end(), src) != group.end();
+      if (!inside && !use.untouched(in, m, at)) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& use,
                                          const std::vector<bool>& elsewhere) {
   const size_t n = graph.ops.size();
@@ -77,15 +88,7 @@ std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& us
         // Every outside value the producer's kernel reads must survive until this op runs (no op
         // in between, this one included, overwrites its buffer).
         const std::vector<int>& group = members[static_cast<size_t>(p)];
-        bool safe = true;
-        for (int m : group) {
-          for (int in : graph.ops[static_cast<size_t>(m)].inputs) {
-            const int src = *graph.tensor(in).source;
-            const bool inside = std::find(group.begin(), group.end(), src) != group.end();
-            if (!inside && !use.untouched(in, m, op)) safe = false;
-          }
-        }
-        if (!safe) continue;
+        if (!readableAt(graph, use, group, op)) continue;
         std::vector<int> merged = members[i];
         merged.insert(merged.end(), group.begin(), group.end());
         std::sort(merged.begin(), merged.end());

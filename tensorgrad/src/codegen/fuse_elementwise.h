@@ -17,6 +17,10 @@ namespace tg::detail {
 // matmul, an op of the fused optimizer).
 bool fusable(const Graph& graph, int i, const std::vector<bool>& elsewhere = {});
 
+// Every value the ops of `group` read from outside it is still in its buffer at op `at` (no op
+// after its reader, up to `at`, overwrites it): the group may be computed at `at` instead.
+bool readableAt(const Graph& graph, const BufferUse& use, const std::vector<int>& group, int at);
+
 // Which ops join which kernel: members[i] lists the ops the kernel at op i computes, in op order
 // (empty when op i was folded into a later kernel). Ops with `elsewhere[i]` set (computed inside
 // another kernel, e.g. a permute folded into a matmul) join no group.
