@@ -144,6 +144,16 @@ void ShimTest::Submit(const wgpu::CommandEncoder& encoder) {
   queue.Submit(1, &commands);
 }
 
+void ShimTest::DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group) {
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  pass.SetBindGroup(0, group);
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  Submit(encoder);
+}
+
 void ShimTest::Wait(wgpu::Future future) {
   ASSERT_EQ(instance.WaitAny(future, 60'000'000'000ull), wgpu::WaitStatus::Success);
 }

@@ -50,6 +50,8 @@ class ShimTest : public ::testing::Test {
   wgpu::BindGroup Group(const wgpu::ComputePipeline& pipeline, uint32_t index,
                         std::vector<wgpu::Buffer> buffers, std::string label = "");
   void Submit(const wgpu::CommandEncoder& encoder);
+  // One compute pass dispatching one workgroup of `pipeline` with `group` at index 0, submitted.
+  void DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group);
   // Waits for a future, failing the test on timeout.
   void Wait(wgpu::Future future);
   void WaitIdle();

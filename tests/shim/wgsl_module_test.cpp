@@ -425,13 +425,7 @@ struct S { a : f32, rest : array<u32> }
   wgpu::BindGroup group;
   const CapturedError all = Capture([&] { group = Group(pipeline, 0, {out, in, in, in}); });
   ASSERT_EQ(all.type, wgpu::ErrorType::NoError) << all.message;
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, group);
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, group);
   EXPECT_EQ(Read<uint32_t>(out, 1)[0], 7u);
 }
 
@@ -468,13 +462,7 @@ fn main(@builtin(local_invocation_id) l : vec3<u32>) { out[l.z * 2u + l.x] = l.z
   e = pipelineOf({{.key = "x", .value = 2}, {.key = "z", .value = 3}}, &pipeline);
   ASSERT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
   auto out = MakeBuffer(32, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, Group(pipeline, 0, {out}));
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, Group(pipeline, 0, {out}));
   // A (2, 1, 3) workgroup writes 6 slots.
   EXPECT_EQ(Read<uint32_t>(out, 8), (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 0, 0}));
 }
@@ -514,13 +502,7 @@ fn main(@builtin(local_invocation_index) i : u32) { out[i] = i + 1u; }
   e = pipelineOf({{.key = "x", .value = 3}, {.key = "y", .value = 2}}, &pipeline);
   ASSERT_EQ(e.type, wgpu::ErrorType::NoError) << e.message;
   auto out = MakeBuffer(64, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "out");
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, Group(pipeline, 0, {out}));
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, Group(pipeline, 0, {out}));
   // A (6, 2, 1) workgroup: 12 invocations.
   const auto got = Read<uint32_t>(out, 16);
   for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], i < 12 ? i + 1 : 0) << i;
