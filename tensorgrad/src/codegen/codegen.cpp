@@ -11,6 +11,7 @@
 #include "fold_transpose.h"
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
+#include "fuse_rows.h"
 
 namespace tg {
 
@@ -67,6 +68,24 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     elsewhere.resize(graph.ops.size());
     for (size_t i = 0; i < elsewhere.size(); ++i) elsewhere[i] = elsewhere[i] || fold->folded[i];
   }
+  detail::RowFusion rows;  // chains around row reductions, a workgroup a row
+  if (options.kernels == KernelSet::Fast) {
+    // Ops a matmul would compute in its store stay there: a row kernel takes the rest.
+    std::vector<bool> excluded = elsewhere;
+    excluded.resize(graph.ops.size());
+    const auto firstGroups = detail::fuseGroups(graph, use, elsewhere);
+    const auto firstEpilogues =
+        detail::foldEpilogues(graph, use, firstGroups, elsewhere, folds.permuteOf, sumOf);
+    for (size_t m = 0; m < firstEpilogues.size(); ++m) {
+      if (firstEpilogues[m] < 0) continue;
+      for (int e : firstGroups[static_cast<size_t>(firstEpilogues[m])]) excluded[static_cast<size_t>(e)] = true;
+    }
+    for (size_t m = 0; m < sumOf.size(); ++m)
+      if (sumOf[m] >= 0) excluded[m] = excluded[static_cast<size_t>(sumOf[m])] = true;
+    rows = detail::fuseRows(graph, use, excluded);
+    elsewhere.resize(graph.ops.size());
+    for (size_t i = 0; i < elsewhere.size(); ++i) elsewhere[i] = elsewhere[i] || rows.folded[i];
+  }
   if (fuse) groups = detail::fuseGroups(graph, use, elsewhere);
   std::vector<int> epilogueOf, epilogueFrom;  // matmul → last op of the group in its store, and back
   if (options.kernels == KernelSet::Fast) {
@@ -91,6 +110,13 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         k.kind = op.kind;
       }
       kernels.push_back(std::move(k));
+      continue;
+    }
+    if (!rows.folded.empty() && rows.folded[i]) {
+      if (const auto it = rows.kernels.find(static_cast<int>(i)); it != rows.kernels.end())
+        kernels.push_back(std::move(it->second));
+      else
+        kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
       continue;
     }
     if (!prologues.folded.empty() && prologues.folded[i]) {  // computed by a reduction

@@ -25,7 +25,7 @@ void FusedChain::pin(int tensor, std::string index) {
 
 std::string FusedChain::let(const std::string& expr) {
   if (const auto it = indexVar_.find(expr); it != indexVar_.end()) return it->second;
-  const std::string v = "ix" + std::to_string(indexVar_.size());
+  const std::string v = "ix" + std::to_string(indexVars_++);
   body_ += "  let " + v + " = " + expr + ";\n";
   return indexVar_[expr] = v;
 }
@@ -81,8 +81,8 @@ std::string FusedChain::value(int tensor, const std::string& at, const std::stri
   if (!def.exprPreamble.empty() && preamble_.find(def.exprPreamble) == std::string::npos)
     preamble_ += def.exprPreamble;
   std::string v = "v" + std::to_string(source) + (lane.empty() ? "" : "_" + lane);
-  while (std::any_of(value_.begin(), value_.end(), [&](const auto& e) { return e.second == v; }))
-    v += "b";  // the same member at a second index
+  while (names_.contains(v)) v += "b";  // the same member at a second index
+  names_.insert(v);
   body_ += "  let " + v + " = " + def.expr(op, in) + ";\n";
   return value_[key] = v;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ class FusedChain {
   // Every buffer read was at index `at` (so the kernel can read and write vec4s).
   bool readsOnlyAt(const std::string& at) const;
 
+  // Values computed from here on may live in a block of their own (a loop's body): `restore`
+  // forgets them, so a later block computes them again instead of naming a variable out of scope.
+  // Names stay unique across blocks. Buffers read and the body are kept.
+  struct Scope {
+    std::map<std::pair<int, std::string>, std::string> values;
+    std::map<std::string, std::string> indexVars;
+  };
+  Scope save() const { return {value_, indexVar_}; }
+  void restore(Scope s) {
+    value_ = std::move(s.values);
+    indexVar_ = std::move(s.indexVars);
+  }
+
  private:
   std::string inputIndex(const Op& op, size_t input, const std::string& at);
   std::string let(const std::string& expr);  // an index variable holding `expr` (deduplicated)
@@ -55,6 +69,8 @@ class FusedChain {
   std::map<std::string, std::string> indexVar_;                    // index expression → variable
   std::vector<int> external_;
   std::vector<std::string> readIndices_;
+  std::set<std::string> names_;  // every value variable declared, in any block
+  int indexVars_ = 0;             // index variables declared, in any block
   std::string body_, preamble_;
 };
 

@@ -1,0 +1,290 @@
+#include "fuse_rows.h"
+
+#include <algorithm>
+#include <bit>
+#include <set>
+
+#include "../ops/op_registry.h"
+#include "fuse_elementwise.h"
+#include "fused_chain.h"
+#include "wgsl.h"
+
+namespace tg::detail {
+namespace {
+
+// Each reduction sums through a workgroup array of its own (at most 1 KiB), so a kernel takes at
+// most this many, well within WebGPU's default 16 KiB.
+constexpr size_t kMaxRowReductions = 8;
+
+// Rows this short run an invocation a row, in workgroups of this many.
+constexpr int64_t kSerialRowLength = 32;
+constexpr int64_t kSerialWorkgroupSize = 64;
+
+bool contains(const std::vector<int>& sorted, int x) {
+  return std::binary_search(sorted.begin(), sorted.end(), x);
+}
+
+// The rows a group works on: `wide` is [P..., D]; a per-row value is [P..., 1] or [P...].
+struct Rows {
+  Shape wide;
+
+  int64_t length() const { return wide.back(); }
+  int64_t count() const { return shapeSize(wide) / length(); }
+  bool isWide(const Shape& s) const { return s == wide; }
+  bool isPerRow(const Shape& s) const {
+    if (s.size() + 1 == wide.size()) return std::equal(s.begin(), s.end(), wide.begin());
+    return s.size() == wide.size() && s.back() == 1 &&
+           std::equal(s.begin(), s.end() - 1, wide.begin());
+  }
+};
+
+// sum_last, mean_last, or a sum_to_shape that sums the last axis alone, in f32.
+bool rowReduction(const Graph& graph, const Op& op) {
+  if (op.kind != OpKind::SumLast && op.kind != OpKind::MeanLast && op.kind != OpKind::SumToShape)
+    return false;
+  if (graph.tensor(op.out).dtype != Dtype::F32 || graph.tensor(op.inputs[0]).dtype != Dtype::F32)
+    return false;
+  const Shape& in = graph.tensor(op.inputs[0]).shape;
+  const Shape& out = graph.tensor(op.out).shape;
+  if (in.empty()) return false;
+  if (op.kind == OpKind::SumLast || op.kind == OpKind::MeanLast) return true;
+  return op.kind == OpKind::SumToShape && in.back() > 1 && Rows{in}.isPerRow(out) &&
+         out.size() == in.size();
+}
+
+class GroupBuilder {
+ public:
+  GroupBuilder(const Graph& graph, const BufferUse& use, const std::vector<bool>& excluded,
+               const std::vector<bool>& claimed)
+      : graph_(graph), use_(use), excluded_(excluded), claimed_(claimed) {}
+
+  std::vector<int> grow(int reduction) {
+    rows_ = Rows{graph_.tensor(graph_.ops[static_cast<size_t>(reduction)].inputs[0]).shape};
+    std::vector<int> group{reduction};
+    for (bool grew = true; grew;) {
+      grew = false;
+      std::set<int> candidates;
+      for (int m : group) {
+        const Op& op = graph_.ops[static_cast<size_t>(m)];
+        for (int t : op.inputs) candidates.insert(*graph_.tensor(t).source);
+        for (int r : use_.readers(op.out)) candidates.insert(r);
+      }
+      for (int c : candidates) {
+        if (contains(group, c) || !joins(c)) continue;
+        std::vector<int> trial = group;
+        trial.insert(std::upper_bound(trial.begin(), trial.end(), c), c);
+        // An aliased reshape may pass a value only within: its readers come with it.
+        const Op& op = graph_.ops[static_cast<size_t>(c)];
+        if (use_.aliasedReshape(op))
+          for (int r : use_.readers(op.out))
+            if (!contains(trial, r) && joins(r)) trial.insert(std::upper_bound(trial.begin(), trial.end(), r), r);
+        if (!valid(trial)) continue;
+        group = std::move(trial);
+        grew = true;
+        break;
+      }
+    }
+    return group;
+  }
+
+  const Rows& rows() const { return rows_; }
+
+ private:
+  bool joins(int i) const {
+    if (excluded_[static_cast<size_t>(i)] || claimed_[static_cast<size_t>(i)]) return false;
+    const Op& op = graph_.ops[static_cast<size_t>(i)];
+    if (rowReduction(graph_, op)) return rows_.isWide(graph_.tensor(op.inputs[0]).shape);
+    if (!fusable(graph_, i) || op.kind == OpKind::Permute) return false;
+    const Shape& out = graph_.tensor(op.out).shape;
+    return rows_.isWide(out) || rows_.isPerRow(out);
+  }
+
+  bool valid(const std::vector<int>& group) const {
+    const int last = group.back();
+    std::set<int> outside;
+    size_t outputs = 0, reductions = 0;
+    for (int m : group) {
+      const Op& op = graph_.ops[static_cast<size_t>(m)];
+      if (rowReduction(graph_, op) && ++reductions > kMaxRowReductions) return false;
+      for (int t : op.inputs) {
+        if (contains(group, *graph_.tensor(t).source)) continue;
+        if (!use_.untouched(t, m, last)) return false;
+        outside.insert(t);
+      }
+      if (use_.transientWithin(op.out, group)) continue;
+      // An aliased reshape's bytes are its input's buffer: it may only pass a value within.
+      if (use_.aliasedReshape(op)) return false;
+      ++outputs;
+      for (int r : use_.readers(op.out))
+        if (!contains(group, r) && r < last) return false;
+    }
+    return outside.size() + outputs <= kMaxStorageBuffersPerKernel;
+  }
+
+  const Graph& graph_;
+  const BufferUse& use_;
+  const std::vector<bool>& excluded_;
+  const std::vector<bool>& claimed_;
+  Rows rows_;
+};
+
+std::string indent(const std::string& lines) {
+  std::string s;
+  size_t at = 0;
+  while (at < lines.size()) {
+    const size_t end = lines.find('\n', at);
+    s += "  " + lines.substr(at, end - at + 1);
+    at = end == std::string::npos ? lines.size() : end + 1;
+  }
+  return s;
+}
+
+// The kernel computing `group` (sorted) over `rows`: a workgroup a row, or an invocation a row
+// for rows of at most kSerialRowLength (a workgroup tree over 8 lanes costs more than it saves).
+KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector<int>& group,
+                     const Rows& rows) {
+  const int64_t length = rows.length();
+  const bool serial = length <= kSerialRowLength;
+  const int64_t width =
+      serial ? kSerialWorkgroupSize
+             : std::min<int64_t>(kWorkgroupSize, std::bit_ceil(static_cast<uint64_t>(length)));
+  FusedChain chain(graph, group, 0);
+  for (int m : group)
+    for (int t : graph.ops[static_cast<size_t>(m)].inputs)
+      if (rows.isPerRow(graph.tensor(t).shape)) chain.pin(t, "row");
+
+  size_t seen = 0;  // how much of the chain's body is already placed
+  const auto take = [&] {
+    std::string s = chain.body().substr(seen);
+    seen = chain.body().size();
+    return s;
+  };
+  const std::string loop = "  for (var c = " + std::string(serial ? "0u" : "lid") + "; c < " +
+                           u(length) + "; c = c + " + u(serial ? 1 : width) +
+                           ") {\n    let i = row * " + u(length) + " + c;\n";
+  std::string body;
+  int reductions = 0;
+  for (int m : group) {
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    if (rowReduction(graph, op)) {
+      const std::string r = std::to_string(reductions++);
+      const FusedChain::Scope outer = chain.save();
+      const std::string v = chain.value(op.inputs[0], "i");
+      body += "  var acc" + r + " = 0.0;\n" + loop + indent(take()) + "    acc" + r + " = acc" + r +
+              " + " + v + ";\n  }\n";
+      chain.restore(outer);
+      std::string sum = "acc" + r;
+      if (!serial) {
+        // An array per reduction: sharing one, the second sum of a row came out wrong in Dawn's
+        // GL ES backend (its compiler read the first sum after the second one's stores).
+        const std::string red = "red" + r;
+        body += "  " + red + "[lid] = acc" + r + ";\n  workgroupBarrier();\n";
+        for (int64_t half = width / 2; half >= 1; half /= 2)
+          body += "  if (lid < " + u(half) + ") { " + red + "[lid] = " + red + "[lid] + " + red +
+                  "[lid + " + u(half) + "]; }\n  workgroupBarrier();\n";
+        sum = red + "[0]";
+      }
+      body += "  let r" + r + " = " + sum +
+              (op.kind == OpKind::MeanLast ? " / " + literal(static_cast<double>(length), Dtype::F32)
+                                           : std::string()) +
+              ";\n";
+      chain.provide(op.out, "r" + r);
+    } else if (rows.isPerRow(graph.tensor(op.out).shape)) {
+      chain.value(op.out, "row");  // once a row, where its inputs are known
+      body += take();
+    }
+  }
+
+  // Stores: per-row values by one invocation, row values in one more pass over the row.
+  std::vector<int> outputs;
+  for (int m : group) {
+    const int t = graph.ops[static_cast<size_t>(m)].out;
+    if (!use.transientWithin(t, group)) outputs.push_back(t);
+  }
+  const auto out = [&](size_t j) { return "out" + std::to_string(j); };
+  std::string wideStores;
+  const FusedChain::Scope outer = chain.save();
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    if (!rows.isWide(graph.tensor(outputs[j]).shape)) continue;
+    const std::string v = chain.value(outputs[j], "i");
+    wideStores += indent(take()) + "    " + out(j) + "[i] = " + v + ";\n";
+  }
+  chain.restore(outer);
+  if (!wideStores.empty()) body += loop + wideStores + "  }\n";
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    if (rows.isWide(graph.tensor(outputs[j]).shape)) continue;
+    const std::string v = chain.value(outputs[j], "row");
+    const std::string store = out(j) + "[row] = " + v + ";";
+    body += take() + (serial ? "  " + store + "\n" : "  if (lid == 0u) { " + store + " }\n");
+  }
+
+  const size_t inputs = chain.external().size();
+  std::string w = chain.preamble() + "// row kernel: " + std::to_string(group.size()) + " ops, " +
+                  std::to_string(reductions) + " row reductions over " +
+                  std::to_string(rows.count()) + " rows of " + std::to_string(length) +
+                  (serial ? ", a row an invocation" : ", a row a workgroup") + "\n" +
+                  chain.bindings();
+  for (size_t j = 0; j < outputs.size(); ++j)
+    w += "@group(0) @binding(" + std::to_string(inputs + j) + ") var<storage, read_write> " +
+         out(j) + " : array<" + wgslType(graph.tensor(outputs[j]).dtype) + ">;\n";
+  for (int r = 0; r < (serial ? 0 : reductions); ++r)
+    w += "var<workgroup> red" + std::to_string(r) + " : array<f32, " + std::to_string(width) + ">;\n";
+  w += "@compute @workgroup_size(" + std::to_string(width) + ")\n";
+  if (serial) {
+    w += "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let row = gid.x + gid.y * " +
+         u(int64_t{kMaxWorkgroupsPerDim} * width) + ";\n";
+  } else {
+    w += "fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
+         "u32) {\n  let row = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n";
+  }
+  w += "  if (row >= " + u(rows.count()) + ") { return; }\n" + body + "}\n";
+
+  KernelSpec k;
+  k.opIndex = group.back();
+  k.kind = graph.ops[static_cast<size_t>(group.back())].kind;
+  k.wgsl = std::move(w);
+  k.threads = serial ? rows.count() : rows.count() * width;
+  k.workgroupSize = static_cast<int>(width);
+  k.loopLength = serial ? length : (length + width - 1) / width;
+  k.fusedOps = group;
+  for (int t : chain.external()) k.bindings.push_back(use.bufferOf(t));
+  for (int t : outputs) k.bindings.push_back(use.bufferOf(t));
+  k.outputs = static_cast<int>(outputs.size());
+  return k;
+}
+
+// Whether some op of `group` computes with a row reduction's result (more than reshaping it):
+// else element-wise fusion and a reduction prologue (fold_prologue.h) already make the group one
+// kernel.
+bool spansAReduction(const Graph& graph, const std::vector<int>& group) {
+  for (int m : group) {
+    if (graph.ops[static_cast<size_t>(m)].kind == OpKind::Reshape) continue;
+    for (int t : graph.ops[static_cast<size_t>(m)].inputs) {
+      const int source = *graph.tensor(t).source;
+      if (contains(group, source) && rowReduction(graph, graph.ops[static_cast<size_t>(source)]))
+        return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+RowFusion fuseRows(const Graph& graph, const BufferUse& use, const std::vector<bool>& excluded) {
+  const size_t n = graph.ops.size();
+  RowFusion rows{.folded = std::vector<bool>(n, false)};
+  for (size_t i = 0; i < n; ++i) {
+    const Op& op = graph.ops[i];
+    if (excluded[i] || rows.folded[i] || !rowReduction(graph, op)) continue;
+    const int64_t length = graph.tensor(op.inputs[0]).shape.back();
+    if (length < kMinRowLength || length > kMaxRowLength) continue;
+    GroupBuilder builder(graph, use, excluded, rows.folded);
+    const std::vector<int> group = builder.grow(static_cast<int>(i));
+    if (!spansAReduction(graph, group)) continue;
+    for (int m : group) rows.folded[static_cast<size_t>(m)] = true;
+    rows.kernels.emplace(group.back(), rowKernel(graph, use, group, builder.rows()));
+  }
+  return rows;
+}
+
+}  // namespace tg::detail

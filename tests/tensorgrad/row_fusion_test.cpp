@@ -1,0 +1,101 @@
+// Row kernels (codegen/fuse_rows.h): element-wise ops and the row reductions between them, one
+// workgroup a row, writing every value read outside the chain. Oracles: the CPU evaluator (every
+// written buffer, within fp32 rounding, on lavapipe and in Dawn) and the kernel list.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gpu_oracle.h"
+
+namespace {
+
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+struct Emitted {
+  std::vector<tg::KernelSpec> run;  // the kernels that dispatch
+  size_t rowKernels = 0;
+};
+
+Emitted emit(const tg::Graph& graph) {
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, false, true);
+  Emitted e;
+  for (tg::KernelSpec& k : tg::emitKernels(graph, plan, kFast)) {
+    if (k.wgsl.empty()) continue;
+    e.rowKernels += k.wgsl.find("// row kernel:") != std::string::npos;
+    e.run.push_back(std::move(k));
+  }
+  return e;
+}
+
+// A layernorm of x [rows, dim] as tg::LayerNorm writes it, its gradients, and a per-row sum
+// beside it: loss = sum(layernorm(x) · w) + sum(sum_last(x · x) · s).
+tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
+  tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {batch, rows, dim});
+    const tg::Tensor gain = tg::paramInput("gain", {dim});
+    const tg::Tensor bias = tg::paramInput("bias", {dim});
+    const tg::Tensor w = tg::paramInput("w", {batch, rows, dim});
+    const tg::Tensor s = tg::paramInput("s", {batch, rows});
+    const tg::Tensor m = tg::mean(x, -1, {.keepDims = true});
+    const tg::Tensor c = tg::sub(x, m);
+    const tg::Tensor v = tg::mean(tg::mul(c, c), -1, {.keepDims = true});
+    const tg::Tensor y = tg::add(tg::mul(tg::div(c, tg::sqrt(tg::addScalar(v, 1e-5))), gain), bias);
+    const tg::Tensor sq = tg::sum(tg::mul(x, x), -1);
+    return std::vector<tg::Tensor>{
+        tg::add(tg::sum(tg::mul(tg::capture("y", y), w)), tg::sum(tg::mul(sq, s)))};
+  });
+  for (const auto& [name, t] : tg::appendGrad(g).paramGrads) g.captures.emplace_back("d" + name, t);
+  return g;
+}
+
+TEST(RowFusion, ALayerNormAndItsGradientRunAsRowKernels) {
+  // Rows of 8 (an invocation a row), rows shorter than a workgroup (40 of 64 lanes), a row a
+  // workgroup of exactly its size (64), and rows that take two passes of 256 lanes (300).
+  for (const int64_t dim : {8, 40, 64, 300}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    const tg::Graph g = layerNormGraph(3, 5, dim);
+    const Emitted e = emit(g);
+    // The forward (mean, deviation, variance, eps, sqrt, division, gain, bias) is one kernel that
+    // writes what the backward reads; the backward's row sums are one more.
+    EXPECT_GE(e.rowKernels, 2u);
+    const auto forward = std::find_if(e.run.begin(), e.run.end(), [&](const tg::KernelSpec& k) {
+      return std::count_if(k.fusedOps.begin(), k.fusedOps.end(), [&](int op) {
+               return g.ops[static_cast<size_t>(op)].kind == tg::OpKind::MeanLast;
+             }) == 2;
+    });
+    ASSERT_NE(forward, e.run.end()) << "no kernel computes both means";
+    EXPECT_GE(forward->fusedOps.size(), 8u);
+    EXPECT_GE(forward->outputs, 2);
+    const tg::EvalInputs env = tg_test::uniformParams(g, 7);
+    for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+      tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-5, kFast, {}, false);
+  }
+}
+
+TEST(RowFusion, PooledBuffersStayCorrect) {
+  // Upstream's pooled plan reuses buffers as soon as values die: a row kernel must not write a
+  // buffer it reads, nor a value before its readers outside the kernel are done.
+  const tg::Graph g = layerNormGraph(2, 9, 48);
+  const tg::EvalInputs env = tg_test::uniformParams(g, 11);
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+    tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-5, kFast, {}, true);
+}
+
+TEST(RowFusion, AReductionWhoseResultNoOpOfItsGroupReadsIsLeftToItsPrologue) {
+  // sum(exp(y)) over rows and a column sum: no op reads a row sum inside a group, so the row sum
+  // keeps its prologue form and the column sum its own kernel.
+  const tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor y = tg::paramInput("y", {64, 24});
+    return std::vector<tg::Tensor>{tg::capture("rows", tg::sum(tg::exp(y), -1)),
+                                   tg::capture("cols", tg::sumToShape(tg::mul(y, y), {24}))};
+  });
+  const Emitted e = emit(g);
+  EXPECT_EQ(e.rowKernels, 0u);
+  EXPECT_EQ(std::count_if(e.run.begin(), e.run.end(),
+                          [](const tg::KernelSpec& k) {
+                            return k.wgsl.find("fn prologue(") != std::string::npos;
+                          }),
+            2);
+}
+
+}  // namespace
