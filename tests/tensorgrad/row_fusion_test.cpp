@@ -49,11 +49,12 @@ tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
 }
 
 TEST(RowFusion, ALayerNormAndItsGradientRunAsRowKernels) {
-  // Rows of 8 (an invocation a row), rows shorter than a workgroup (40 of 64 lanes), a row a
-  // workgroup of exactly its size (64), and rows that take two passes of 256 lanes (300).
-  for (const int64_t dim : {8, 40, 64, 300}) {
+  // Rows of 8 (an invocation a row), of 40 (16 lanes of 3 or 2 elements), of 64 (16 lanes of 4;
+  // 32 rows, two whole workgroups of 16 rows) and of 300 (128 lanes, 2 rows a workgroup). 15 rows
+  // leave the last workgroup part empty.
+  for (const auto& [dim, batch] : {std::pair<int64_t, int64_t>{8, 3}, {40, 3}, {64, 4}, {300, 3}}) {
     SCOPED_TRACE("dim " + std::to_string(dim));
-    const tg::Graph g = layerNormGraph(3, 5, dim);
+    const tg::Graph g = layerNormGraph(batch, batch == 4 ? 8 : 5, dim);
     const Emitted e = emit(g);
     // The forward (mean, deviation, variance, eps, sqrt, division, gain, bias) is one kernel that
     // writes what the backward reads; the backward's row sums are one more.

@@ -16,9 +16,11 @@ namespace {
 // most this many, well within WebGPU's default 16 KiB.
 constexpr size_t kMaxRowReductions = 8;
 
-// Rows this short run an invocation a row, in workgroups of this many.
+// Rows this short run an invocation a row, in workgroups of this many; longer ones give each
+// invocation about kElementsPerLane elements of a row.
 constexpr int64_t kSerialRowLength = 32;
 constexpr int64_t kSerialWorkgroupSize = 64;
+constexpr int64_t kElementsPerLane = 4;
 
 bool contains(const std::vector<int>& sorted, int x) {
   return std::binary_search(sorted.begin(), sorted.end(), x);
@@ -139,15 +141,31 @@ std::string indent(const std::string& lines) {
   return s;
 }
 
-// The kernel computing `group` (sorted) over `rows`: a workgroup a row, or an invocation a row
-// for rows of at most kSerialRowLength (a workgroup tree over 8 lanes costs more than it saves).
+// How a row kernel lays rows on invocations: `lanes` invocations a row (each summing every
+// lanes-th element), `rowsPerGroup` rows a workgroup.
+struct RowLayout {
+  int64_t lanes = 1, rowsPerGroup = 1;
+  int64_t workgroupSize() const { return lanes * rowsPerGroup; }
+};
+
+// About 4 elements a lane, up to 256 lanes; a lane a row for rows of at most kSerialRowLength.
+// Workgroups of 256 invocations hold several short rows: on lavapipe a workgroup a row of 64
+// (1024 workgroups of 64) made a layernorm 3.5× slower than its seven kernels.
+RowLayout rowLayout(int64_t length) {
+  if (length <= kSerialRowLength) return {.lanes = 1, .rowsPerGroup = kSerialWorkgroupSize};
+  const auto lanes = static_cast<int64_t>(
+      std::bit_ceil(static_cast<uint64_t>((length + kElementsPerLane - 1) / kElementsPerLane)));
+  const int64_t l = std::min<int64_t>(kWorkgroupSize, lanes);
+  return {.lanes = l, .rowsPerGroup = kWorkgroupSize / l};
+}
+
+// The kernel computing `group` (sorted) over `rows`.
 KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector<int>& group,
                      const Rows& rows) {
   const int64_t length = rows.length();
-  const bool serial = length <= kSerialRowLength;
-  const int64_t width =
-      serial ? kSerialWorkgroupSize
-             : std::min<int64_t>(kWorkgroupSize, std::bit_ceil(static_cast<uint64_t>(length)));
+  const RowLayout layout = rowLayout(length);
+  const int64_t lanes = layout.lanes, width = layout.workgroupSize();
+  const int64_t workgroups = (rows.count() + layout.rowsPerGroup - 1) / layout.rowsPerGroup;
   FusedChain chain(graph, group, 0);
   for (int m : group)
     for (int t : graph.ops[static_cast<size_t>(m)].inputs)
@@ -159,9 +177,9 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     seen = chain.body().size();
     return s;
   };
-  const std::string loop = "  for (var c = " + std::string(serial ? "0u" : "lid") + "; c < " +
-                           u(length) + "; c = c + " + u(serial ? 1 : width) +
-                           ") {\n    let i = row * " + u(length) + " + c;\n";
+  const std::string loop = "  for (var c = " + std::string(lanes > 1 ? "lane" : "0u") + "; c < " +
+                           u(length) + "; c = c + " + u(lanes) + ") {\n    let i = row * " +
+                           u(length) + " + c;\n";
   std::string body;
   int reductions = 0;
   for (int m : group) {
@@ -174,15 +192,14 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
               " + " + v + ";\n  }\n";
       chain.restore(outer);
       std::string sum = "acc" + r;
-      if (!serial) {
-        // An array per reduction: sharing one, the second sum of a row came out wrong in Dawn's
-        // GL ES backend (its compiler read the first sum after the second one's stores).
-        const std::string red = "red" + r;
-        body += "  " + red + "[lid] = acc" + r + ";\n  workgroupBarrier();\n";
-        for (int64_t half = width / 2; half >= 1; half /= 2)
-          body += "  if (lid < " + u(half) + ") { " + red + "[lid] = " + red + "[lid] + " + red +
-                  "[lid + " + u(half) + "]; }\n  workgroupBarrier();\n";
-        sum = red + "[0]";
+      if (lanes > 1) {
+        // Each lane sums its row's partials itself after one barrier: the same order, so the
+        // same value, in every lane. (A tree takes a barrier a level, and barriers are what cost
+        // on a CPU.) An array per reduction, so no barrier guards its reuse.
+        body += "  red" + r + "[lid] = acc" + r + ";\n  workgroupBarrier();\n  var sum" + r +
+                " = 0.0;\n  for (var l = 0u; l < " + u(lanes) + "; l = l + 1u) { sum" + r +
+                " = sum" + r + " + red" + r + "[first + l]; }\n";
+        sum = "sum" + r;
       }
       body += "  let r" + r + " = " + sum +
               (op.kind == OpKind::MeanLast ? " / " + literal(static_cast<double>(length), Dtype::F32)
@@ -195,12 +212,15 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     }
   }
 
-  // Stores: per-row values by one invocation, row values in one more pass over the row.
+  // Stores: per-row values by a row's first lane, row values in one more pass over the row.
+  // A workgroup's rows past the last (`live` false) are computed on the last row's values, for
+  // the barriers' sake, and stored nowhere.
   std::vector<int> outputs;
   for (int m : group) {
     const int t = graph.ops[static_cast<size_t>(m)].out;
     if (!use.transientWithin(t, group)) outputs.push_back(t);
   }
+  const bool partial = rows.count() % layout.rowsPerGroup != 0;
   const auto out = [&](size_t j) { return "out" + std::to_string(j); };
   std::string wideStores;
   const FusedChain::Scope outer = chain.save();
@@ -210,42 +230,50 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     wideStores += indent(take()) + "    " + out(j) + "[i] = " + v + ";\n";
   }
   chain.restore(outer);
-  if (!wideStores.empty()) body += loop + wideStores + "  }\n";
+  if (!wideStores.empty()) {
+    body += partial ? "  if (live) {\n" + indent(loop + wideStores + "  }\n") + "  }\n"
+                    : loop + wideStores + "  }\n";
+  }
+  std::string guard = partial ? "live" : "";
+  if (lanes > 1) guard += std::string(partial ? " && " : "") + "lane == 0u";
   for (size_t j = 0; j < outputs.size(); ++j) {
     if (rows.isWide(graph.tensor(outputs[j]).shape)) continue;
     const std::string v = chain.value(outputs[j], "row");
     const std::string store = out(j) + "[row] = " + v + ";";
-    body += take() + (serial ? "  " + store + "\n" : "  if (lid == 0u) { " + store + " }\n");
+    body += take() + (guard.empty() ? "  " + store + "\n" : "  if (" + guard + ") { " + store + " }\n");
   }
 
   const size_t inputs = chain.external().size();
   std::string w = chain.preamble() + "// row kernel: " + std::to_string(group.size()) + " ops, " +
                   std::to_string(reductions) + " row reductions over " +
-                  std::to_string(rows.count()) + " rows of " + std::to_string(length) +
-                  (serial ? ", a row an invocation" : ", a row a workgroup") + "\n" +
-                  chain.bindings();
+                  std::to_string(rows.count()) + " rows of " + std::to_string(length) + ", " +
+                  std::to_string(lanes) + (lanes > 1 ? " invocations" : " invocation") +
+                  " a row\n" + chain.bindings();
   for (size_t j = 0; j < outputs.size(); ++j)
     w += "@group(0) @binding(" + std::to_string(inputs + j) + ") var<storage, read_write> " +
          out(j) + " : array<" + wgslType(graph.tensor(outputs[j]).dtype) + ">;\n";
-  for (int r = 0; r < (serial ? 0 : reductions); ++r)
+  for (int r = 0; r < (lanes > 1 ? reductions : 0); ++r)
     w += "var<workgroup> red" + std::to_string(r) + " : array<f32, " + std::to_string(width) + ">;\n";
-  w += "@compute @workgroup_size(" + std::to_string(width) + ")\n";
-  if (serial) {
-    w += "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n  let row = gid.x + gid.y * " +
-         u(int64_t{kMaxWorkgroupsPerDim} * width) + ";\n";
+  w += "@compute @workgroup_size(" + std::to_string(width) +
+       ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
+       "u32) {\n  let at = (wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ") * " +
+       u(layout.rowsPerGroup) + " + lid / " + u(lanes) + ";\n";
+  if (partial) {
+    w += "  let live = at < " + u(rows.count()) + ";\n  let row = min(at, " + u(rows.count() - 1) +
+         ");\n";
   } else {
-    w += "fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
-         "u32) {\n  let row = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n";
+    w += "  let row = at;\n";
   }
-  w += "  if (row >= " + u(rows.count()) + ") { return; }\n" + body + "}\n";
+  if (lanes > 1) w += "  let lane = lid % " + u(lanes) + ";\n  let first = lid - lane;\n";
+  w += body + "}\n";
 
   KernelSpec k;
   k.opIndex = group.back();
   k.kind = graph.ops[static_cast<size_t>(group.back())].kind;
   k.wgsl = std::move(w);
-  k.threads = serial ? rows.count() : rows.count() * width;
+  k.threads = workgroups * width;
   k.workgroupSize = static_cast<int>(width);
-  k.loopLength = serial ? length : (length + width - 1) / width;
+  k.loopLength = (length + lanes - 1) / lanes;
   k.fusedOps = group;
   for (int t : chain.external()) k.bindings.push_back(use.bufferOf(t));
   for (int t : outputs) k.bindings.push_back(use.bufferOf(t));
