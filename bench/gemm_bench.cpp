@@ -193,7 +193,8 @@ void BM_Gemm(benchmark::State& state) {
 // attention projection, the MLP's two layers, their weight gradients); 256³; the transformer at
 // D512 with B·T = 4096 rows (QKV, the MLP's two layers, their weight gradients); the weight
 // gradients of the step sweep's MLPs at B4096 (1 → H → H → 1: [1, H], [H, H], [H, 1] over K =
-// 4096); D256's attention projections ([1024, 256] · [256, 256]).
+// 4096); D256's attention projections ([1024, 256] · [256, 256]) and MLP down projection
+// ([1024, 1024] · [1024, 256]); MLP H1024 B256's hidden layer ([256, 1024] · [1024, 1024]).
 const std::vector<std::array<int64_t, 4>> kShapes = {
     // M, K, N, transA
     {256, 256, 256, 0},   {1024, 256, 1024, 0},  {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
@@ -202,7 +203,8 @@ const std::vector<std::array<int64_t, 4>> kShapes = {
     {256, 1024, 256, 1},  {512, 4096, 512, 1},   {4096, 512, 1536, 0},  {4096, 512, 2048, 0},
     {4096, 2048, 512, 0}, {512, 4096, 2048, 1},  {2048, 4096, 512, 1},  {1, 4096, 64, 1},
     {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
-    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},
+    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},  {1024, 1024, 256, 0},
+    {256, 1024, 1024, 0},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {

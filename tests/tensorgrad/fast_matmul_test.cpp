@@ -176,7 +176,7 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   };
   EXPECT_EQ(pick(1, 4096, 4096, 4096).describe(), "tiled 128x128x8 8x8");
   EXPECT_EQ(pick(1, 1024, 256, 1024).describe(), "tiled 128x64x16 8x4");
-  EXPECT_EQ(pick(1, 256, 1024, 1024).describe(), "tiled 64x32x16 4x4");
+  EXPECT_EQ(pick(1, 256, 1024, 1024).describe(), "tiled 64x32x32 4x4");  // 13 KiB: the default
   EXPECT_EQ(pick(1, 256, 256, 256).describe(), "splitk 16x16 4x4 s16");
   EXPECT_EQ(pick(1, 64, 1024, 64).describe(), "splitk 8x8 4x4 s64");  // a D64 weight gradient
   EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");     // attention scores
@@ -206,7 +206,8 @@ TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
   EXPECT_EQ(pick(1024, 256, 1024, 32768).describe(), "tiled 128x64x32 8x4");   // lavapipe too
   EXPECT_EQ(pick(1024, 128, 1024, 32768).describe(), "tiled 128x64x16 8x4");   // short K
   EXPECT_EQ(pick(512, 1024, 512, 32768, true).describe(), "tiled 64x32x32 4x4");  // xᵀ·dy
-  EXPECT_EQ(pick(512, 1024, 512, 32768).describe(), "tiled 64x32x16 4x4");
+  EXPECT_EQ(pick(512, 1024, 512, 32768).describe(), "tiled 64x32x32 4x4");
+  EXPECT_EQ(pick(1024, 256, 256, 16384).describe(), "tiled 64x32x32 4x4");
   EXPECT_EQ(pick(1024, 64, 256, 49152).describe(), "tiled 64x32x16 4x4");      // short K
   for (const int64_t room : {16384, 32768, 49152}) {
     for (const auto& t : {pick(4096, 1024, 1024, room), pick(4096, 2048, 512, room),

@@ -496,8 +496,9 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   // Deeper K tiles where the device gave the workgroup memory (past WebGPU's 16 KiB default; H100
   // sweep, 2026-11-26, bench/RESULTS.md): 128×128×32 (33 KiB) beats 128×128×8 by 4–7% and, at
   // 128 blocks, 128×64×16 by 16% (4096×2048×512: 37.9 against 32.8 TFLOP/s); 128×64×32 beats
-  // 128×64×16 by 6–11% from K = 256; 64×32×32 beats 64×32×16 by 10–13% on weight gradients
-  // (Aᵀ·B, K ≥ 1024) but loses 7% at K = 64.
+  // 128×64×16 by 6–11% from K = 256; 64×32×32 (13 KiB, within the default) beats 64×32×16 by
+  // 10–13% on weight gradients (Aᵀ·B, K ≥ 1024), by 16–17% on 1024×1024×256 and 256×1024×1024
+  // and by 8% on 1024×256×256 (A·B), but loses 7% at K = 64.
   const auto fits = [&](const GemmTiling& g) { return g.workgroupBytes() <= p.workgroupBytes; };
   const GemmTiling deep128{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8};
   if (fits(deep128) && tiled(128, 128, 128)) return deep128;
@@ -510,7 +511,7 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   }
   if (tiled(64, 32, 128)) {
     const GemmTiling deep{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4};
-    if (fits(deep) && p.transA && p.k >= 1024) return deep;
+    if (fits(deep) && p.k >= 256) return deep;
     return {.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
   }
   const int64_t chunks = p.k % 4 == 0 ? p.k / 4 : p.k;
