@@ -49,8 +49,8 @@ struct KernelSpec {
 // sum_to_shape after a matmul (the matmul writes the copy's buffer), and so is the fused
 // element-wise group that alone reads a matmul's product (a matmul epilogue: bias, activation,
 // residual, a head split's reshape and permute as a permuted store); element-wise ops and the
-// row reductions between them (a layernorm, forward and backward) run as one kernel, a
-// workgroup a row, writing every value other kernels read (fuse_rows.h); element-wise kernels
+// row reductions between them (a layernorm, forward and backward) run as one kernel, a few
+// lanes a row, writing every value other kernels read (fuse_rows.h); element-wise kernels
 // reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
 // an invocation; the optimizer's per-parameter updates run as one in-place dispatch over
 // arenas (fold_optimizer.h); still valid WebGPU WGSL,

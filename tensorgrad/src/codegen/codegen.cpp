@@ -68,7 +68,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     elsewhere.resize(graph.ops.size());
     for (size_t i = 0; i < elsewhere.size(); ++i) elsewhere[i] = elsewhere[i] || fold->folded[i];
   }
-  detail::RowFusion rows;  // chains around row reductions, a workgroup a row
+  detail::RowFusion rows;  // chains around row reductions, one kernel each
   if (options.kernels == KernelSet::Fast) {
     // Ops a matmul would compute in its store stay there: a row kernel takes the rest.
     std::vector<bool> excluded = elsewhere;

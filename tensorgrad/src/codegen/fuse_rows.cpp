@@ -79,7 +79,8 @@ class GroupBuilder {
         const Op& op = graph_.ops[static_cast<size_t>(c)];
         if (use_.aliasedReshape(op))
           for (int r : use_.readers(op.out))
-            if (!contains(trial, r) && joins(r)) trial.insert(std::upper_bound(trial.begin(), trial.end(), r), r);
+            if (!contains(trial, r) && joins(r))
+              trial.insert(std::upper_bound(trial.begin(), trial.end(), r), r);
         if (!valid(trial)) continue;
         group = std::move(trial);
         grew = true;
@@ -201,10 +202,11 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
                 " = sum" + r + " + red" + r + "[first + l]; }\n";
         sum = "sum" + r;
       }
-      body += "  let r" + r + " = " + sum +
-              (op.kind == OpKind::MeanLast ? " / " + literal(static_cast<double>(length), Dtype::F32)
-                                           : std::string()) +
-              ";\n";
+      body +=
+          "  let r" + r + " = " + sum +
+          (op.kind == OpKind::MeanLast ? " / " + literal(static_cast<double>(length), Dtype::F32)
+                                       : std::string()) +
+          ";\n";
       chain.provide(op.out, "r" + r);
     } else if (rows.isPerRow(graph.tensor(op.out).shape)) {
       chain.value(op.out, "row");  // once a row, where its inputs are known
@@ -240,7 +242,8 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     if (rows.isWide(graph.tensor(outputs[j]).shape)) continue;
     const std::string v = chain.value(outputs[j], "row");
     const std::string store = out(j) + "[row] = " + v + ";";
-    body += take() + (guard.empty() ? "  " + store + "\n" : "  if (" + guard + ") { " + store + " }\n");
+    body +=
+        take() + (guard.empty() ? "  " + store + "\n" : "  if (" + guard + ") { " + store + " }\n");
   }
 
   const size_t inputs = chain.external().size();
@@ -253,11 +256,12 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     w += "@group(0) @binding(" + std::to_string(inputs + j) + ") var<storage, read_write> " +
          out(j) + " : array<" + wgslType(graph.tensor(outputs[j]).dtype) + ">;\n";
   for (int r = 0; r < (lanes > 1 ? reductions : 0); ++r)
-    w += "var<workgroup> red" + std::to_string(r) + " : array<f32, " + std::to_string(width) + ">;\n";
+    w += "var<workgroup> red" + std::to_string(r) + " : array<f32, " + std::to_string(width) +
+         ">;\n";
   w += "@compute @workgroup_size(" + std::to_string(width) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
-       "u32) {\n  let at = (wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ") * " +
-       u(layout.rowsPerGroup) + " + lid / " + u(lanes) + ";\n";
+       "u32) {\n  let at = (wid.x + wid.y * " +
+       u(kMaxWorkgroupsPerDim) + ") * " + u(layout.rowsPerGroup) + " + lid / " + u(lanes) + ";\n";
   if (partial) {
     w += "  let live = at < " + u(rows.count()) + ";\n  let row = min(at, " + u(rows.count() - 1) +
          ");\n";
