@@ -78,7 +78,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         detail::foldEpilogues(graph, use, firstGroups, elsewhere, folds.permuteOf, sumOf);
     for (size_t m = 0; m < firstEpilogues.size(); ++m) {
       if (firstEpilogues[m] < 0) continue;
-      for (int e : firstGroups[static_cast<size_t>(firstEpilogues[m])]) excluded[static_cast<size_t>(e)] = true;
+      for (int e : firstGroups[static_cast<size_t>(firstEpilogues[m])])
+        excluded[static_cast<size_t>(e)] = true;
     }
     for (size_t m = 0; m < sumOf.size(); ++m)
       if (sumOf[m] >= 0) excluded[m] = excluded[static_cast<size_t>(sumOf[m])] = true;
