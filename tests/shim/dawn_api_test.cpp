@@ -248,13 +248,7 @@ TEST_F(DawnApi, ObjectsKeepNothingOfTheCallersArrays) {
   wgpu::BindGroupDescriptor bg{.layout = layout, .entryCount = 2, .entries = bindings.data()};
   const wgpu::BindGroup group = device.CreateBindGroup(&bg);
   bindings.clear();
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, group);
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, group);
   EXPECT_EQ(Read<uint32_t>(out, 4), (std::vector<uint32_t>{2, 4, 6, 8}));
 }
 

@@ -226,13 +226,7 @@ TEST_F(RoundTrip, WriteBufferIsOrderedBetweenSubmits) {
   for (uint32_t digit = 1; digit <= 5; ++digit) {
     std::vector<uint32_t> v(64, digit);
     queue.WriteBuffer(in, 0, v.data(), 256);  // overwrites the input the previous submit read
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipeline);
-    pass.SetBindGroup(0, group);
-    pass.DispatchWorkgroups(1);
-    pass.End();
-    Submit(encoder);
+    DispatchOne(pipeline, group);
   }
   for (uint32_t v : Read<uint32_t>(acc, 64)) ASSERT_EQ(v, 12345u);
 }
@@ -397,13 +391,7 @@ TEST_F(RoundTrip, UniformBufferAndOverrideConstant) {
   auto params = Upload(std::vector<uint32_t>{1000, 0, 0, 0}, BufferUsage::Uniform, "params");
   auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
   auto group = Group(pipeline, 0, {params, out});
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, group);
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, group);
   auto v = Read<uint32_t>(out, 64);
   for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(v[i], i * 5 + 1000);
 }
@@ -465,13 +453,7 @@ TEST_F(RoundTrip, ExplicitLayoutsAreGroupEquivalent) {
   gd.entryCount = std::size(gdEntries);
   gd.entries = gdEntries;
   auto group = device.CreateBindGroup(&gd);
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, group);
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, group);
   for (uint32_t v : Read<uint32_t>(out, 64)) ASSERT_EQ(v, 15u);
 }
 
@@ -518,13 +500,7 @@ TEST_F(RoundTrip, AsyncPipelinesBuiltConcurrently) {
   for (uint32_t k = 0; k < kCount; ++k) {
     ASSERT_TRUE(pipelines[k]) << k;
     auto out = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
-    auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(pipelines[k]);
-    pass.SetBindGroup(0, Group(pipelines[k], 0, {in, out}));
-    pass.DispatchWorkgroups(1);
-    pass.End();
-    Submit(encoder);
+    DispatchOne(pipelines[k], Group(pipelines[k], 0, {in, out}));
     for (uint32_t v : Read<uint32_t>(out, 64)) ASSERT_EQ(v, 100u + k);
   }
 }
@@ -557,13 +533,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   const std::vector<float> a = {1, -2, 0.5, 8};
   auto in = Upload(a, wgpu::BufferUsage::Storage);
   auto out = MakeBuffer(16, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc);
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(pipeline);
-  pass.SetBindGroup(0, Group(pipeline, 0, {in, out}));
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  Submit(encoder);
+  DispatchOne(pipeline, Group(pipeline, 0, {in, out}));
   EXPECT_EQ(Read<float>(out, 4), (std::vector<float>{3.5f, -7.0f, 1.75f, 28.0f}));
   EXPECT_TRUE(uncaptured.empty());
 }
