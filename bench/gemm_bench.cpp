@@ -3,14 +3,16 @@
 // iteration submits `kDispatches` back-to-back dispatches of out = a · b and waits for them.
 // Reports TFLOP/s (2·M·N·K per product) and, from a spot check of 64 outputs against a double
 // reference, the largest relative error. `transA` 1 stores the lhs as [K, M] and multiplies
-// swapAxes of it (a weight gradient's shape): upstream's set then runs its permute kernel too,
-// the fast set folds the transpose into the product.
+// swapAxes of it (a weight gradient's shape), `trans` 2 the rhs as [N, K] (an input gradient,
+// dy · Wᵀ): upstream's set then runs its permute kernel too, the fast set folds the transpose
+// into the product.
 //
-//   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast), transA
+//   gemm_bench [--benchmark_filter=...]   args: M, K, N, kernel set (0 upstream, 1 fast), trans
 //
 // TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
 // the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
-// and s:BM:BN:TM:TN:SLICES (split-K), e.g. TG_GEMM_TILINGS=t:128:128:32:8:8,s:1:4:1:4:256.
+// (t:BM:BN:BK:TM:TN:LANEROWS with a lane layout) and s:BM:BN:TM:TN:SLICES (split-K), e.g.
+// TG_GEMM_TILINGS=t:128:128:32:8:8,t:128:128:32:8:8:4,s:1:4:1:4:256.
 // A forced tiling may use all the workgroup memory the device offers (its
 // maxComputeWorkgroupStorageSize, which the bench's device requests); a case whose tiling needs
 // more is skipped with that reason.
@@ -21,10 +23,10 @@
 #include <random>
 #include <sstream>
 
+#include <tensorgrad/tensorgrad.h>
 #include "../tensorgrad/src/ops/matmul_fast.h"
 #include "default_device.h"
 #include "random_values.h"
-#include <tensorgrad/tensorgrad.h>
 
 namespace {
 
@@ -41,7 +43,7 @@ struct Gemm {
   std::vector<std::string> errors;
   std::vector<Dispatch> dispatches;  // every kernel of the graph, in order
   std::vector<float> a, b;
-  bool transA = false;
+  bool transA = false, transB = false;
   wgpu::Buffer out;
 };
 
@@ -52,14 +54,17 @@ int64_t forcedSplits() {
   return env ? std::stoll(env) : 0;
 }
 
-// Emits the kernels of [m, k] · [k, n] (the lhs stored [k, m] and transposed when `transA`) with
-// `kernels`, the matmul's forced to `tiling` when given, and builds their pipelines and buffers.
-void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet kernels,
+// Emits the kernels of [m, k] · [k, n] (the lhs stored [k, m] and transposed when `trans` is 1,
+// the rhs stored [n, k] when it is 2) with `kernels`, the matmul's forced to `tiling` when given,
+// and builds their pipelines and buffers.
+void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSet kernels,
            std::optional<tg::detail::GemmTiling> tiling = std::nullopt) {
+  const bool transA = trans == 1, transB = trans == 2;
   tg::Graph graph = tg::traceFn([&] {
     const tg::Tensor a = tg::paramInput("a", transA ? tg::Shape{k, m} : tg::Shape{m, k});
+    const tg::Tensor b = tg::paramInput("b", transB ? tg::Shape{n, k} : tg::Shape{k, n});
     return std::vector<tg::Tensor>{
-        tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a, tg::paramInput("b", {k, n}))};
+        tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a, transB ? tg::swapAxes(b, -1, -2) : b)};
   });
   g.gpu = test_support::openDefaultDevice(g.errors);
   if (!g.gpu.device) return;
@@ -69,10 +74,8 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
   // The device's workgroup memory, as the runtime gives the fast set.
   const int64_t budget = limits.maxComputeWorkgroupStorageSize;
   if (kernels == tg::KernelSet::Fast) tg::splitWeightGradients(graph, budget, forcedSplits());
-  const tg::BufferPlan plan =
-      tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
-  auto specs =
-      tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
+  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
+  auto specs = tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
   if (tiling) {
     if (const std::string why = tiling->invalidReason(budget); !why.empty()) {
       g.errors.push_back(tiling->describe() + ": " + why);
@@ -80,15 +83,21 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, bool transA, tg::KernelSet 
     }
     for (tg::KernelSpec& spec : specs) {
       if (spec.kind != tg::OpKind::Matmul) continue;
-      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(
-          {.batches = 1, .m = m, .k = k, .n = n, .transA = transA, .workgroupBytes = budget},
-          tiling);
+      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel({.batches = 1,
+                                                                         .m = m,
+                                                                         .k = k,
+                                                                         .n = n,
+                                                                         .transA = transA,
+                                                                         .transB = transB,
+                                                                         .workgroupBytes = budget},
+                                                                        tiling);
       spec.wgsl = src.wgsl;
       spec.threads = src.threads;
       spec.workgroupSize = src.workgroupSize;
     }
   }
   g.transA = transA;
+  g.transB = transB;
   g.a = test_support::uniformValues(m * k, 1);
   g.b = test_support::uniformValues(k * n, 2);
   std::vector<wgpu::Buffer> buffers;
@@ -152,7 +161,8 @@ double spotCheck(const Gemm& g, int64_t m, int64_t k, int64_t n) {
     double exact = 0, scale = 0;
     for (size_t kk = 0; kk < static_cast<size_t>(k); ++kk) {
       const float ai = g.transA ? g.a[kk * m + i] : g.a[i * k + kk];
-      const double p = double{ai} * double{g.b[kk * n + j]};
+      const float bj = g.transB ? g.b[j * k + kk] : g.b[kk * n + j];
+      const double p = double{ai} * double{bj};
       exact += p;
       scale += std::abs(p);
     }
@@ -170,10 +180,10 @@ void measure(benchmark::State& state, Gemm& g, int64_t m, int64_t k, int64_t n) 
   runAndWait(g, 1);  // warm up (and pipeline creation)
   for (auto _ : state) runAndWait(g, kDispatches);
   if (!g.errors.empty()) state.SkipWithError(g.errors.front().c_str());
-  state.counters["TFLOP/s"] = benchmark::Counter(
-      2.0 * static_cast<double>(m * n * k) * kDispatches * static_cast<double>(state.iterations()) /
-          1e12,
-      benchmark::Counter::kIsRate);
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(2.0 * static_cast<double>(m * n * k) * kDispatches *
+                             static_cast<double>(state.iterations()) / 1e12,
+                         benchmark::Counter::kIsRate);
   state.counters["max_rel_err"] = spotCheck(g, m, k, n);
 }
 
@@ -181,7 +191,7 @@ void BM_Gemm(benchmark::State& state) {
   const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
   const auto kernels = state.range(3) ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
   Gemm g;
-  setUp(g, m, k, n, state.range(4) != 0, kernels);
+  setUp(g, m, k, n, state.range(4), kernels);
   measure(state, g, m, k, n);
   state.SetLabel(kernels == tg::KernelSet::Fast ? "fast" : "upstream");
 }
@@ -194,21 +204,24 @@ void BM_Gemm(benchmark::State& state) {
 // D512 with B·T = 4096 rows (QKV, the MLP's two layers, their weight gradients); the weight
 // gradients of the step sweep's MLPs at B4096 (1 → H → H → 1: [1, H], [H, H], [H, 1] over K =
 // 4096); D256's attention projections ([1024, 256] · [256, 256]) and MLP down projection
-// ([1024, 1024] · [1024, 256]); MLP H1024 B256's hidden layer ([256, 1024] · [1024, 1024]).
+// ([1024, 1024] · [1024, 256]); MLP H1024 B256's hidden layer ([256, 1024] · [1024, 1024]); D512's
+// input gradients (dy · Wᵀ: [4096, 512] · [512, 512]ᵀ, the MLP's two); MLP H256 B4096's hidden
+// layer.
 const std::vector<std::array<int64_t, 4>> kShapes = {
-    // M, K, N, transA
+    // M, K, N, trans
     {256, 256, 256, 0},   {1024, 256, 1024, 0},  {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
     {256, 1024, 1024, 1}, {1024, 1024, 256, 1},  {1024, 64, 64, 0},     {1024, 64, 256, 0},
     {1024, 256, 64, 0},   {64, 1024, 64, 1},     {64, 1024, 256, 1},    {256, 1024, 64, 1},
     {256, 1024, 256, 1},  {512, 4096, 512, 1},   {4096, 512, 1536, 0},  {4096, 512, 2048, 0},
     {4096, 2048, 512, 0}, {512, 4096, 2048, 1},  {2048, 4096, 512, 1},  {1, 4096, 64, 1},
     {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
-    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},  {1024, 1024, 256, 0},
-    {256, 1024, 1024, 0},
+    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},   {1024, 1024, 256, 0},
+    {256, 1024, 1024, 0}, {4096, 512, 512, 2},   {4096, 2048, 512, 2},  {4096, 512, 2048, 2},
+    {4096, 512, 512, 0},  {4096, 256, 256, 0},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"M", "K", "N", "fast", "transA"});
+  b->ArgNames({"M", "K", "N", "fast", "trans"});
   for (const auto& s : kShapes)
     for (int64_t fast : {0, 1}) b->Args({s[0], s[1], s[2], fast, s[3]});
 }
@@ -227,10 +240,17 @@ void registerTilings() {
     for (std::string f; std::getline(fields, f, ':');) v.push_back(std::stoll(f));
     using F = tg::detail::GemmTiling::Form;
     tg::detail::GemmTiling t;
-    if (item[0] == 't' && v.size() == 5) {
+    if (item[0] == 't' && (v.size() == 5 || v.size() == 6)) {
       t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
+      if (v.size() == 6) t.laneRows = v[5];
     } else if (item[0] == 's' && v.size() == 5) {
-      t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
+      t = {.form = F::SplitK,
+           .bm = v[0],
+           .bn = v[1],
+           .bk = 0,
+           .tm = v[2],
+           .tn = v[3],
+           .slices = v[4]};
     } else {
       std::fprintf(stderr, "TG_GEMM_TILINGS: cannot read '%s'\n", item.c_str());
       continue;
@@ -242,14 +262,17 @@ void registerTilings() {
     for (const auto& s : kShapes) {
       const int64_t outputs = s[0] * s[2];
       if (t.form == F::Tiled ? outputs < 128 * 128 : outputs > 512 * 512) continue;
-      const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) + "/K:" +
-                               std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
-                               "/transA:" + std::to_string(s[3]);
-      benchmark::RegisterBenchmark(name.c_str(), [s, t](benchmark::State& state) {
-        Gemm g;
-        setUp(g, s[0], s[1], s[2], s[3] != 0, tg::KernelSet::Fast, t);
-        measure(state, g, s[0], s[1], s[2]);
-      })->Unit(benchmark::kMillisecond)->UseRealTime();
+      const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) +
+                               "/K:" + std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
+                               "/trans:" + std::to_string(s[3]);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [s, t](benchmark::State& state) {
+                                     Gemm g;
+                                     setUp(g, s[0], s[1], s[2], s[3], tg::KernelSet::Fast, t);
+                                     measure(state, g, s[0], s[1], s[2]);
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
     }
   }
 }

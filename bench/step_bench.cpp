@@ -10,9 +10,9 @@
 #include <future>
 #include <optional>
 
-#include <tensorgrad/runtime.h>
 #include <tensorgrad/models/mlp_sin.h>
 #include <tensorgrad/models/transformer.h>
+#include <tensorgrad/runtime.h>
 
 namespace {
 
@@ -79,7 +79,8 @@ void compileOtherModel(const tg::RuntimeOptions& options) {
 
 template <class M>
 void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, CompileCase c) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const tg::RuntimeOptions options{.cacheDir = dir};
   if (c != CompileCase::Cold) tg::compile(spec, options);  // fills the disk cache
@@ -115,35 +116,25 @@ tg::RuntimeOptions kernelSet(const benchmark::State& s, int index = 0) {
   o.emit.kernels = s.range(index) != 0 ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
   return o;
 }
-void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s)); }
+void BM_StepMlp(benchmark::State& s) {
+  steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s));
+}
 void BM_StepTransformer(benchmark::State& s) {
-  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), kernelSet(s));
+  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg),
+        kernelSet(s));
 }
 // The size sweep of the fast-kernel comparison (bench/torch_steps.py times the same models in
 // PyTorch): the MLP 1 → H → H → 1 (ReLU, MSE, Adam 0.005) at batch B; upstream's transformer
 // sample at width D, L layers, B sequences of T tokens (8 heads past D = 64), without the
 // sample's captures (PyTorch reads back only the loss). Arg `fast` as above;
 // `pipe` 1: steps pipelined (see steps()).
-struct WideMlp : tg::Module {
-  explicit WideMlp(int64_t h) : l1(*this, "l1", 1, h), l2(*this, "l2", h, h), l3(*this, "l3", h, 1) {}
-  tg::Linear l1, l2, l3;
-};
-tg::Tensor wideMlpLoss(const WideMlp& p, const tg::Inputs& in) {
-  const tg::Tensor h = tg::relu(p.l2.fwd(tg::relu(p.l1.fwd(in["x"]))));
-  const tg::Tensor diff = tg::sub(p.l3.fwd(h), in["y"]);
-  return tg::mean(tg::mul(diff, diff));
-}
 void BM_StepMlpSweep(benchmark::State& s) {
   const int64_t hidden = s.range(0), batch = s.range(1);
-  const WideMlp m(hidden);
+  const tg_models::MLP m(hidden);
   tg::Mulberry32 rng(7);
   tg_models::SineBatch b = tg_models::sineBatch(rng, batch);
-  const tg::TrainingSpec<WideMlp> spec{.model = m,
-                                       .loss = wideMlpLoss,
-                                       .inputs = {{"x", {{batch, 1}}}, {"y", {{batch, 1}}}},
-                                       .optimizer = tg::Adam{{}, 0.005},
-                                       .seed = 42};
-  steps(s, spec, {{"x", std::move(b.x)}, {"y", std::move(b.y)}}, kernelSet(s, 2), s.range(3) != 0);
+  steps(s, tg_models::mlpSpec(m, batch), {{"x", std::move(b.x)}, {"y", std::move(b.y)}},
+        kernelSet(s, 2), s.range(3) != 0);
 }
 void BM_StepTransformerSweep(benchmark::State& s) {
   const tg_models::Transformer m({.d = s.range(0),
@@ -162,12 +153,18 @@ void BM_StepTransformerOptions(benchmark::State& s) {
   o.poolBuffers = s.range(1) != 0;
   steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), o);
 }
-void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cold); }
+void BM_CompileColdMlp(benchmark::State& s) {
+  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cold);
+}
 void BM_CompileCachedNewDeviceMlp(benchmark::State& s) {
   compiles(s, tg_models::mlpSpec(mlp()), CompileCase::CachedNewDevice);
 }
-void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cached); }
-void BM_CompileAgainMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Again); }
+void BM_CompileCachedMlp(benchmark::State& s) {
+  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cached);
+}
+void BM_CompileAgainMlp(benchmark::State& s) {
+  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Again);
+}
 void BM_CompileColdTransformer(benchmark::State& s) {
   compiles(s, tg_models::transformerSpec(transformer()), CompileCase::Cold);
 }
@@ -190,8 +187,18 @@ void BM_OpenDevice(benchmark::State& s) {
 }
 
 BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_StepMlp)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_StepTransformer)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepMlp)
+    ->ArgName("fast")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_StepTransformer)
+    ->ArgName("fast")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_StepMlpSweep)
     ->ArgNames({"H", "B", "fast", "pipe"})
     ->ArgsProduct({{64, 256, 1024}, {256, 4096}, {0, 1}, {0, 1}})
@@ -218,11 +225,17 @@ BENCHMARK(BM_StepTransformerOptions)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_CompileCachedNewDeviceMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_CompileCachedNewDeviceMlp)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 BENCHMARK(BM_CompileCachedMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileAgainMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileColdTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
-BENCHMARK(BM_CompileCachedNewDeviceTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_CompileCachedNewDeviceTransformer)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 BENCHMARK(BM_CompileCachedTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_CompileAgainTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 

@@ -19,6 +19,7 @@ namespace wgpu::detail {
 
 namespace {
 constexpr uint64_t kSpinBeforeBlockNS = 200000;
+constexpr uint64_t kLongestSpinNS = 2000000;
 std::atomic<uint64_t> liveDevices{0};
 }  // namespace
 
@@ -39,7 +40,8 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     if (c->sType == SType::DawnCacheDeviceDescriptor)
       cacheDesc = static_cast<const DawnCacheDeviceDescriptor*>(c);
   Limits resolved;
-  if (std::string e = ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
+  if (std::string e =
+          ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
       !e.empty()) {
     *error = e;
     return nullptr;
@@ -83,8 +85,9 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   // Timeline semaphore commands by the name the device's version has (a 1.1 device has only
   // the extension's).
   const bool core12 = adapter->ApiVersion() >= VK_API_VERSION_1_2;
-  device->getSemaphoreCounterValue_ = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
-      vkGetDeviceProcAddr(vk, core12 ? "vkGetSemaphoreCounterValue" : "vkGetSemaphoreCounterValueKHR"));
+  device->getSemaphoreCounterValue_ =
+      reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(vkGetDeviceProcAddr(
+          vk, core12 ? "vkGetSemaphoreCounterValue" : "vkGetSemaphoreCounterValueKHR"));
   device->waitSemaphores_ = reinterpret_cast<PFN_vkWaitSemaphores>(
       vkGetDeviceProcAddr(vk, core12 ? "vkWaitSemaphores" : "vkWaitSemaphoresKHR"));
 
@@ -97,6 +100,11 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   pool.queueFamilyIndex = q.queueFamilyIndex;
   VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   std::vector<uint8_t> cached;
+  {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
+    device->pollNearTheEnd_ = props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  }
   if (device->cache_.CanLoad() || device->cache_.CanStore()) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
@@ -119,7 +127,8 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     *error = VkFailure("vkCreateSemaphore", r);
     return nullptr;
   }
-  if (VkResult r = vkCreateCommandPool(vk, &pool, nullptr, &device->commandPool_); r != VK_SUCCESS) {
+  if (VkResult r = vkCreateCommandPool(vk, &pool, nullptr, &device->commandPool_);
+      r != VK_SUCCESS) {
     *error = VkFailure("vkCreateCommandPool", r);
     return nullptr;
   }
@@ -226,9 +235,10 @@ void DeviceImpl::HandleError(ErrorType type, std::string message,
   if (lost_) return;
   for (auto it = errorScopes_.rbegin(); it != errorScopes_.rend(); ++it) {
     if (std::find(scopes.begin(), scopes.end(), it->id) == scopes.end()) continue;
-    const bool matches = (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
-                         (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
-                         (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
+    const bool matches =
+        (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
+        (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
+        (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
     if (!matches) continue;
     if (it->type == ErrorType::NoError) {  // a scope keeps its first error only
       it->type = type;
@@ -336,6 +346,8 @@ void DeviceImpl::Tick() {
     value = lastSubmitted_;  // nothing will complete any more; release what waits
   }
   completed_ = std::max(completed_, value);
+  while (!submitTimes_.empty() && submitTimes_.front().first <= completed_)
+    submitTimes_.pop_front();
   while (!deferred_.empty() && deferred_.front().first <= completed_) {
     auto fn = std::move(deferred_.front().second);
     deferred_.pop_front();
@@ -346,25 +358,59 @@ void DeviceImpl::Tick() {
 bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
   if (serial <= completed_) return true;
   if (serial > lastSubmitted_) return false;
-  // Poll briefly before blocking: a blocking wait wakes through the kernel tens of microseconds
-  // late on some drivers, which is most of a short submission's round trip.
-  const auto spinUntil = std::chrono::steady_clock::now() +
-                         std::chrono::nanoseconds(std::min<uint64_t>(timeoutNS, kSpinBeforeBlockNS));
-  for (uint64_t value = 0; std::chrono::steady_clock::now() < spinUntil;) {
-    if (getSemaphoreCounterValue_(device_, timeline_, &value) != VK_SUCCESS) break;
-    if (value >= serial) {
-      Tick();
-      return true;
-    }
+  using Clock = std::chrono::steady_clock;
+  using std::chrono::nanoseconds;
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point deadline =
+      timeoutNS >= static_cast<uint64_t>(nanoseconds::max().count())
+          ? Clock::time_point::max()
+          : start + std::min(nanoseconds(static_cast<int64_t>(timeoutNS)),
+                             Clock::time_point::max() - start);
+  Clock::time_point submitted = start;
+  for (const auto& [s, at] : submitTimes_)
+    if (s == serial) submitted = at;
+  const auto reached = [&] {
+    uint64_t value = 0;
+    return getSemaphoreCounterValue_(device_, timeline_, &value) == VK_SUCCESS && value >= serial;
+  };
+  const auto block = [&](Clock::time_point until) {
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &timeline_;
+    wait.pValues = &serial;
+    const auto left = until == Clock::time_point::max() ? UINT64_MAX
+                      : until <= Clock::now()
+                          ? 0
+                          : static_cast<uint64_t>((until - Clock::now()).count());
+    const VkResult r = waitSemaphores_(device_, &wait, left);
+    if (r == VK_ERROR_DEVICE_LOST)
+      Lose(DeviceLostReason::Unknown, VkFailure("vkWaitSemaphores", r));
+    return r == VK_SUCCESS;
+  };
+  const auto done = [&] {
+    lastRun_ = Clock::now() - submitted;
+    Tick();
+    return true;
+  };
+  // A blocking wait wakes through the kernel tens of microseconds late on some drivers: most of a
+  // short submission's round trip, and on an H200 about 0.1 ms of a 0.7–2.6 ms training step
+  // that was read back every step (bench/RESULTS.md). So on a GPU the wait blocks only until
+  // shortly before the serial is expected to complete (as long after its submission as the last
+  // waited-for serial took), then polls; a first wait, or a CPU device, polls briefly and blocks.
+  Clock::time_point spinFrom = start;
+  nanoseconds spin{kSpinBeforeBlockNS};
+  if (pollNearTheEnd_ && lastRun_.count() > 0) {
+    const nanoseconds margin = std::clamp(lastRun_ / 8, spin, nanoseconds(kLongestSpinNS));
+    spinFrom = std::max(start, submitted + lastRun_ - margin);
+    spin = 2 * margin;
   }
-  VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-  wait.semaphoreCount = 1;
-  wait.pSemaphores = &timeline_;
-  wait.pValues = &serial;
-  VkResult r = waitSemaphores_(device_, &wait, timeoutNS);
-  if (r == VK_ERROR_DEVICE_LOST) Lose(DeviceLostReason::Unknown, VkFailure("vkWaitSemaphores", r));
+  if (spinFrom > start && block(std::min(spinFrom, deadline))) return done();
+  const Clock::time_point spinUntil = std::min(deadline, Clock::now() + spin);
+  while (Clock::now() < spinUntil)
+    if (reached()) return done();
+  if (block(deadline)) return done();
   Tick();
-  return r == VK_SUCCESS;
+  return false;
 }
 
 void DeviceImpl::WaitIdle() {
@@ -397,7 +443,8 @@ void DeviceImpl::Defer(uint64_t serial, std::function<void()> fn) {
 uint32_t DeviceImpl::FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const {
   using F = VkMemoryPropertyFlags;
   const F hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  // Preferences, best first; every host-visible choice is coherent so no flush/invalidate is needed.
+  // Preferences, best first; every host-visible choice is coherent so no flush/invalidate is
+  // needed.
   std::vector<F> wanted;
   switch (kind) {
     case MemoryKind::DeviceLocal:
@@ -435,11 +482,13 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   // Only GPU-side buffers share blocks: host-visible memory is pinned when allocated (with a
   // 64 MiB host-visible block, a compile's first upload took 19–29 ms on an H100, against 2–4 ms
   // with its own memory), and staging and map buffers are few and reused.
-  VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-                                        : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal,
-                                                            &out->allocation);
+  VkResult result =
+      type == UINT32_MAX
+          ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+          : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal, &out->allocation);
   if (result == VK_SUCCESS) {
-    result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
+    result =
+        vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
   } else {
     out->allocation = Allocation{};
   }
@@ -486,4 +535,6 @@ void DeviceImpl::ReleaseCommandBuffer(VkCommandBuffer cmd) {
 
 }  // namespace wgpu::detail
 
-uint64_t wgpu::GetLiveDeviceCountForTesting() { return detail::liveDevices.load(); }
+uint64_t wgpu::GetLiveDeviceCountForTesting() {
+  return detail::liveDevices.load();
+}

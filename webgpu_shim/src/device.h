@@ -2,17 +2,18 @@
 // error scopes and device loss.
 #pragma once
 
-#include <webgpu/webgpu_cpp.h>
 #include <vulkan/vulkan.h>
+#include <webgpu/webgpu_cpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
-#include <mutex>
 #include <functional>
-#include <unordered_set>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "blob_cache.h"
@@ -38,8 +39,7 @@ struct RawBuffer {
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  public:
   static std::shared_ptr<DeviceImpl> Create(const std::shared_ptr<AdapterImpl>& adapter,
-                                            const DeviceDescriptor& descriptor,
-                                            std::string* error);
+                                            const DeviceDescriptor& descriptor, std::string* error);
   DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter, const DeviceDescriptor& descriptor);
   ~DeviceImpl();
   DeviceImpl(const DeviceImpl&) = delete;
@@ -69,13 +69,19 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
 
   // ---- timeline ----
   uint64_t LastSubmittedSerial() const { return lastSubmitted_; }
-  uint64_t NextSerial() { return ++lastSubmitted_; }
+  uint64_t NextSerial() {
+    submitTimes_.emplace_back(lastSubmitted_ + 1, std::chrono::steady_clock::now());
+    return ++lastSubmitted_;
+  }
   uint64_t CompletedSerial() const { return completed_; }
   VkSemaphore Timeline() const { return timeline_; }
   // Refreshes the completed serial and runs what was waiting on it.
   void Tick();
   // Waits (up to timeoutNS) until `serial` completes. False on timeout or loss.
   bool WaitForSerial(uint64_t serial, uint64_t timeoutNS);
+  // Whether WaitForSerial blocks until shortly before a serial's expected end and polls from
+  // there (on by default on a GPU).
+  void SetWaitsPollNearTheEnd(bool on) { pollNearTheEnd_ = on; }
   void WaitIdle();
   // Runs `fn` once the GPU has finished all work submitted so far (or at once if idle).
   // Deferred work runs on the device (its destructor runs what is left), so `fn` must not own
@@ -168,6 +174,13 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   WorkerPool background_;  // last: its threads stop before anything they use is destroyed
   uint64_t lastSubmitted_ = 0;
   uint64_t completed_ = 0;
+  // When each serial not yet seen complete was submitted, and how long the last serial waited for
+  // took from its submission to its completion: WaitForSerial blocks until shortly before that
+  // much time has passed and polls from there where pollNearTheEnd_ (a GPU; a CPU device would
+  // lose a core to the polling).
+  std::deque<std::pair<uint64_t, std::chrono::steady_clock::time_point>> submitTimes_;
+  std::chrono::nanoseconds lastRun_{0};
+  bool pollNearTheEnd_ = false;
   std::deque<std::pair<uint64_t, std::function<void()>>> deferred_;  // sorted by serial
   std::unordered_set<BufferImpl*> buffers_;
   std::vector<ErrorScope> errorScopes_;

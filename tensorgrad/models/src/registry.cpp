@@ -175,10 +175,11 @@ std::vector<float> filled(int64_t n, float value) {
 
 struct MlpSinConfig {
   int64_t batch = 256;
+  int64_t hidden = 64;
 };
 
 Parts mlpSin(MlpSinConfig c, std::optional<uint32_t> seed) {
-  auto model = std::make_shared<const MLP>();
+  auto model = std::make_shared<const MLP>(c.hidden);
   tg::TrainingSpec<MLP> spec = mlpSpec(*model, c.batch);
   if (seed) spec.seed = seed;
   return {
@@ -410,9 +411,11 @@ Parts ticTacToe(TicTacToeConfig c, std::optional<uint32_t> seed) {
 
 std::vector<SampleEntry> makeRegistry() {
   std::vector<SampleEntry> r;
-  r.push_back(entry<MlpSinConfig>("mlp-sin",
-                                  "the README's sine MLP: 1 → 64 → 64 → 1, ReLU, MSE, Adam",
-                                  {{"batch", "training batch", &MlpSinConfig::batch}}, mlpSin));
+  r.push_back(
+      entry<MlpSinConfig>("mlp-sin", "the README's sine MLP: 1 → 64 → 64 → 1, ReLU, MSE, Adam",
+                          {{"batch", "training batch", &MlpSinConfig::batch},
+                           {"hidden", "hidden units (64 in the README)", &MlpSinConfig::hidden}},
+                          mlpSin));
   r.push_back(entry<TransformerConfig>(
       "transformer",
       "learns addition: pre-norm causal transformer, tied embeddings, AdamW + linear LR",

@@ -16,6 +16,9 @@ std::string lane(int64_t j) {
   return std::string(1, "xyzw"[j]);
 }
 
+// The invocations a layout groups together (an NVIDIA warp; any other width is still correct).
+constexpr int64_t kLanes = 32;
+
 int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
@@ -178,11 +181,17 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .vec = !p.transB && p.n % 4 == 0,
                  .x0 = "col0"};
   const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
-  std::string w =
-      head(p, g, a.vec, b.vec, vecOut,
-           "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
-               "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
-  w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
+  std::string w = head(p, g, a.vec, b.vec, vecOut,
+                       "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
+                           "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
+  if (g.laneRows) {
+    const int64_t wm = g.laneRows, wn = kLanes / wm;
+    w += "  let warp = lid / " + u(kLanes) + ";\n  let lane = lid % " + u(kLanes) + ";\n";
+    w += "  let ty = (warp / " + u(thrN / wn) + ") * " + u(wm) + " + lane / " + u(wn) + ";\n";
+    w += "  let tx = (warp % " + u(thrN / wn) + ") * " + u(wn) + " + lane % " + u(wn) + ";\n";
+  } else {
+    w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
+  }
   for (const TiledOperand* o : {&a, &b}) {
     for (int64_t q = 0; q < o->groups() / inv; ++q) {
       w += o->place(q, inv) + "  var " + o->reg + n(q) + " = vec4<f32>(0.0);\n";
@@ -229,9 +238,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       if (vecOut) {
         const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
         const std::string idx = "oBase + r * " + u(p.n) + " + " + col;
-        const std::string st =
-            p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
-                       : "out[(" + idx + ") / 4u] = " + c + ";";
+        const std::string st = p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
+                                          : "out[(" + idx + ") / 4u] = " + c + ";";
         w += "    " + guarded(both(rOk, cOk), st) + "\n";
       } else {
         for (int64_t j = 0; j < 4; ++j) {
@@ -266,8 +274,7 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   // invocation owns 4 aligned consecutive x.
   const bool vecA = p.transA ? g.tm == 4 && p.m % 4 == 0 : kc == 4;
   const bool vecB = p.transB ? kc == 4 : g.tn == 4 && p.n % 4 == 0;
-  const bool vecOut =
-      S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
+  const bool vecOut = S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
                        S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
@@ -453,6 +460,9 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
     if (bk <= 0 || bk % 4) return "BK must be a multiple of 4";
     const int64_t inv = invocations();
     if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
+    if (laneRows && (laneRows < 0 || laneRows > kLanes || kLanes % laneRows || inv % kLanes ||
+                     (bm / tm) % laneRows || (bn / tn) % (kLanes / laneRows)))
+      return "lane rows must tile the invocation grid by patches of 32";
   } else {
     if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
     if (!pow2(slices)) return "slices must be a power of two";
@@ -462,7 +472,8 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
 
 std::string GemmTiling::describe() const {
   if (form == Form::Tiled)
-    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn);
+    return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn) +
+           (laneRows ? " lanes " + n(laneRows) + "x" + n(kLanes / laneRows) : "");
   return "splitk " + n(bm) + "x" + n(bn) + " " + n(tm) + "x" + n(tn) + " s" + n(slices);
 }
 
@@ -500,19 +511,28 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   // 10–13% on weight gradients (Aᵀ·B, K ≥ 1024), by 16–17% on 1024×1024×256 and 256×1024×1024
   // and by 8% on 1024×256×256 (A·B), but loses 7% at K = 64.
   const auto fits = [&](const GemmTiling& g) { return g.workgroupBytes() <= p.workgroupBytes; };
-  const GemmTiling deep128{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8};
-  if (fits(deep128) && tiled(128, 128, 128)) return deep128;
-  if (tiled(128, 128, 192))
-    return {.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8};
+  // Tall patches of 32 invocations (16 × 2 of the invocation grid; 8 × 4 for 128×64 blocks)
+  // beat laying the grid out row by row (2 × 16; 4 × 8 for 64×32) by 0–5% for 128×128 blocks,
+  // 4–11% for 128×64 and 4–12% for 64×32 (forced layouts on an H100, 2026-11-26, RESULTS).
+  const auto tile = [](int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn) {
+    return GemmTiling{.form = F::Tiled,
+                      .bm = bm,
+                      .bn = bn,
+                      .bk = bk,
+                      .tm = tm,
+                      .tn = tn,
+                      .laneRows = bm == 128 && bn == 64 ? 8 : 16};
+  };
+  if (const GemmTiling deep = tile(128, 128, 32, 8, 8); fits(deep) && tiled(128, 128, 128))
+    return deep;
+  if (tiled(128, 128, 192)) return tile(128, 128, 8, 8, 8);
   if (tiled(128, 64, 128)) {
-    const GemmTiling deep{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 32, .tm = 8, .tn = 4};
-    if (fits(deep) && p.k >= 256) return deep;
-    return {.form = F::Tiled, .bm = 128, .bn = 64, .bk = 16, .tm = 8, .tn = 4};
+    const GemmTiling deep = tile(128, 64, 32, 8, 4);
+    return fits(deep) && p.k >= 256 ? deep : tile(128, 64, 16, 8, 4);
   }
   if (tiled(64, 32, 128)) {
-    const GemmTiling deep{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4};
-    if (fits(deep) && p.k >= 256) return deep;
-    return {.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
+    const GemmTiling deep = tile(64, 32, 32, 4, 4);
+    return fits(deep) && p.k >= 256 ? deep : tile(64, 32, 16, 4, 4);
   }
   const int64_t chunks = p.k % 4 == 0 ? p.k / 4 : p.k;
   const auto split = [&](int64_t bm, int64_t bn, int64_t tm, int64_t tn) {

@@ -55,6 +55,9 @@ struct GemmTiling {
   int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
   int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
+  // Tiled: each 32 consecutive invocations (an NVIDIA warp) own a laneRows × (32 / laneRows)
+  // patch of the BM/TM × BN/TN invocation grid; 0 lays the grid out row by row.
+  int64_t laneRows = 0;
   int64_t invocations() const {
     return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
   }

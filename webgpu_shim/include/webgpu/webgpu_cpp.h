@@ -614,6 +614,10 @@ class Device : public Handle<detail::DeviceImpl> {
   // callback fires with `type` and `message`, pending maps abort, later work is dropped.
   void ForceLoss(DeviceLostReason type, StringView message) const;
   void SetLabel(StringView label) const;
+  // Shim extension: waits on this device poll from shortly before a submission's expected end, as
+  // they do on a GPU, or (false) poll briefly and then block, as on a CPU device such as
+  // lavapipe, so tests cover either way on any device.
+  void SetWaitsPollNearTheEndForTesting(bool on) const;
 };
 
 class Adapter : public Handle<detail::AdapterImpl> {

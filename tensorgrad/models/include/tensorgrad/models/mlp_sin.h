@@ -8,11 +8,12 @@
 
 namespace tg_models {
 
-// samples/mlp-sin: 1 → 64 → 64 → 1, ReLU, MSE; Adam lr 0.005; B = 256.
+// samples/mlp-sin: 1 → 64 → 64 → 1, ReLU, MSE; Adam lr 0.005; B = 256. Other widths are
+// step_bench's size sweep (1 → H → H → 1).
 struct MLP : tg::Module {
-  tg::Linear l1{*this, "l1", 1, 64};
-  tg::Linear l2{*this, "l2", 64, 64};
-  tg::Linear l3{*this, "l3", 64, 1};
+  explicit MLP(int64_t hidden = 64)
+      : l1(*this, "l1", 1, hidden), l2(*this, "l2", hidden, hidden), l3(*this, "l3", hidden, 1) {}
+  tg::Linear l1, l2, l3;
 };
 
 inline tg::Tensor mlpForward(const MLP& p, const tg::Tensor& x) {
@@ -30,7 +31,8 @@ struct SineBatch {
   std::vector<float> x, y;
 };
 inline SineBatch sineBatch(tg::Mulberry32& rng, int64_t batch) {
-  SineBatch b{std::vector<float>(static_cast<size_t>(batch)), std::vector<float>(static_cast<size_t>(batch))};
+  SineBatch b{std::vector<float>(static_cast<size_t>(batch)),
+              std::vector<float>(static_cast<size_t>(batch))};
   for (size_t i = 0; i < b.x.size(); ++i) {
     b.x[i] = static_cast<float>((2 * rng.next() - 1) * 3.141592653589793);
     b.y[i] = static_cast<float>(std::sin(static_cast<double>(b.x[i])));
