@@ -467,7 +467,7 @@ TEST(InspectBadInput, ExitsTwoNamingTheProblem) {
   expectBadInput("summary transformer --d many", "--d takes an integer, not 'many'");
   expectBadInput("summary transformer --d -4", "size d = -4 is out of range");
   expectBadInput("wgsl mlp-sin 63",
-                 "kernel 63 is out of range: mlp-sin (batch=256) has 63 kernels (0..62)");
+                 "kernel 63 is out of range: mlp-sin (batch=256 hidden=64) has 63 kernels (0..62)");
   expectBadInput("spirv " + kBundle + " 100000", "kernel 100000 is out of range");
   expectBadInput("wgsl mlp-sin", "give a kernel index");
   expectBadInput("summary /nonexistent/model.tgbundle.json", "cannot read the bundle");

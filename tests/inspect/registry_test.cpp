@@ -27,7 +27,8 @@ TEST(Registry, DefaultsAreTheConfigDefaults) {
                                             {"seq-len", 9},
                                             {"batch", 128},
                                             {"result-digits", 3}}));
-  EXPECT_EQ(tg_models::findSample("mlp-sin").defaults(), (tg_models::Sizes{{"batch", 256}}));
+  EXPECT_EQ(tg_models::findSample("mlp-sin").defaults(),
+            (tg_models::Sizes{{"batch", 256}, {"hidden", 64}}));
 }
 
 TEST(Registry, SizesChangeTheModel) {

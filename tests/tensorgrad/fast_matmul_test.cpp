@@ -209,10 +209,12 @@ TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
   };
   EXPECT_EQ(pick(4096, 1024, 1024, 16384).describe(),
             "tiled 128x128x8 8x8 lanes 16x2");  // WebGPU's default
-  EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(),
-            "tiled 128x128x8 8x8 lanes 16x2");  // lavapipe: 33 KiB
-  EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(),
-            "tiled 128x128x32 8x8 lanes 16x2");  // an H100
+  // lavapipe (32 KiB) and an H100 (48 KiB): 128 blocks of 128×256 (25 KiB).
+  EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(), "tiled 128x256x16 8x16 lanes 16x2");
+  EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x256x16 8x16 lanes 16x2");
+  // 128×256 only in whole waves of 128 blocks: not 192 (4096 × 1536), not 64 (4096 × 512).
+  EXPECT_EQ(pick(4096, 512, 2048, 49152).describe(), "tiled 128x256x16 8x16 lanes 16x2");
+  EXPECT_EQ(pick(4096, 512, 1536, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
   // 128 blocks of 128²: 128×64 under the default, 128×128 with the room.
   EXPECT_EQ(pick(4096, 2048, 512, 16384).describe(), "tiled 128x64x16 8x4 lanes 8x4");
   EXPECT_EQ(pick(4096, 2048, 512, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
@@ -321,8 +323,8 @@ TEST_P(ForcedTiling, MatchesCpuInDawn) {
 
 // K tiles of 32, chooseTiling's picks where the device has the workgroup memory: 128×64×32
 // (25 KiB) and 64×32×32 within lavapipe's 32 KiB, 128×128×32 (33 KiB) on an H100 (it ran there,
-// bench/RESULTS.md), and 128×128×16 (16.5 KiB); each run on the shim's device where its limit
-// has the room.
+// bench/RESULTS.md), and 128×128×16 (16.5 KiB); also 128×256×16 blocks of 8×16 (25 KiB); each run
+// on the shim's device where its limit has the room.
 TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
   std::vector<std::string> errors;
   const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
@@ -336,7 +338,9 @@ TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
        {tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 32, .tm = 8, .tn = 4},
-        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4}}) {
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4},
+        tg::detail::GemmTiling{
+            .form = F::Tiled, .bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .laneRows = 16}}) {
     if (t.workgroupBytes() > room) continue;
     for (const auto& [products, atol] :
          {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
