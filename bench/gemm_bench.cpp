@@ -12,7 +12,8 @@
 // TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
 // the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
 // (t:BM:BN:BK:TM:TN:LANEROWS with a lane layout) and s:BM:BN:TM:TN:SLICES (split-K), e.g.
-// TG_GEMM_TILINGS=t:128:128:32:8:8,t:128:128:32:8:8:4,s:1:4:1:4:256.
+// TG_GEMM_TILINGS=t:128:128:32:8:8,t:128:128:32:8:8:4,s:1:4:1:4:256. A forced tiling runs on the
+// whole product: weight gradients are not split across workgroups then.
 // A forced tiling may use all the workgroup memory the device offers (its
 // maxComputeWorkgroupStorageSize, which the bench's device requests); a case whose tiling needs
 // more is skipped with that reason.
@@ -23,10 +24,10 @@
 #include <random>
 #include <sstream>
 
-#include <tensorgrad/tensorgrad.h>
 #include "../tensorgrad/src/ops/matmul_fast.h"
 #include "default_device.h"
 #include "random_values.h"
+#include <tensorgrad/tensorgrad.h>
 
 namespace {
 
@@ -63,8 +64,8 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
   tg::Graph graph = tg::traceFn([&] {
     const tg::Tensor a = tg::paramInput("a", transA ? tg::Shape{k, m} : tg::Shape{m, k});
     const tg::Tensor b = tg::paramInput("b", transB ? tg::Shape{n, k} : tg::Shape{k, n});
-    return std::vector<tg::Tensor>{
-        tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a, transB ? tg::swapAxes(b, -1, -2) : b)};
+    return std::vector<tg::Tensor>{tg::matmul(transA ? tg::swapAxes(a, -1, -2) : a,
+                                              transB ? tg::swapAxes(b, -1, -2) : b)};
   });
   g.gpu = test_support::openDefaultDevice(g.errors);
   if (!g.gpu.device) return;
@@ -73,9 +74,12 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
   device.GetLimits(&limits);
   // The device's workgroup memory, as the runtime gives the fast set.
   const int64_t budget = limits.maxComputeWorkgroupStorageSize;
-  if (kernels == tg::KernelSet::Fast) tg::splitWeightGradients(graph, budget, forcedSplits());
-  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
-  auto specs = tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
+  if (kernels == tg::KernelSet::Fast && !tiling)
+    tg::splitWeightGradients(graph, budget, forcedSplits());
+  const tg::BufferPlan plan =
+      tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
+  auto specs =
+      tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
   if (tiling) {
     if (const std::string why = tiling->invalidReason(budget); !why.empty()) {
       g.errors.push_back(tiling->describe() + ": " + why);
@@ -83,14 +87,15 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
     }
     for (tg::KernelSpec& spec : specs) {
       if (spec.kind != tg::OpKind::Matmul) continue;
-      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel({.batches = 1,
-                                                                         .m = m,
-                                                                         .k = k,
-                                                                         .n = n,
-                                                                         .transA = transA,
-                                                                         .transB = transB,
-                                                                         .workgroupBytes = budget},
-                                                                        tiling);
+      const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(
+          {.batches = 1,
+           .m = m,
+           .k = k,
+           .n = n,
+           .transA = transA,
+           .transB = transB,
+           .workgroupBytes = budget},
+          tiling);
       spec.wgsl = src.wgsl;
       spec.threads = src.threads;
       spec.workgroupSize = src.workgroupSize;
@@ -180,10 +185,10 @@ void measure(benchmark::State& state, Gemm& g, int64_t m, int64_t k, int64_t n) 
   runAndWait(g, 1);  // warm up (and pipeline creation)
   for (auto _ : state) runAndWait(g, kDispatches);
   if (!g.errors.empty()) state.SkipWithError(g.errors.front().c_str());
-  state.counters["TFLOP/s"] =
-      benchmark::Counter(2.0 * static_cast<double>(m * n * k) * kDispatches *
-                             static_cast<double>(state.iterations()) / 1e12,
-                         benchmark::Counter::kIsRate);
+  state.counters["TFLOP/s"] = benchmark::Counter(
+      2.0 * static_cast<double>(m * n * k) * kDispatches * static_cast<double>(state.iterations()) /
+          1e12,
+      benchmark::Counter::kIsRate);
   state.counters["max_rel_err"] = spotCheck(g, m, k, n);
 }
 
@@ -215,7 +220,7 @@ const std::vector<std::array<int64_t, 4>> kShapes = {
     {256, 1024, 256, 1},  {512, 4096, 512, 1},   {4096, 512, 1536, 0},  {4096, 512, 2048, 0},
     {4096, 2048, 512, 0}, {512, 4096, 2048, 1},  {2048, 4096, 512, 1},  {1, 4096, 64, 1},
     {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
-    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},   {1024, 1024, 256, 0},
+    {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},  {1024, 1024, 256, 0},
     {256, 1024, 1024, 0}, {4096, 512, 512, 2},   {4096, 2048, 512, 2},  {4096, 512, 2048, 2},
     {4096, 512, 512, 0},  {4096, 256, 256, 0},
 };
@@ -244,13 +249,7 @@ void registerTilings() {
       t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
       if (v.size() == 6) t.laneRows = v[5];
     } else if (item[0] == 's' && v.size() == 5) {
-      t = {.form = F::SplitK,
-           .bm = v[0],
-           .bn = v[1],
-           .bk = 0,
-           .tm = v[2],
-           .tn = v[3],
-           .slices = v[4]};
+      t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
     } else {
       std::fprintf(stderr, "TG_GEMM_TILINGS: cannot read '%s'\n", item.c_str());
       continue;
@@ -262,17 +261,14 @@ void registerTilings() {
     for (const auto& s : kShapes) {
       const int64_t outputs = s[0] * s[2];
       if (t.form == F::Tiled ? outputs < 128 * 128 : outputs > 512 * 512) continue;
-      const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) +
-                               "/K:" + std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
+      const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) + "/K:" +
+                               std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
                                "/trans:" + std::to_string(s[3]);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [s, t](benchmark::State& state) {
-                                     Gemm g;
-                                     setUp(g, s[0], s[1], s[2], s[3], tg::KernelSet::Fast, t);
-                                     measure(state, g, s[0], s[1], s[2]);
-                                   })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
+      benchmark::RegisterBenchmark(name.c_str(), [s, t](benchmark::State& state) {
+        Gemm g;
+        setUp(g, s[0], s[1], s[2], s[3], tg::KernelSet::Fast, t);
+        measure(state, g, s[0], s[1], s[2]);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
     }
   }
 }

@@ -10,9 +10,9 @@
 #include <future>
 #include <optional>
 
+#include <tensorgrad/runtime.h>
 #include <tensorgrad/models/mlp_sin.h>
 #include <tensorgrad/models/transformer.h>
-#include <tensorgrad/runtime.h>
 
 namespace {
 
@@ -79,8 +79,7 @@ void compileOtherModel(const tg::RuntimeOptions& options) {
 
 template <class M>
 void compiles(benchmark::State& state, const tg::TrainingSpec<M>& spec, CompileCase c) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() / ("tg_bench_cache_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const tg::RuntimeOptions options{.cacheDir = dir};
   if (c != CompileCase::Cold) tg::compile(spec, options);  // fills the disk cache
@@ -116,12 +115,9 @@ tg::RuntimeOptions kernelSet(const benchmark::State& s, int index = 0) {
   o.emit.kernels = s.range(index) != 0 ? tg::KernelSet::Fast : tg::KernelSet::Upstream;
   return o;
 }
-void BM_StepMlp(benchmark::State& s) {
-  steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s));
-}
+void BM_StepMlp(benchmark::State& s) { steps(s, tg_models::mlpSpec(mlp()), mlpFeed(), kernelSet(s)); }
 void BM_StepTransformer(benchmark::State& s) {
-  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg),
-        kernelSet(s));
+  steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), kernelSet(s));
 }
 // The size sweep of the fast-kernel comparison (bench/torch_steps.py times the same models in
 // PyTorch): the MLP 1 → H → H → 1 (ReLU, MSE, Adam 0.005) at batch B; upstream's transformer
@@ -153,18 +149,12 @@ void BM_StepTransformerOptions(benchmark::State& s) {
   o.poolBuffers = s.range(1) != 0;
   steps(s, tg_models::transformerSpec(transformer()), transformerFeed(transformer().cfg), o);
 }
-void BM_CompileColdMlp(benchmark::State& s) {
-  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cold);
-}
+void BM_CompileColdMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cold); }
 void BM_CompileCachedNewDeviceMlp(benchmark::State& s) {
   compiles(s, tg_models::mlpSpec(mlp()), CompileCase::CachedNewDevice);
 }
-void BM_CompileCachedMlp(benchmark::State& s) {
-  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cached);
-}
-void BM_CompileAgainMlp(benchmark::State& s) {
-  compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Again);
-}
+void BM_CompileCachedMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Cached); }
+void BM_CompileAgainMlp(benchmark::State& s) { compiles(s, tg_models::mlpSpec(mlp()), CompileCase::Again); }
 void BM_CompileColdTransformer(benchmark::State& s) {
   compiles(s, tg_models::transformerSpec(transformer()), CompileCase::Cold);
 }
@@ -187,18 +177,8 @@ void BM_OpenDevice(benchmark::State& s) {
 }
 
 BENCHMARK(BM_OpenDevice)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_StepMlp)
-    ->ArgName("fast")
-    ->Arg(0)
-    ->Arg(1)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(BM_StepTransformer)
-    ->ArgName("fast")
-    ->Arg(0)
-    ->Arg(1)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(BM_StepMlp)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StepTransformer)->ArgName("fast")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StepMlpSweep)
     ->ArgNames({"H", "B", "fast", "pipe"})
     ->ArgsProduct({{64, 256, 1024}, {256, 4096}, {0, 1}, {0, 1}})
@@ -225,17 +205,11 @@ BENCHMARK(BM_StepTransformerOptions)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CompileColdMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_CompileCachedNewDeviceMlp)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(3);
+BENCHMARK(BM_CompileCachedNewDeviceMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileCachedMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileAgainMlp)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_CompileColdTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
-BENCHMARK(BM_CompileCachedNewDeviceTransformer)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(2);
+BENCHMARK(BM_CompileCachedNewDeviceTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_CompileCachedTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_CompileAgainTransformer)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 

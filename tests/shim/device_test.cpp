@@ -129,17 +129,15 @@ TEST_F(DeviceTest, AdapterSelectionByName) {
   options.adapterName = "no such adapter anywhere";
   wgpu::RequestAdapterStatus status = wgpu::RequestAdapterStatus::Success;
   std::string message;
-  Wait(instance.RequestAdapter(
-      &options, wgpu::CallbackMode::AllowProcessEvents,
-      [&](wgpu::RequestAdapterStatus s, wgpu::Adapter a, std::string_view m) {
-        status = s;
-        message = m;
-        EXPECT_FALSE(a);
-      }));
+  Wait(instance.RequestAdapter(&options, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestAdapterStatus s, wgpu::Adapter a, std::string_view m) {
+                                 status = s;
+                                 message = m;
+                                 EXPECT_FALSE(a);
+                               }));
   EXPECT_EQ(status, wgpu::RequestAdapterStatus::Unavailable);
   EXPECT_NE(message.find("no such adapter anywhere"), std::string::npos) << message;
-  EXPECT_NE(message.find(info.device), std::string::npos)
-      << "should list the devices found: " << message;
+  EXPECT_NE(message.find(info.device), std::string::npos) << "should list the devices found: " << message;
 }
 
 TEST_F(DeviceTest, FallbackAdapterIsTheCpuOne) {
@@ -158,17 +156,15 @@ TEST_F(DeviceTest, DestroyLosesTheDeviceAndAbortsMaps) {
   int lostCalls = 0;
   wgpu::DeviceDescriptor desc;
   desc.label = "doomed";
-  desc.SetDeviceLostCallback(
-      wgpu::CallbackMode::AllowProcessEvents,
-      [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
-        reason = r;
-        lostMessage = m;
-        ++lostCalls;
-      });
+  desc.SetDeviceLostCallback(wgpu::CallbackMode::AllowProcessEvents,
+                             [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
+                               reason = r;
+                               lostMessage = m;
+                               ++lostCalls;
+                             });
   wgpu::Device doomed;
-  Wait(adapter.RequestDevice(
-      &desc, wgpu::CallbackMode::AllowProcessEvents,
-      [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view) { doomed = d; }));
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus, wgpu::Device d, std::string_view) { doomed = d; }));
   ASSERT_TRUE(doomed);
   wgpu::BufferDescriptor bd;
   bd.size = 16;
@@ -222,9 +218,8 @@ TEST_F(DeviceTest, OutOfMemoryIsAnErrorNotACrash) {
   big.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);
   bd.size = 1 << 20;
   auto after = big.CreateBuffer(&bd);
-  Wait(big.PopErrorScope(
-      wgpu::CallbackMode::AllowProcessEvents,
-      [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType t, std::string_view) { type = t; }));
+  Wait(big.PopErrorScope(wgpu::CallbackMode::AllowProcessEvents,
+                         [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType t, std::string_view) { type = t; }));
   EXPECT_EQ(type, wgpu::ErrorType::NoError);
 }
 
@@ -241,9 +236,8 @@ TEST_F(DeviceTest, WorkDoneFutureAndSpontaneousCallbacks) {
   // A spontaneous callback whose result is known runs before the call returns.
   bool ran = false;
   device.PushErrorScope(wgpu::ErrorFilter::Validation);
-  device.PopErrorScope(
-      wgpu::CallbackMode::AllowSpontaneous,
-      [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType, std::string_view) { ran = true; });
+  device.PopErrorScope(wgpu::CallbackMode::AllowSpontaneous,
+                       [&](wgpu::PopErrorScopeStatus, wgpu::ErrorType, std::string_view) { ran = true; });
   EXPECT_TRUE(ran);
 }
 
@@ -258,14 +252,13 @@ TEST(InstanceLifetime, FortyInstancesInOneProcessEachFindAnAdapter) {
     wgpu::Instance instance = wgpu::CreateInstance();
     std::string message;
     bool found = false;
-    instance.WaitAny(
-        instance.RequestAdapter(
-            nullptr, wgpu::CallbackMode::WaitAnyOnly,
-            [&](wgpu::RequestAdapterStatus status, wgpu::Adapter a, std::string_view m) {
-              found = status == wgpu::RequestAdapterStatus::Success && a;
-              message = m;
-            }),
-        UINT64_MAX);
+    instance.WaitAny(instance.RequestAdapter(nullptr, wgpu::CallbackMode::WaitAnyOnly,
+                                             [&](wgpu::RequestAdapterStatus status, wgpu::Adapter a,
+                                                 std::string_view m) {
+                                               found = status == wgpu::RequestAdapterStatus::Success && a;
+                                               message = m;
+                                             }),
+                     UINT64_MAX);
     ASSERT_TRUE(found) << "instance " << i << ": " << message;
   }
 }
@@ -309,9 +302,8 @@ TEST_F(DeviceTest, PipelineCacheRoundTripsThroughTheBlobCacheHooks) {
         });
     wgpu::DeviceDescriptor desc{{.nextInChain = &cache}};
     wgpu::Device d;
-    Wait(adapter.RequestDevice(
-        &desc, wgpu::CallbackMode::AllowProcessEvents,
-        [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
+    Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
     return d;
   };
   auto compileOn = [&](wgpu::Device d) {
@@ -356,16 +348,16 @@ TEST_F(DeviceTest, AsyncBuildsStoreThePipelineCacheWhileTheDeviceLives) {
   wgpu::DeviceDescriptor desc;
   desc.nextInChain = &cache;
   wgpu::Device d;
-  Wait(adapter.RequestDevice(
-      &desc, wgpu::CallbackMode::AllowProcessEvents,
-      [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
+  Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                             [&](wgpu::RequestDeviceStatus, wgpu::Device dev, std::string_view) { d = dev; }));
   ASSERT_TRUE(d);
   wgpu::ComputePipelineDescriptor pd;
   pd.compute.module = SpirvModuleOn(d, Kernel("uint", "b[i] = a[i] * 3u;"));
   wgpu::ComputePipeline pipeline;
   Wait(d.CreateComputePipelineAsync(&pd, wgpu::CallbackMode::WaitAnyOnly,
-                                    [&](wgpu::CreatePipelineAsyncStatus, wgpu::ComputePipeline p,
-                                        std::string_view) { pipeline = std::move(p); }));
+                                    [&](wgpu::CreatePipelineAsyncStatus, wgpu::ComputePipeline p, std::string_view) {
+                                      pipeline = std::move(p);
+                                    }));
   EXPECT_TRUE(pipeline);
   std::lock_guard lock(mutex);
   EXPECT_EQ(stores, 1);
@@ -381,8 +373,7 @@ namespace {
 
 class DeviceLifetime : public ShimTest {
  protected:
-  wgpu::Buffer BufferOn(const wgpu::Device& d, uint64_t size, BufferUsage usage,
-                        std::string label = "") {
+  wgpu::Buffer BufferOn(const wgpu::Device& d, uint64_t size, BufferUsage usage, std::string label = "") {
     wgpu::BufferDescriptor bd;
     bd.label = label;
     bd.size = size;
@@ -390,8 +381,7 @@ class DeviceLifetime : public ShimTest {
     return d.CreateBuffer(&bd);
   }
   // Submits one copy of `size` bytes from `src` to `dst`.
-  void SubmitCopy(const wgpu::Device& d, const wgpu::Buffer& src, const wgpu::Buffer& dst,
-                  uint64_t size) {
+  void SubmitCopy(const wgpu::Device& d, const wgpu::Buffer& src, const wgpu::Buffer& dst, uint64_t size) {
     auto encoder = d.CreateCommandEncoder();
     encoder.CopyBufferToBuffer(src, 0, dst, 0, size);
     auto commands = encoder.Finish();
@@ -410,10 +400,8 @@ TEST_F(DeviceLifetime, DroppingEverythingMidSubmitFreesTheDevice) {
   for (int i = 0; i < 4; ++i) {
     wgpu::Device d = MakeDevice();
     ASSERT_TRUE(d);
-    auto src =
-        BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
-    auto dst =
-        BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
+    auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
+    auto dst = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc | BufferUsage::CopyDst);
     std::vector<uint32_t> data(1024, 7);
     d.GetQueue().WriteBuffer(src, 0, data.data(), data.size() * 4);
     auto encoder = d.CreateCommandEncoder();
@@ -447,8 +435,7 @@ TEST_F(DeviceLifetime, DroppingEverythingBeforeAnySubmitFreesTheDevice) {
 // on a device that lives on: its memory goes once that batch has run, and the batch is fine.
 // (Guards the pending batch's non-owning list: run it under ASan.)
 TEST_F(DeviceLifetime, BufferDroppedWithPendingWritesIsFreedAfterTheBatch) {
-  auto keep =
-      MakeBuffer(1024, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc, "kept");
+  auto keep = MakeBuffer(1024, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc, "kept");
   const uint64_t withKept = wgpu::GetBufferMemoryInUseForTesting();
   {
     auto dropped = MakeBuffer(1 << 20, BufferUsage::Storage | BufferUsage::CopyDst, "dropped");
@@ -549,19 +536,17 @@ TEST_F(DeviceLifetime, ForcedLossWithWorkInFlightAbortsMapsDropsLaterWorkAndFree
     wgpu::DeviceLostReason reason = wgpu::DeviceLostReason::Destroyed;
     std::string lostMessage;
     int lostCalls = 0, uncapturedHere = 0;
-    desc.SetDeviceLostCallback(
-        wgpu::CallbackMode::AllowSpontaneous,
-        [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
-          reason = r;
-          lostMessage = m;
-          ++lostCalls;
-        });
+    desc.SetDeviceLostCallback(wgpu::CallbackMode::AllowSpontaneous,
+                               [&](const wgpu::Device&, wgpu::DeviceLostReason r, std::string_view m) {
+                                 reason = r;
+                                 lostMessage = m;
+                                 ++lostCalls;
+                               });
     desc.SetUncapturedErrorCallback(
         [&](const wgpu::Device&, wgpu::ErrorType, std::string_view) { ++uncapturedHere; });
     wgpu::Device d;
-    Wait(adapter.RequestDevice(
-        &desc, wgpu::CallbackMode::AllowProcessEvents,
-        [&](wgpu::RequestDeviceStatus, wgpu::Device got, std::string_view) { d = got; }));
+    Wait(adapter.RequestDevice(&desc, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::RequestDeviceStatus, wgpu::Device got, std::string_view) { d = got; }));
     ASSERT_TRUE(d);
     constexpr uint64_t kSize = 4ull << 20;
     auto src = BufferOn(d, kSize, BufferUsage::Storage | BufferUsage::CopySrc);
@@ -569,12 +554,11 @@ TEST_F(DeviceLifetime, ForcedLossWithWorkInFlightAbortsMapsDropsLaterWorkAndFree
     SubmitCopy(d, src, readback, kSize);
     wgpu::MapAsyncStatus status = wgpu::MapAsyncStatus::Success;
     std::string mapMessage;
-    auto f =
-        readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
-                          [&](wgpu::MapAsyncStatus s, std::string_view m) {
-                            status = s;
-                            mapMessage = m;
-                          });
+    auto f = readback.MapAsync(wgpu::MapMode::Read, 0, kSize, wgpu::CallbackMode::AllowProcessEvents,
+                               [&](wgpu::MapAsyncStatus s, std::string_view m) {
+                                 status = s;
+                                 mapMessage = m;
+                               });
     d.ForceLoss(wgpu::DeviceLostReason::Unknown, "GPU reset by the driver");
     EXPECT_EQ(lostCalls, 1);  // AllowSpontaneous: at once
     EXPECT_EQ(reason, wgpu::DeviceLostReason::Unknown);

@@ -76,12 +76,16 @@ Case productsCase(const std::vector<Product>& products) {
 // or 1×1 for matrix-vector products.
 std::vector<Product> smallProducts() {
   return {
-      {{1, 1}, {1, 1}},           {{31, 17}, {17, 33}},
-      {{32, 16}, {16, 32}},       {{33, 15}, {15, 31}},
-      {{33, 20}, {20, 36}},  // K and N multiples of 4: vec4 loads, edges in M and N
-      {{2, 3, 5}, {5, 7}},   // lhs batch axes folded into rows
-      {{3, 33, 17}, {17, 31}},    {{2, 33, 17}, {2, 17, 31}},
-      {{3, 1, 32}, {3, 32, 1}},   {{2, 2, 9, 5}, {2, 2, 5, 3}},
+      {{1, 1}, {1, 1}},
+      {{31, 17}, {17, 33}},
+      {{32, 16}, {16, 32}},
+      {{33, 15}, {15, 31}},
+      {{33, 20}, {20, 36}},            // K and N multiples of 4: vec4 loads, edges in M and N
+      {{2, 3, 5}, {5, 7}},             // lhs batch axes folded into rows
+      {{3, 33, 17}, {17, 31}},
+      {{2, 33, 17}, {2, 17, 31}},
+      {{3, 1, 32}, {3, 32, 1}},
+      {{2, 2, 9, 5}, {2, 2, 5, 3}},
       {{2, 40, 64}, {2, 64, 12}},  // vec4 loads, K a multiple of the k-tile
       {{1, 300}, {300, 36}},       // matrix-vector forms: 1×4 blocks, 64 slices of 75 chunks
       {{30, 517}, {517, 2}},       // 4×1 blocks (N < 4), odd K: scalar loads
@@ -91,12 +95,13 @@ std::vector<Product> smallProducts() {
 // Larger products, as chooseTiling takes them: split-K 16×16 blocks, tiled 128×64 and 128×128.
 std::vector<Product> largeProducts() {
   return {
-      {{2200, 8}, {8, 2050}},           // ≥ 264 blocks of 128×128: tiled 128×128
-      {{1100, 8}, {8, 1998}},           // ≥ 264 blocks of 128×64: tiled 128×64
-      {{4097, 19}, {19, 129}},          // M and N one past a tile multiple, odd K: scalar loads
-      {{63 * 64 + 63, 20}, {20, 127}},  // M and N one short of a tile multiple
-      {{4096, 32}, {32, 128}},          // every dimension a tile multiple: no bounds checks
-      {{128, 65, 17}, {128, 17, 63}},  {{130, 64, 70}, {130, 70, 64}},
+      {{2200, 8}, {8, 2050}},            // ≥ 264 blocks of 128×128: tiled 128×128
+      {{1100, 8}, {8, 1998}},            // ≥ 264 blocks of 128×64: tiled 128×64
+      {{4097, 19}, {19, 129}},           // M and N one past a tile multiple, odd K: scalar loads
+      {{63 * 64 + 63, 20}, {20, 127}},   // M and N one short of a tile multiple
+      {{4096, 32}, {32, 128}},           // every dimension a tile multiple: no bounds checks
+      {{128, 65, 17}, {128, 17, 63}},
+      {{130, 64, 70}, {130, 70, 64}},
   };
 }
 
@@ -167,16 +172,14 @@ TEST(FastMatmul, DawnMatchesLavapipe) {
 TEST(FastMatmul, ChooseTilingPicksEachForm) {
   using F = tg::detail::GemmTiling::Form;
   const auto pick = [](int64_t batches, int64_t m, int64_t k, int64_t n) {
-    return tg::detail::chooseTiling(
-        {.batches = batches, .m = m, .k = k, .n = n, .batchedRhs = true});
+    return tg::detail::chooseTiling({.batches = batches, .m = m, .k = k, .n = n, .batchedRhs = true});
   };
   EXPECT_EQ(pick(1, 4096, 4096, 4096).describe(), "tiled 128x128x8 8x8 lanes 16x2");
   EXPECT_EQ(pick(1, 1024, 256, 1024).describe(), "tiled 128x64x16 8x4 lanes 8x4");
-  EXPECT_EQ(pick(1, 256, 1024, 1024).describe(),
-            "tiled 64x32x32 4x4 lanes 16x2");  // 13 KiB: the default
+  EXPECT_EQ(pick(1, 256, 1024, 1024).describe(), "tiled 64x32x32 4x4 lanes 16x2");  // 13 KiB: the default
   EXPECT_EQ(pick(1, 256, 256, 256).describe(), "splitk 16x16 4x4 s16");
-  EXPECT_EQ(pick(1, 64, 1024, 64).describe(), "splitk 8x8 4x4 s64");   // a D64 weight gradient
-  EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");      // attention scores
+  EXPECT_EQ(pick(1, 64, 1024, 64).describe(), "splitk 8x8 4x4 s64");  // a D64 weight gradient
+  EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");     // attention scores
   EXPECT_EQ(pick(1, 1024, 64, 64).describe(), "splitk 16x16 1x1 s1");  // short K: k order
   EXPECT_EQ(pick(512, 8, 100, 8).describe(), "splitk 8x8 2x2 s16");
   // The weight gradients of a 1-wide layer: a workgroup on 4 outputs or 1.
@@ -192,8 +195,7 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   tg::detail::GemmTiling t{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
   for (const int64_t rows : {1, 2, 3, 64, -4}) {
     t.laneRows = rows;
-    EXPECT_EQ(t.invalidReason(), "lane rows must tile the invocation grid by patches of 32")
-        << rows;
+    EXPECT_EQ(t.invalidReason(), "lane rows must tile the invocation grid by patches of 32") << rows;
   }
   for (const int64_t rows : {0, 4, 8, 16}) {
     t.laneRows = rows;
@@ -202,13 +204,11 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
 }
 
 TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
-  const auto pick = [](int64_t m, int64_t k, int64_t n, int64_t workgroupBytes,
-                       bool transA = false) {
+  const auto pick = [](int64_t m, int64_t k, int64_t n, int64_t workgroupBytes, bool transA = false) {
     return tg::detail::chooseTiling(
         {.batches = 1, .m = m, .k = k, .n = n, .transA = transA, .workgroupBytes = workgroupBytes});
   };
-  EXPECT_EQ(pick(4096, 1024, 1024, 16384).describe(),
-            "tiled 128x128x8 8x8 lanes 16x2");  // WebGPU's default
+  EXPECT_EQ(pick(4096, 1024, 1024, 16384).describe(), "tiled 128x128x8 8x8 lanes 16x2");  // WebGPU's default
   // lavapipe (32 KiB) and an H100 (48 KiB): 128 blocks of 128×256 (25 KiB).
   EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(), "tiled 128x256x16 8x16 lanes 16x2");
   EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x256x16 8x16 lanes 16x2");
@@ -218,14 +218,12 @@ TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
   // 128 blocks of 128²: 128×64 under the default, 128×128 with the room.
   EXPECT_EQ(pick(4096, 2048, 512, 16384).describe(), "tiled 128x64x16 8x4 lanes 8x4");
   EXPECT_EQ(pick(4096, 2048, 512, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
-  EXPECT_EQ(pick(1024, 256, 1024, 32768).describe(),
-            "tiled 128x64x32 8x4 lanes 8x4");  // lavapipe too
-  EXPECT_EQ(pick(1024, 128, 1024, 32768).describe(), "tiled 128x64x16 8x4 lanes 8x4");  // short K
-  EXPECT_EQ(pick(512, 1024, 512, 32768, true).describe(),
-            "tiled 64x32x32 4x4 lanes 16x2");  // xᵀ·dy
+  EXPECT_EQ(pick(1024, 256, 1024, 32768).describe(), "tiled 128x64x32 8x4 lanes 8x4");   // lavapipe too
+  EXPECT_EQ(pick(1024, 128, 1024, 32768).describe(), "tiled 128x64x16 8x4 lanes 8x4");   // short K
+  EXPECT_EQ(pick(512, 1024, 512, 32768, true).describe(), "tiled 64x32x32 4x4 lanes 16x2");  // xᵀ·dy
   EXPECT_EQ(pick(512, 1024, 512, 32768).describe(), "tiled 64x32x32 4x4 lanes 16x2");
   EXPECT_EQ(pick(1024, 256, 256, 16384).describe(), "tiled 64x32x32 4x4 lanes 16x2");
-  EXPECT_EQ(pick(1024, 64, 256, 49152).describe(), "tiled 64x32x16 4x4 lanes 16x2");  // short K
+  EXPECT_EQ(pick(1024, 64, 256, 49152).describe(), "tiled 64x32x16 4x4 lanes 16x2");      // short K
   for (const int64_t room : {16384, 32768, 49152}) {
     for (const auto& t : {pick(4096, 1024, 1024, room), pick(4096, 2048, 512, room),
                           pick(1024, 256, 1024, room), pick(512, 1024, 512, room, true)}) {
@@ -257,8 +255,11 @@ std::vector<Product> edgeProducts() {
 // Long K (weight-gradient-like and odd): what split-K exists for.
 std::vector<Product> longKProducts() {
   return {
-      {{16, 1100}, {1100, 24}, true},      {{8, 1027}, {1027, 8}, true}, {{24, 515}, {515, 16}},
-      {{20, 600}, {600, 36}, false, true}, {{2, 9, 300}, {2, 300, 5}},
+      {{16, 1100}, {1100, 24}, true},
+      {{8, 1027}, {1027, 8}, true},
+      {{24, 515}, {515, 16}},
+      {{20, 600}, {600, 36}, false, true},
+      {{2, 9, 300}, {2, 300, 5}},
   };
 }
 
@@ -274,15 +275,14 @@ std::function<void(std::vector<tg::KernelSpec>&)> forceTiling(
       const Product& p = products.at(i++);
       // Folded permutes: the kernel computes them too.
       EXPECT_EQ(k.fusedOps.size(), p.transA || p.transB ? 1u + p.transA + p.transB : 0u);
-      tg::detail::MatmulProblem mp{
-          .batches = tg::shapeSize(p.a) / (p.a[p.a.size() - 2] * p.a.back()),
-          .m = p.a[p.a.size() - 2],
-          .k = p.a.back(),
-          .n = p.b.back(),
-          .batchedRhs = p.b.size() > 2,
-          .transA = p.transA,
-          .transB = p.transB,
-          .workgroupBytes = workgroupBytes};
+      tg::detail::MatmulProblem mp{.batches = tg::shapeSize(p.a) / (p.a[p.a.size() - 2] * p.a.back()),
+                                   .m = p.a[p.a.size() - 2],
+                                   .k = p.a.back(),
+                                   .n = p.b.back(),
+                                   .batchedRhs = p.b.size() > 2,
+                                   .transA = p.transA,
+                                   .transB = p.transB,
+                                   .workgroupBytes = workgroupBytes};
       const tg::detail::KernelSource src = tg::detail::fastMatmulKernel(mp, tiling);
       k.wgsl = src.wgsl;
       k.threads = src.threads;
@@ -305,16 +305,14 @@ void PrintTo(const GemmTiling& t, std::ostream* os) {
 namespace {
 
 TEST_P(ForcedTiling, MatchesCpuOnLavapipe) {
-  for (const auto& [products, atol] :
-       {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+  for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
     const Case c = productsCase(products);
     tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, atol, kFast,
                                  forceTiling(products, GetParam()));
   }
 }
 TEST_P(ForcedTiling, MatchesCpuInDawn) {
-  for (const auto& [products, atol] :
-       {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+  for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
     const Case c = productsCase(products);
     tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, atol, kFast,
                                  forceTiling(products, GetParam()));
@@ -339,11 +337,9 @@ TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 32, .tm = 8, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4},
-        tg::detail::GemmTiling{
-            .form = F::Tiled, .bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .laneRows = 16}}) {
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .laneRows = 16}}) {
     if (t.workgroupBytes() > room) continue;
-    for (const auto& [products, atol] :
-         {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
+    for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
       const Case c = productsCase(products);
       tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, atol,
                                    kFast, forceTiling(products, t, room));
@@ -360,29 +356,19 @@ INSTANTIATE_TEST_SUITE_P(
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4},
         // Other patches of 32 invocations than chooseTiling's (4 × 8, 8 × 4).
-        tg::detail::GemmTiling{
-            .form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8, .laneRows = 4},
-        tg::detail::GemmTiling{
-            .form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4, .laneRows = 8},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 2, .tn = 2, .slices = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8, .laneRows = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4, .laneRows = 8},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 2, .tn = 2, .slices = 4},
         // Blocks of one row, one column or one output: a whole workgroup on K.
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 1, .bn = 4, .tm = 1, .tn = 4, .slices = 256},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 4, .bn = 1, .tm = 4, .tn = 1, .slices = 256},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 1, .bn = 1, .tm = 1, .tn = 1, .slices = 256},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 1, .bn = 4, .tm = 1, .tn = 4, .slices = 256},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 4, .bn = 1, .tm = 4, .tn = 1, .slices = 256},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 1, .bn = 1, .tm = 1, .tn = 1, .slices = 256},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 4, .tn = 4, .slices = 64},
         tg::detail::GemmTiling{.form = F::SplitK, .bm = 8, .bn = 8, .tm = 2, .tn = 2, .slices = 16},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 32, .bn = 32, .tm = 4, .tn = 4, .slices = 4},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 64, .bn = 64, .tm = 4, .tn = 4, .slices = 1},
-        tg::detail::GemmTiling{
-            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 32, .bn = 32, .tm = 4, .tn = 4, .slices = 4},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 64, .bn = 64, .tm = 4, .tn = 4, .slices = 1},
+        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
     tilingName);
 
 // Transpose folding: the permutes autograd writes for weight gradients (xᵀ·dy), input gradients
@@ -412,8 +398,7 @@ FoldCase foldCase(bool captureTransposed) {
       {"x", {40, 12}}, {"w", {12, 20}}, {"dy", {40, 20}}, {"q", {2, 3, 8, 5}}, {"k", {2, 3, 8, 5}}};
   uint32_t seed = 20;
   for (const auto& [name, shape] : leaves)
-    c.env.params[name] =
-        tg::HostTensor::f32(shape, test_support::uniformValues(tg::shapeSize(shape), seed++));
+    c.env.params[name] = tg::HostTensor::f32(shape, test_support::uniformValues(tg::shapeSize(shape), seed++));
   return c;
 }
 
@@ -459,7 +444,7 @@ TEST(FastMatmul, TransposeOfAnOverwrittenBufferIsNotFolded) {
     const tg::Tensor x = tg::paramInput("x", {24, 16});
     const tg::Tensor y = tg::paramInput("y", {24, 16});
     const tg::Tensor ht = tg::swapAxes(tg::relu(x), -1, -2);  // relu(x) dies at the permute
-    const tg::Tensor e = tg::exp(y);                          // may take relu(x)'s buffer
+    const tg::Tensor e = tg::exp(y);                           // may take relu(x)'s buffer
     return std::vector<tg::Tensor>{tg::capture("p", tg::matmul(ht, e))};
   });
   env.params["x"] = tg::HostTensor::f32({24, 16}, test_support::uniformValues(24 * 16, 40));
@@ -510,8 +495,7 @@ TEST(FastMatmul, LinearGradientsFoldTransposesAndIdentitySums) {
   for (const auto& [name, t] : grads.paramGrads) {
     const int buffer = plan.tensorToBuffer[static_cast<size_t>(t)];
     EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [&](const tg::KernelSpec& k) {
-      return !k.bindings.empty() && k.bindings.back() == buffer &&
-             k.wgsl.starts_with("// fast matmul");
+      return !k.bindings.empty() && k.bindings.back() == buffer && k.wgsl.starts_with("// fast matmul");
     })) << name;
   }
   for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn}) {

@@ -41,28 +41,20 @@ std::string ToString(BufferUsage usage) {
 
 std::string_view ToString(ErrorType type) {
   switch (type) {
-    case ErrorType::NoError:
-      return "NoError";
-    case ErrorType::Validation:
-      return "Validation";
-    case ErrorType::OutOfMemory:
-      return "OutOfMemory";
-    case ErrorType::Internal:
-      return "Internal";
-    case ErrorType::Unknown:
-      return "Unknown";
+    case ErrorType::NoError: return "NoError";
+    case ErrorType::Validation: return "Validation";
+    case ErrorType::OutOfMemory: return "OutOfMemory";
+    case ErrorType::Internal: return "Internal";
+    case ErrorType::Unknown: return "Unknown";
   }
   return "?";
 }
 
 std::string_view ToString(BufferMapState state) {
   switch (state) {
-    case BufferMapState::Unmapped:
-      return "Unmapped";
-    case BufferMapState::Pending:
-      return "Pending";
-    case BufferMapState::Mapped:
-      return "Mapped";
+    case BufferMapState::Unmapped: return "Unmapped";
+    case BufferMapState::Pending: return "Pending";
+    case BufferMapState::Mapped: return "Mapped";
   }
   return "?";
 }
@@ -122,8 +114,7 @@ Future Instance::RequestAdapter(const RequestAdapterOptions* options, CallbackMo
   std::function<void()> complete;
   if (adapters.empty()) {
     // No Vulkan instance (no loader or driver) is an error; Unavailable means none matches.
-    const auto status =
-        impl.Handle() ? RequestAdapterStatus::Unavailable : RequestAdapterStatus::Error;
+    const auto status = impl.Handle() ? RequestAdapterStatus::Unavailable : RequestAdapterStatus::Error;
     complete = [callback, why, status] { callback(status, Adapter(), why); };
   } else {
     Adapter adapter(adapters.front());
@@ -132,9 +123,7 @@ Future Instance::RequestAdapter(const RequestAdapterOptions* options, CallbackMo
   return impl.Events().Track(mode, nullptr, 0, std::move(complete));
 }
 
-void Instance::ProcessEvents() const {
-  Checked("Instance").Events().ProcessEvents();
-}
+void Instance::ProcessEvents() const { Checked("Instance").Events().ProcessEvents(); }
 
 WaitStatus Instance::WaitAny(size_t count, FutureWaitInfo* futures, uint64_t timeoutNS) const {
   auto& impl = Checked("Instance");
@@ -279,9 +268,7 @@ CommandEncoder Device::CreateCommandEncoder(const CommandEncoderDescriptor* d) c
       impl_, d ? std::string(std::string_view(d->label)) : std::string(), d && d->reusable));
 }
 
-Queue Device::GetQueue() const {
-  return Queue(Checked("Device").QueueHandle());
-}
+Queue Device::GetQueue() const { return Queue(Checked("Device").QueueHandle()); }
 Status Device::GetLimits(Limits* limits) const {
   return FillOut(limits, Checked("Device").GetLimits());
 }
@@ -295,15 +282,11 @@ void Device::GetFeatures(SupportedFeatures* features) const {
 Status Device::GetAdapterInfo(AdapterInfo* adapterInfo) const {
   return FillOut(adapterInfo, Checked("Device").Adapter()->Info());
 }
-void Device::PushErrorScope(ErrorFilter filter) const {
-  Checked("Device").PushErrorScope(filter);
-}
+void Device::PushErrorScope(ErrorFilter filter) const { Checked("Device").PushErrorScope(filter); }
 Future Device::PopErrorScope(CallbackMode mode, PopErrorScopeCallback<> callback) const {
   return Checked("Device").PopErrorScope(mode, std::move(callback));
 }
-void Device::Destroy() const {
-  Checked("Device").Destroy();
-}
+void Device::Destroy() const { Checked("Device").Destroy(); }
 void Device::ForceLoss(DeviceLostReason type, StringView message) const {
   Checked("Device").Lose(type, std::string(std::string_view(message)));
 }
@@ -323,21 +306,11 @@ void* Buffer::GetMappedRange(size_t offset, size_t size) const {
 const void* Buffer::GetConstMappedRange(size_t offset, size_t size) const {
   return Checked("Buffer").GetMappedRange(offset, size, false);
 }
-void Buffer::Unmap() const {
-  Checked("Buffer").Unmap();
-}
-void Buffer::Destroy() const {
-  Checked("Buffer").Destroy();
-}
-uint64_t Buffer::GetSize() const {
-  return Checked("Buffer").Size();
-}
-BufferUsage Buffer::GetUsage() const {
-  return Checked("Buffer").Usage();
-}
-BufferMapState Buffer::GetMapState() const {
-  return Checked("Buffer").MapState();
-}
+void Buffer::Unmap() const { Checked("Buffer").Unmap(); }
+void Buffer::Destroy() const { Checked("Buffer").Destroy(); }
+uint64_t Buffer::GetSize() const { return Checked("Buffer").Size(); }
+BufferUsage Buffer::GetUsage() const { return Checked("Buffer").Usage(); }
+BufferMapState Buffer::GetMapState() const { return Checked("Buffer").MapState(); }
 void Buffer::SetLabel(StringView label) const {
   Checked("Buffer").SetLabel(label);
 }
@@ -378,8 +351,7 @@ ComputePassEncoder CommandEncoder::BeginComputePass(const ComputePassDescriptor*
 }
 void CommandEncoder::CopyBufferToBuffer(const Buffer& src, uint64_t srcOffset, const Buffer& dst,
                                         uint64_t dstOffset, uint64_t size) const {
-  Checked("CommandEncoder")
-      .CopyBufferToBuffer(src.Get().get(), srcOffset, dst.Get().get(), dstOffset, size);
+  Checked("CommandEncoder").CopyBufferToBuffer(src.Get().get(), srcOffset, dst.Get().get(), dstOffset, size);
 }
 void CommandEncoder::ClearBuffer(const Buffer& buffer, uint64_t offset, uint64_t size) const {
   Checked("CommandEncoder").ClearBuffer(buffer.Get().get(), offset, size);
@@ -394,9 +366,7 @@ void CommandEncoder::SetLabel(StringView label) const {
 void CommandBuffer::SetLabel(StringView label) const {
   Checked("CommandBuffer").SetLabel(label);
 }
-uint32_t CommandBuffer::GetBarrierCountForTesting() const {
-  return Checked("CommandBuffer").barrierCount;
-}
+uint32_t CommandBuffer::GetBarrierCountForTesting() const { return Checked("CommandBuffer").barrierCount; }
 
 void ComputePassEncoder::SetPipeline(const ComputePipeline& pipeline) const {
   Checked("ComputePassEncoder").SetPipeline(pipeline.Get());
@@ -411,9 +381,7 @@ void ComputePassEncoder::DispatchWorkgroups(uint32_t x, uint32_t y, uint32_t z) 
 void ComputePassEncoder::DispatchWorkgroupsIndirect(const Buffer& buffer, uint64_t offset) const {
   Checked("ComputePassEncoder").DispatchIndirect(buffer.Get(), offset);
 }
-void ComputePassEncoder::End() const {
-  Checked("ComputePassEncoder").End();
-}
+void ComputePassEncoder::End() const { Checked("ComputePassEncoder").End(); }
 void ComputePassEncoder::SetLabel(StringView label) const {
   Checked("ComputePassEncoder").SetLabel(label);
 }
@@ -425,8 +393,7 @@ void Queue::Submit(size_t count, const CommandBuffer* commands) const {
     return impl.ReportValidationError(error, "Submit");
   impl.Submit(std::span(commands, count));
 }
-void Queue::WriteBuffer(const Buffer& buffer, uint64_t offset, const void* data,
-                        size_t size) const {
+void Queue::WriteBuffer(const Buffer& buffer, uint64_t offset, const void* data, size_t size) const {
   auto& impl = Checked("Queue");
   if (!buffer) detail::ThrowNullHandle("Buffer");
   impl.WriteBuffer(*buffer.Get(), offset, data, size);

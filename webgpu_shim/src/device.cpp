@@ -40,8 +40,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     if (c->sType == SType::DawnCacheDeviceDescriptor)
       cacheDesc = static_cast<const DawnCacheDeviceDescriptor*>(c);
   Limits resolved;
-  if (std::string e =
-          ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
+  if (std::string e = ResolveLimits(adapter->SupportedLimits(), descriptor.requiredLimits, &resolved);
       !e.empty()) {
     *error = e;
     return nullptr;
@@ -85,9 +84,8 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   // Timeline semaphore commands by the name the device's version has (a 1.1 device has only
   // the extension's).
   const bool core12 = adapter->ApiVersion() >= VK_API_VERSION_1_2;
-  device->getSemaphoreCounterValue_ =
-      reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(vkGetDeviceProcAddr(
-          vk, core12 ? "vkGetSemaphoreCounterValue" : "vkGetSemaphoreCounterValueKHR"));
+  device->getSemaphoreCounterValue_ = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
+      vkGetDeviceProcAddr(vk, core12 ? "vkGetSemaphoreCounterValue" : "vkGetSemaphoreCounterValueKHR"));
   device->waitSemaphores_ = reinterpret_cast<PFN_vkWaitSemaphores>(
       vkGetDeviceProcAddr(vk, core12 ? "vkWaitSemaphores" : "vkWaitSemaphoresKHR"));
 
@@ -100,14 +98,10 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   pool.queueFamilyIndex = q.queueFamilyIndex;
   VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   std::vector<uint8_t> cached;
-  {
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
-    device->pollNearTheEnd_ = props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  }
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
+  device->pollNearTheEnd_ = props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   if (device->cache_.CanLoad() || device->cache_.CanStore()) {
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
     char key[128];
     std::snprintf(key, sizeof key, "vkpipelinecache-%04x-%04x-%08x-", props.vendorID,
                   props.deviceID, props.driverVersion);
@@ -127,8 +121,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
     *error = VkFailure("vkCreateSemaphore", r);
     return nullptr;
   }
-  if (VkResult r = vkCreateCommandPool(vk, &pool, nullptr, &device->commandPool_);
-      r != VK_SUCCESS) {
+  if (VkResult r = vkCreateCommandPool(vk, &pool, nullptr, &device->commandPool_); r != VK_SUCCESS) {
     *error = VkFailure("vkCreateCommandPool", r);
     return nullptr;
   }
@@ -235,10 +228,9 @@ void DeviceImpl::HandleError(ErrorType type, std::string message,
   if (lost_) return;
   for (auto it = errorScopes_.rbegin(); it != errorScopes_.rend(); ++it) {
     if (std::find(scopes.begin(), scopes.end(), it->id) == scopes.end()) continue;
-    const bool matches =
-        (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
-        (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
-        (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
+    const bool matches = (it->filter == ErrorFilter::Validation && type == ErrorType::Validation) ||
+                         (it->filter == ErrorFilter::OutOfMemory && type == ErrorType::OutOfMemory) ||
+                         (it->filter == ErrorFilter::Internal && type == ErrorType::Internal);
     if (!matches) continue;
     if (it->type == ErrorType::NoError) {  // a scope keeps its first error only
       it->type = type;
@@ -346,8 +338,7 @@ void DeviceImpl::Tick() {
     value = lastSubmitted_;  // nothing will complete any more; release what waits
   }
   completed_ = std::max(completed_, value);
-  while (!submitTimes_.empty() && submitTimes_.front().first <= completed_)
-    submitTimes_.pop_front();
+  while (!submitTimes_.empty() && submitTimes_.front().first <= completed_) submitTimes_.pop_front();
   while (!deferred_.empty() && deferred_.front().first <= completed_) {
     auto fn = std::move(deferred_.front().second);
     deferred_.pop_front();
@@ -393,7 +384,7 @@ bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
     return true;
   };
   // A blocking wait wakes through the kernel tens of microseconds late on some drivers: most of a
-  // short submission's round trip, and on an H200 about 0.1 ms of a 0.7–2.6 ms training step
+  // short submission's round trip, and on an H200 0.10–0.15 ms of a 0.7–2.6 ms training step
   // that was read back every step (bench/RESULTS.md). So on a GPU the wait blocks only until
   // shortly before the serial is expected to complete (as long after its submission as the last
   // waited-for serial took), then polls; a first wait, or a CPU device, polls briefly and blocks.
@@ -443,8 +434,7 @@ void DeviceImpl::Defer(uint64_t serial, std::function<void()> fn) {
 uint32_t DeviceImpl::FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const {
   using F = VkMemoryPropertyFlags;
   const F hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  // Preferences, best first; every host-visible choice is coherent so no flush/invalidate is
-  // needed.
+  // Preferences, best first; every host-visible choice is coherent so no flush/invalidate is needed.
   std::vector<F> wanted;
   switch (kind) {
     case MemoryKind::DeviceLocal:
@@ -482,13 +472,11 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   // Only GPU-side buffers share blocks: host-visible memory is pinned when allocated (with a
   // 64 MiB host-visible block, a compile's first upload took 19–29 ms on an H100, against 2–4 ms
   // with its own memory), and staging and map buffers are few and reused.
-  VkResult result =
-      type == UINT32_MAX
-          ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-          : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal, &out->allocation);
+  VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+                                        : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal,
+                                                            &out->allocation);
   if (result == VK_SUCCESS) {
-    result =
-        vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
+    result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);
   } else {
     out->allocation = Allocation{};
   }
@@ -535,6 +523,4 @@ void DeviceImpl::ReleaseCommandBuffer(VkCommandBuffer cmd) {
 
 }  // namespace wgpu::detail
 
-uint64_t wgpu::GetLiveDeviceCountForTesting() {
-  return detail::liveDevices.load();
-}
+uint64_t wgpu::GetLiveDeviceCountForTesting() { return detail::liveDevices.load(); }

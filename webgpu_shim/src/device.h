@@ -2,18 +2,18 @@
 // error scopes and device loss.
 #pragma once
 
-#include <vulkan/vulkan.h>
 #include <webgpu/webgpu_cpp.h>
+#include <vulkan/vulkan.h>
 
 #include <atomic>
 #include <chrono>
 #include <deque>
-#include <functional>
-#include <memory>
 #include <mutex>
+#include <functional>
+#include <unordered_set>
+#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "blob_cache.h"
@@ -39,7 +39,8 @@ struct RawBuffer {
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  public:
   static std::shared_ptr<DeviceImpl> Create(const std::shared_ptr<AdapterImpl>& adapter,
-                                            const DeviceDescriptor& descriptor, std::string* error);
+                                            const DeviceDescriptor& descriptor,
+                                            std::string* error);
   DeviceImpl(const std::shared_ptr<AdapterImpl>& adapter, const DeviceDescriptor& descriptor);
   ~DeviceImpl();
   DeviceImpl(const DeviceImpl&) = delete;

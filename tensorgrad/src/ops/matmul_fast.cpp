@@ -181,9 +181,10 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .vec = !p.transB && p.n % 4 == 0,
                  .x0 = "col0"};
   const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
-  std::string w = head(p, g, a.vec, b.vec, vecOut,
-                       "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
-                           "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
+  std::string w =
+      head(p, g, a.vec, b.vec, vecOut,
+           "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
   if (g.laneRows) {
     const int64_t wm = g.laneRows, wn = kLanes / wm;
     w += "  let warp = lid / " + u(kLanes) + ";\n  let lane = lid % " + u(kLanes) + ";\n";
@@ -238,8 +239,9 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       if (vecOut) {
         const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
         const std::string idx = "oBase + r * " + u(p.n) + " + " + col;
-        const std::string st = p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
-                                          : "out[(" + idx + ") / 4u] = " + c + ";";
+        const std::string st =
+            p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
+                       : "out[(" + idx + ") / 4u] = " + c + ";";
         w += "    " + guarded(both(rOk, cOk), st) + "\n";
       } else {
         for (int64_t j = 0; j < 4; ++j) {
@@ -274,7 +276,8 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   // invocation owns 4 aligned consecutive x.
   const bool vecA = p.transA ? g.tm == 4 && p.m % 4 == 0 : kc == 4;
   const bool vecB = p.transB ? kc == 4 : g.tn == 4 && p.n % 4 == 0;
-  const bool vecOut = S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
+  const bool vecOut =
+      S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
                        S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
