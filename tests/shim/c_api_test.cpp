@@ -171,6 +171,20 @@ TEST_F(CApi, ReleasingTheLastReferenceFreesTheObject) {
   EXPECT_GE(wgpu::GetBufferMemoryInUseForTesting(), memoryBefore + (1 << 20));
   EXPECT_EQ(wgpuBufferGetSize(buffer), uint64_t{1} << 20);
   wgpuBufferRelease(buffer);
+  // Where the host cannot see the buffer's memory (a discrete GPU), its zeroing is a GPU command
+  // still pending, and the memory goes once that has run; on lavapipe the host zeroed it, and the
+  // memory goes at the release. Submitting nothing sends the pending commands.
+  WGPUQueue queue = wgpuDeviceGetQueue(second);
+  wgpuQueueSubmit(queue, 0, nullptr);
+  WGPUQueueWorkDoneCallbackInfo done = WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT;
+  done.mode = WGPUCallbackMode_WaitAnyOnly;
+  done.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView m, void*, void*) {
+    EXPECT_EQ(status, WGPUQueueWorkDoneStatus_Success) << Str(m);
+  };
+  WGPUFutureWaitInfo wait = WGPU_FUTURE_WAIT_INFO_INIT;
+  wait.future = wgpuQueueOnSubmittedWorkDone(queue, done);
+  EXPECT_EQ(wgpuInstanceWaitAny(instance, 1, &wait, UINT64_MAX), WGPUWaitStatus_Success);
+  wgpuQueueRelease(queue);
   EXPECT_EQ(wgpu::GetBufferMemoryInUseForTesting(), memoryBefore);
 
   // The device, with the queue it handed out (one object, whatever the number of calls).
