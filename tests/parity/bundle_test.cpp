@@ -575,6 +575,19 @@ TEST(BundleErrors, EachMalformedBundleIsRejectedNamingTheField) {
   // Not JSON at all, truncated, and not a file.
   const std::string text = good.dump();
   EXPECT_THROW(tg::parseBundle(text.substr(0, text.size() / 2), "t"), tg::BundleError);
+  // A number past double's range is a JSON library error other than a syntax error (found by
+  // runtime.fuzz_bundle): it is a BundleError too, never an exception that ends the process.
+  std::string overflow = text;
+  const size_t version = overflow.find("\"version\":");
+  ASSERT_NE(version, std::string::npos);
+  overflow.insert(version + std::string("\"version\":").size(), "1e508,\"v\":");
+  try {
+    tg::parseBundle(overflow, "overflow");
+    ADD_FAILURE() << "a number of 1e508 was accepted";
+  } catch (const tg::BundleError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflow: not valid JSON"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1e508"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(tg::loadBundle("/nonexistent.tgbundle.json"), tg::BundleError);
   EXPECT_THROW(tg::loadBundle(TG_PARITY_BUNDLE_DIR), tg::BundleError);
 }

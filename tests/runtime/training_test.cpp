@@ -70,6 +70,40 @@ TEST(Training, PipelinedStepsGiveTheAwaitedStepsResultsInCallOrder) {
   EXPECT_EQ(await(std::move(afterSix)), wantAfterSix);
 }
 
+// An idle GPU thread that spins for the next call (the default on a GPU) runs the same work in
+// the same order as one that sleeps (the default on lavapipe): awaited steps, pipelined steps with
+// a download behind them, a call that comes after the spin has given up, and a destroy.
+TEST(Training, StepsGiveTheSameResultsWhetherTheGpuThreadSpinsOrSleeps) {
+  struct RestoreSpin {
+    ~RestoreSpin() { tg::spinGpuThreadsForTesting(std::nullopt); }
+  } restore;
+  tg_models::MLP model;
+  tg_test::SineBatches data;
+  std::vector<tg::Feed> feeds;
+  for (int i = 0; i < 8; ++i) feeds.push_back(sineFeed(data));
+  const auto run = [&](bool spin) {
+    tg::spinGpuThreadsForTesting(spin);
+    auto train = tg::compile(tg_models::mlpSpec(model));
+    std::vector<float> losses;
+    for (size_t i = 0; i < 3; ++i) losses.push_back(completedStep(train.step(feeds[i])).loss);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the 200 µs spin
+    losses.push_back(completedStep(train.step(feeds[3])).loss);
+    std::vector<std::future<tg::StepResult>> steps;
+    for (size_t i = 4; i < feeds.size(); ++i) steps.push_back(train.step(feeds[i]));
+    std::future<tg::ParamMap> params = train.downloadParams();
+    for (auto& step : steps) losses.push_back(completedStep(std::move(step)).loss);
+    std::pair<std::vector<float>, tg::ParamMap> result{losses, await(std::move(params))};
+    train.destroy();
+    return result;
+  };
+  const auto sleeping = run(false);
+  const auto spinning = run(true);
+  ASSERT_EQ(spinning.first.size(), feeds.size());
+  EXPECT_LT(spinning.first.back(), spinning.first.front());  // it trained
+  EXPECT_EQ(spinning.first, sleeping.first);
+  EXPECT_EQ(spinning.second, sleeping.second);
+}
+
 // A reset posted behind two steps still in flight lets both complete, then starts over.
 TEST(Training, ResetBehindPipelinedStepsLetsThemComplete) {
   tg_models::MLP model;

@@ -338,4 +338,10 @@ void releaseDevices();
 bool loseDeviceForTesting(const RuntimeOptions& options = {},
                           std::string_view message = "lost for testing");
 
+// Whether an idle GPU thread spins for up to 200 µs for the next call before it sleeps: it does on
+// a GPU, so a step posted right after the last one's result starts without a thread wake-up, and
+// not on a software device. `true` or `false` forces it on every device, std::nullopt restores the
+// default; for tests of both paths.
+void spinGpuThreadsForTesting(std::optional<bool> on);
+
 }  // namespace tg

@@ -91,7 +91,7 @@ Golden loadGolden(const std::filesystem::path& file) {
   if (!in || !std::filesystem::is_regular_file(file)) throw std::invalid_argument(file.string() + ": cannot read a golden file there");
   try {
     return Golden::fromJson(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number past double's range
     throw std::invalid_argument(file.string() + ": not valid JSON (" + e.what() + ")");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(file.string() + ": " + e.what());

@@ -402,7 +402,7 @@ Bundle parseBundle(std::string_view text, const std::string& source) {
   Json j;
   try {
     j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // a syntax error, or a number past double's range
     throw BundleError(source + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object()) r.fail("(top level)", "expected an object");

@@ -3,11 +3,16 @@
 #include "cache_files.h"
 #include "tensorgrad/vulkan_driver.h"
 
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <optional>
 
 namespace tg::detail {
+
+namespace {
+std::atomic<int> spinOverride{-1};  // spinGpuThreadsForTesting: -1 the device decides, 0 off, 1 on
+}  // namespace
 
 void GpuContext::finishUnfinished(size_t keep) {
   while (unfinished.size() > keep) {
@@ -160,6 +165,10 @@ void releaseDevices() {
   // Idle workers stop here, outside the lock (joining their threads).
 }
 
+void spinGpuThreadsForTesting(std::optional<bool> on) {
+  detail::spinOverride.store(on ? (*on ? 1 : 0) : -1);
+}
+
 bool loseDeviceForTesting(const RuntimeOptions& options, std::string_view message) {
   std::shared_ptr<detail::GpuWorker> worker;
   {
@@ -224,9 +233,30 @@ void GpuWorker::enqueue(std::function<void(GpuContext&)> job, bool pipelined) {
   {
     std::lock_guard lock(state_->mutex);
     state_->jobs.push_back({std::move(job), pipelined});
+    state_->enqueued.fetch_add(1, std::memory_order_release);
   }
   state_->wake.notify_one();
 }
+
+namespace {
+
+// How long an idle GPU thread on a GPU watches for the next job before it sleeps. A thread woken
+// from a condition variable started its job 19-51 µs after the post on an H100 host
+// (bench/RESULTS.md, sixteenth session), a cost every step read back before the next is posted
+// pays; the caller itself wakes 27-71 µs after the last result, so the next call comes well
+// within the spin. On a software device it never spins: it would take a core from the
+// rasterizer's own threads.
+constexpr auto kSpinForNextJob = std::chrono::microseconds(200);
+
+// Spins until a job is posted after `seen` or the spin's time is up.
+void awaitNextJobBriefly(const std::atomic<uint64_t>& enqueued, uint64_t seen) {
+  const auto until = std::chrono::steady_clock::now() + kSpinForNextJob;
+  while (enqueued.load(std::memory_order_acquire) == seen &&
+         std::chrono::steady_clock::now() < until) {
+  }
+}
+
+}  // namespace
 
 void GpuWorker::loop(const std::shared_ptr<State>& state) {
   GpuContext& gpu = *state->gpu;
@@ -238,6 +268,13 @@ void GpuWorker::loop(const std::shared_ptr<State>& state) {
         lock.unlock();  // nothing else to do: finish what is in flight
         gpu.finishUnfinished();
         continue;
+      }
+      const int spin = spinOverride.load();
+      if (state->jobs.empty() && !state->stop && (spin < 0 ? !gpu.cpuAdapter : spin > 0)) {
+        const uint64_t seen = state->enqueued.load(std::memory_order_relaxed);
+        lock.unlock();
+        awaitNextJobBriefly(state->enqueued, seen);
+        lock.lock();
       }
       state->wake.wait(lock, [&] { return state->stop || !state->jobs.empty(); });
       if (state->jobs.empty()) break;  // stopping, and nothing left to run

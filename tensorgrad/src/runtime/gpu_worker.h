@@ -111,6 +111,7 @@ class GpuWorker {
       bool pipelined = false;
     };
     std::deque<Job> jobs;
+    std::atomic<uint64_t> enqueued{0};  // jobs posted so far: what an idle GPU thread spins on
     bool stop = false;
     std::unique_ptr<GpuContext> gpu;
   };
