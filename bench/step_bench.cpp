@@ -2,13 +2,17 @@
 // the recorded step replayed, the loss read back) and of compile() cold and with the SPIR-V disk
 // cache warm, for the README MLP and upstream's transformer sample (D=64, 3 layers, 4 heads,
 // B=128, T=8, AdamW + linear LR + clip 1.0); steps under both kernel sets (arg `fast`), also at
-// larger sizes. Run with --benchmark_repetitions=N and quote medians.
+// larger sizes. Run with --benchmark_repetitions=N and quote medians. TG_BENCH_GPU_THREAD_SLEEPS=1
+// makes the idle GPU thread sleep at once on a GPU too (tg::spinGpuThreadsForTesting(false)), to
+// time the spin against its absence in one command.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <optional>
+#include <string_view>
 
 #include <tensorgrad/runtime.h>
 #include <tensorgrad/models/mlp_sin.h>
@@ -215,4 +219,12 @@ BENCHMARK(BM_CompileAgainTransformer)->Unit(benchmark::kMillisecond)->UseRealTim
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (const char* v = std::getenv("TG_BENCH_GPU_THREAD_SLEEPS"); v && std::string_view(v) == "1")
+    tg::spinGpuThreadsForTesting(false);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
