@@ -630,6 +630,18 @@ TEST(Golden, RecordsAndChecksARun) {
   EXPECT_NE(diff.find("steps: golden has 3, the run 2"), std::string::npos) << diff;
   EXPECT_NE(diff.find("param 'l1.W': differs"), std::string::npos) << diff;
   EXPECT_THROW(tg::parity::loadGolden("/nonexistent.json"), std::invalid_argument);
+  // A number past double's range is an error naming the file, not an exception of the JSON library.
+  {
+    std::ofstream(file) << "{\"format\":\"tensorgrad-golden\",\"version\":1e508}";
+    try {
+      tg::parity::loadGolden(file);
+      ADD_FAILURE() << "a golden file with 1e508 was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(file.string() + ": not valid JSON"), std::string::npos)
+          << e.what();
+    }
+    std::filesystem::remove(file);
+  }
 }
 
 // The GoogleTest helper on a C++ model: the first run writes the golden, a run from the same seed

@@ -81,8 +81,9 @@ TEST(Training, StepsGiveTheSameResultsWhetherTheGpuThreadSpinsOrSleeps) {
   tg_test::SineBatches data;
   std::vector<tg::Feed> feeds;
   for (int i = 0; i < 8; ++i) feeds.push_back(sineFeed(data));
-  const auto run = [&](bool spin) {
+  const auto run = [&](std::optional<bool> spin) {
     tg::spinGpuThreadsForTesting(spin);
+    const uint64_t spinsBefore = tg::gpuThreadSpinsForTesting();
     auto train = tg::compile(tg_models::mlpSpec(model));
     std::vector<float> losses;
     for (size_t i = 0; i < 3; ++i) losses.push_back(completedStep(train.step(feeds[i])).loss);
@@ -94,10 +95,16 @@ TEST(Training, StepsGiveTheSameResultsWhetherTheGpuThreadSpinsOrSleeps) {
     for (auto& step : steps) losses.push_back(completedStep(std::move(step)).loss);
     std::pair<std::vector<float>, tg::ParamMap> result{losses, await(std::move(params))};
     train.destroy();
+    // Whether the thread spun: forced on, it did (an idle thread spins before every sleep); forced
+    // off, or by default on a software device, it never did.
+    const bool spun = tg::gpuThreadSpinsForTesting() > spinsBefore;
+    EXPECT_EQ(spun, spin.value_or(!tg::checkWebGPU().cpu));
     return result;
   };
   const auto sleeping = run(false);
   const auto spinning = run(true);
+  const auto byDefault = run(std::nullopt);
+  EXPECT_EQ(byDefault, sleeping);
   ASSERT_EQ(spinning.first.size(), feeds.size());
   EXPECT_LT(spinning.first.back(), spinning.first.front());  // it trained
   EXPECT_EQ(spinning.first, sleeping.first);

@@ -343,5 +343,7 @@ bool loseDeviceForTesting(const RuntimeOptions& options = {},
 // not on a software device. `true` or `false` forces it on every device, std::nullopt restores the
 // default; for tests of both paths.
 void spinGpuThreadsForTesting(std::optional<bool> on);
+// How many times an idle GPU thread of this process has started such a spin.
+uint64_t gpuThreadSpinsForTesting();
 
 }  // namespace tg

@@ -12,6 +12,7 @@ namespace tg::detail {
 
 namespace {
 std::atomic<int> spinOverride{-1};  // spinGpuThreadsForTesting: -1 the device decides, 0 off, 1 on
+std::atomic<uint64_t> spinsStarted{0};  // gpuThreadSpinsForTesting
 }  // namespace
 
 void GpuContext::finishUnfinished(size_t keep) {
@@ -168,6 +169,7 @@ void releaseDevices() {
 void spinGpuThreadsForTesting(std::optional<bool> on) {
   detail::spinOverride.store(on ? (*on ? 1 : 0) : -1);
 }
+uint64_t gpuThreadSpinsForTesting() { return detail::spinsStarted.load(); }
 
 bool loseDeviceForTesting(const RuntimeOptions& options, std::string_view message) {
   std::shared_ptr<detail::GpuWorker> worker;
@@ -272,6 +274,7 @@ void GpuWorker::loop(const std::shared_ptr<State>& state) {
       const int spin = spinOverride.load();
       if (state->jobs.empty() && !state->stop && (spin < 0 ? !gpu.cpuAdapter : spin > 0)) {
         const uint64_t seen = state->enqueued.load(std::memory_order_relaxed);
+        spinsStarted.fetch_add(1, std::memory_order_relaxed);
         lock.unlock();
         awaitNextJobBriefly(state->enqueued, seen);
         lock.lock();
