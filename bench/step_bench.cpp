@@ -2,9 +2,11 @@
 // the recorded step replayed, the loss read back) and of compile() cold and with the SPIR-V disk
 // cache warm, for the README MLP and upstream's transformer sample (D=64, 3 layers, 4 heads,
 // B=128, T=8, AdamW + linear LR + clip 1.0); steps under both kernel sets (arg `fast`), also at
-// larger sizes. Run with --benchmark_repetitions=N and quote medians. TG_BENCH_GPU_THREAD_SLEEPS=1
-// makes the idle GPU thread sleep at once on a GPU too (tg::spinGpuThreadsForTesting(false)), to
-// time the spin against its absence in one command.
+// larger sizes. Run with --benchmark_repetitions=N and quote medians. To time the runtime's
+// waits against their absence in one command: TG_BENCH_WAITS_SLEEP=1 makes every wait sleep at
+// once on a GPU too (tg::spinWaitsForTesting(false)); TG_BENCH_STD_FUTURE=1 waits for each result
+// through the std::future a tg::Future converts to, which sleeps until the result is set (the
+// idle GPU thread still spins).
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -32,6 +34,8 @@ tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
   return {{"tokens", b.tokens}, {"targets", b.targets}, {"mask", b.mask}};
 }
 
+bool stdFutures = false;  // TG_BENCH_STD_FUTURE
+
 // `pipelined`: each iteration calls step() before reading the previous step's result, so the
 // runtime submits step n + 1 before reading step n's loss (one step in flight at the end).
 template <class M>
@@ -39,13 +43,13 @@ void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::F
            const tg::RuntimeOptions& options = {}, bool pipelined = false) {
   auto train = tg::compile(spec, options);
   for (int i = 0; i < 20; ++i) train.step(feed).get();  // warm up
-  std::optional<std::future<tg::StepResult>> previous;
-  const auto check = [&](std::future<tg::StepResult> f) {
-    const tg::StepResult r = f.get();
+  std::optional<tg::Future<tg::StepResult>> previous;
+  const auto check = [&](tg::Future<tg::StepResult> f) {
+    const tg::StepResult r = stdFutures ? std::future<tg::StepResult>(std::move(f)).get() : f.get();
     if (r.kind != tg::ResultKind::Completed) state.SkipWithError(r.error.c_str());
   };
   for (auto _ : state) {
-    std::future<tg::StepResult> next = train.step(feed);
+    tg::Future<tg::StepResult> next = train.step(feed);
     if (!pipelined) {
       check(std::move(next));
       continue;
@@ -220,8 +224,12 @@ BENCHMARK(BM_CompileAgainTransformer)->Unit(benchmark::kMillisecond)->UseRealTim
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (const char* v = std::getenv("TG_BENCH_GPU_THREAD_SLEEPS"); v && std::string_view(v) == "1")
-    tg::spinGpuThreadsForTesting(false);
+  const auto set = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v && std::string_view(v) == "1";
+  };
+  if (set("TG_BENCH_WAITS_SLEEP")) tg::spinWaitsForTesting(false);
+  stdFutures = set("TG_BENCH_STD_FUTURE");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

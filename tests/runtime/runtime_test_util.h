@@ -8,11 +8,20 @@
 
 namespace rt_test {
 
-template <class T>
-T await(std::future<T> f) {
+// std::future or tg::Future (whose wait polls for the result where its plan says).
+template <class F>
+auto awaitAny(F f) {
   if (f.wait_for(std::chrono::seconds(120)) != std::future_status::ready)
     throw std::runtime_error("a runtime call did not finish in 120 s");
   return f.get();
+}
+template <class T>
+T await(std::future<T> f) {
+  return awaitAny(std::move(f));
+}
+template <class T>
+T await(tg::Future<T> f) {
+  return awaitAny(std::move(f));
 }
 
 inline tg::Feed toFeed(const std::map<std::string, tg::HostTensor>& tensors) {
@@ -27,13 +36,13 @@ inline tg::Feed toFeed(const std::map<std::string, tg::HostTensor>& tensors) {
   return feed;
 }
 
-inline tg::StepResult completedStep(std::future<tg::StepResult> f) {
+inline tg::StepResult completedStep(tg::Future<tg::StepResult> f) {
   tg::StepResult r = await(std::move(f));
   EXPECT_EQ(r.kind, tg::ResultKind::Completed) << r.error;
   return r;
 }
 
-inline tg::RunResult completedRun(std::future<tg::RunResult> f) {
+inline tg::RunResult completedRun(tg::Future<tg::RunResult> f) {
   tg::RunResult r = await(std::move(f));
   EXPECT_EQ(r.kind, tg::ResultKind::Completed) << r.error;
   return r;

@@ -27,6 +27,9 @@ using FromConstRef =
     decltype(tg::singleFlight([](const std::string&) mutable { return std::future<int>(); }));
 static_assert(std::is_same_v<FromConstRef, tg::SingleFlight<std::string, int>>);
 static_assert(std::is_same_v<decltype(tg::singleFlight(&length)), tg::SingleFlight<std::string, int>>);
+// What CompiledForward::run returns.
+using FromRun = decltype(tg::singleFlight([](tg::Feed) { return tg::Future<tg::RunResult>(); }));
+static_assert(std::is_same_v<FromRun, tg::SingleFlight<tg::Feed, tg::RunResult>>);
 using Explicit = decltype(tg::singleFlight<tg::Feed, tg::RunResult>(
     [](tg::Feed) { return std::future<tg::RunResult>(); }));
 static_assert(std::is_same_v<Explicit, tg::SingleFlight<tg::Feed, tg::RunResult>>);

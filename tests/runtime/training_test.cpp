@@ -70,35 +70,41 @@ TEST(Training, PipelinedStepsGiveTheAwaitedStepsResultsInCallOrder) {
   EXPECT_EQ(await(std::move(afterSix)), wantAfterSix);
 }
 
-// An idle GPU thread that spins for the next call (the default on a GPU) runs the same work in
-// the same order as one that sleeps (the default on lavapipe): awaited steps, pipelined steps with
-// a download behind them, a call that comes after the spin has given up, and a destroy.
-TEST(Training, StepsGiveTheSameResultsWhetherTheGpuThreadSpinsOrSleeps) {
+// Waits that spin (the default on a GPU: an idle GPU thread for the next call, a step's Future
+// for its result) run the same work in the same order as waits that sleep (the default on
+// lavapipe): awaited steps, pipelined steps with a download behind them, a call that comes after
+// the spin has given up, and a destroy.
+TEST(Training, StepsGiveTheSameResultsWhetherWaitsSpinOrSleep) {
   struct RestoreSpin {
-    ~RestoreSpin() { tg::spinGpuThreadsForTesting(std::nullopt); }
+    ~RestoreSpin() { tg::spinWaitsForTesting(std::nullopt); }
   } restore;
   tg_models::MLP model;
   tg_test::SineBatches data;
   std::vector<tg::Feed> feeds;
   for (int i = 0; i < 8; ++i) feeds.push_back(sineFeed(data));
   const auto run = [&](std::optional<bool> spin) {
-    tg::spinGpuThreadsForTesting(spin);
+    tg::spinWaitsForTesting(spin);
     const uint64_t spinsBefore = tg::gpuThreadSpinsForTesting();
+    const uint64_t pollsBefore = tg::resultPollsForTesting();
     auto train = tg::compile(tg_models::mlpSpec(model));
     std::vector<float> losses;
     for (size_t i = 0; i < 3; ++i) losses.push_back(completedStep(train.step(feeds[i])).loss);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the 200 µs spin
     losses.push_back(completedStep(train.step(feeds[3])).loss);
-    std::vector<std::future<tg::StepResult>> steps;
+    std::vector<tg::Future<tg::StepResult>> steps;
     for (size_t i = 4; i < feeds.size(); ++i) steps.push_back(train.step(feeds[i]));
     std::future<tg::ParamMap> params = train.downloadParams();
     for (auto& step : steps) losses.push_back(completedStep(std::move(step)).loss);
     std::pair<std::vector<float>, tg::ParamMap> result{losses, await(std::move(params))};
     train.destroy();
-    // Whether the thread spun: forced on, it did (an idle thread spins before every sleep); forced
-    // off, or by default on a software device, it never did.
-    const bool spun = tg::gpuThreadSpinsForTesting() > spinsBefore;
-    EXPECT_EQ(spun, spin.value_or(!tg::checkWebGPU().cpu));
+    // Whether the waits spun: forced on, the thread did (an idle thread spins before every sleep)
+    // and results were polled for (the first step's at least: with no step before it, its wait
+    // polls from the call; later ones poll only where the result is later than the last step's
+    // time less a margin, which a software device's varying steps may not be); forced off, or by
+    // default on a software device, neither did.
+    const bool on = spin.value_or(!tg::checkWebGPU().cpu);
+    EXPECT_EQ(tg::gpuThreadSpinsForTesting() > spinsBefore, on);
+    EXPECT_EQ(tg::resultPollsForTesting() > pollsBefore, on);
     return result;
   };
   const auto sleeping = run(false);

@@ -5,8 +5,9 @@
 //   if (r.kind == tg::ResultKind::Completed) use(r.loss);
 //
 // All GPU work runs on one GPU thread (upstream's worker), shared by the compiles of a process
-// that use the same device; every call returns a std::future and calls from any thread
-// serialize on that thread. step/run never throw: their
+// that use the same device; every call returns a std::future (step and run a tg::Future, which
+// waits for its result without a thread wake-up on a GPU and converts to one), and calls from any
+// thread serialize on that thread. step/run never throw: their
 // results say completed, aborted (the graph was replaced or destroyed first) or failed (bad
 // inputs, a non-finite loss, a device error). Shapes are static, so a step's GPU work is recorded
 // once at compile and replayed: per step the host copies inputs, submits and reads one buffer.
@@ -25,6 +26,7 @@
 
 #include "tensorgrad/codegen.h"
 #include "tensorgrad/compile.h"
+#include "tensorgrad/future.h"
 #include "tensorgrad/ops.h"
 
 namespace tg {
@@ -191,7 +193,7 @@ std::shared_ptr<TrainingImpl> compileTraining(const Module& model, ModuleFn loss
                                               InputDecls inputs, OptimizerConfig optimizer,
                                               std::optional<uint32_t> seed,
                                               const RuntimeOptions& options);
-std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs);
+Future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs);
 std::future<void> uploadParams(const std::shared_ptr<TrainingImpl>& t, ParamMap params);
 std::future<ParamMap> downloadParams(const std::shared_ptr<TrainingImpl>& t);
 std::future<void> reset(const std::shared_ptr<TrainingImpl>& t, ResetOptions options);
@@ -208,7 +210,7 @@ std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forwar
                                             InputDecls inputs, Dtype output,
                                             size_t maxCachedShapes, std::optional<uint32_t> seed,
                                             const RuntimeOptions& options);
-std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs);
+Future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs);
 std::future<std::shared_ptr<const CompiledIR>> graphFor(const std::shared_ptr<ForwardImpl>& f,
                                                         Feed inputs);
 std::future<void> uploadParams(const std::shared_ptr<ForwardImpl>& f, ParamMap params);
@@ -229,7 +231,7 @@ template <class M>
 class CompiledForward {
  public:
   explicit CompiledForward(std::shared_ptr<detail::ForwardImpl> impl) : impl_(std::move(impl)) {}
-  std::future<RunResult> run(Feed inputs) const { return detail::run(impl_, std::move(inputs)); }
+  Future<RunResult> run(Feed inputs) const { return detail::run(impl_, std::move(inputs)); }
   // The IR compiled for these inputs' resolved shape (compiled and cached on first use).
   std::future<std::shared_ptr<const CompiledIR>> graphFor(Feed inputs) const {
     return detail::graphFor(impl_, std::move(inputs));
@@ -254,7 +256,7 @@ class CompiledTraining {
   explicit CompiledTraining(std::shared_ptr<detail::TrainingImpl> impl) : impl_(std::move(impl)) {}
 
   // One forward + backward + optimizer step; the loss is the one computed before the update.
-  std::future<StepResult> step(Feed inputs) const { return detail::step(impl_, std::move(inputs)); }
+  Future<StepResult> step(Feed inputs) const { return detail::step(impl_, std::move(inputs)); }
   // Strict: every parameter, no unknown names, exact sizes; on error nothing changes.
   std::future<void> uploadParams(ParamMap params) const {
     return detail::uploadParams(impl_, std::move(params));
@@ -338,12 +340,15 @@ void releaseDevices();
 bool loseDeviceForTesting(const RuntimeOptions& options = {},
                           std::string_view message = "lost for testing");
 
-// Whether an idle GPU thread spins for up to 200 µs for the next call before it sleeps: it does on
-// a GPU, so a step posted right after the last one's result starts without a thread wake-up, and
-// not on a software device. `true` or `false` forces it on every device, std::nullopt restores the
+// Whether waits spin rather than sleep at once: an idle GPU thread for up to 200 µs for the next
+// call, so a step posted right after the last one's result starts without a thread wake-up, and a
+// step's or run's tg::Future near its result's expected time (future.h). They do on a GPU and not
+// on a software device. `true` or `false` forces both on every device, std::nullopt restores the
 // default; for tests of both paths.
-void spinGpuThreadsForTesting(std::optional<bool> on);
+void spinWaitsForTesting(std::optional<bool> on);
 // How many times an idle GPU thread of this process has started such a spin.
 uint64_t gpuThreadSpinsForTesting();
+// How many waits on a tg::Future of this process have polled for their result.
+uint64_t resultPollsForTesting();
 
 }  // namespace tg

@@ -81,33 +81,40 @@ SingleFlight<A, R> singleFlight(std::function<std::future<R>(A)> fn) {
 }
 
 namespace detail {
-// The (argument, result) of a one-argument callable returning std::future<R>: a lambda or
-// function object through its operator(), or a function pointer. The argument is decayed, so a
-// callable taking `const Feed&` queues a Feed.
+// R of a std::future<R> or tg::Future<R>.
+template <class T>
+struct FutureValue {};
+template <class R>
+struct FutureValue<std::future<R>> {
+  using type = R;
+};
+template <class R>
+struct FutureValue<Future<R>> {
+  using type = R;
+};
+// The (argument, result) of a one-argument callable returning std::future<R> or tg::Future<R>:
+// a lambda or function object through its operator(), or a function pointer. The argument is
+// decayed, so a callable taking `const Feed&` queues a Feed.
 template <class F, class = void>
 struct SingleFlightSignature {};
-template <class R, class A>
-struct SingleFlightSignature<std::future<R> (*)(A)> {
+template <class Ret, class A>
+struct SingleFlightSignature<Ret (*)(A), std::void_t<typename FutureValue<Ret>::type>> {
   using Arg = std::decay_t<A>;
-  using Result = R;
+  using Result = typename FutureValue<Ret>::type;
 };
-template <class R, class A>
-struct SingleFlightSignature<std::future<R> (*)(A) noexcept>
-    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class Ret, class A>
+struct SingleFlightSignature<Ret (*)(A) noexcept, std::void_t<typename FutureValue<Ret>::type>>
+    : SingleFlightSignature<Ret (*)(A)> {};
 template <class M>
 struct SingleFlightMember {};
-template <class C, class R, class A>
-struct SingleFlightMember<std::future<R> (C::*)(A)>
-    : SingleFlightSignature<std::future<R> (*)(A)> {};
-template <class C, class R, class A>
-struct SingleFlightMember<std::future<R> (C::*)(A) const>
-    : SingleFlightSignature<std::future<R> (*)(A)> {};
-template <class C, class R, class A>
-struct SingleFlightMember<std::future<R> (C::*)(A) noexcept>
-    : SingleFlightSignature<std::future<R> (*)(A)> {};
-template <class C, class R, class A>
-struct SingleFlightMember<std::future<R> (C::*)(A) const noexcept>
-    : SingleFlightSignature<std::future<R> (*)(A)> {};
+template <class C, class Ret, class A>
+struct SingleFlightMember<Ret (C::*)(A)> : SingleFlightSignature<Ret (*)(A)> {};
+template <class C, class Ret, class A>
+struct SingleFlightMember<Ret (C::*)(A) const> : SingleFlightSignature<Ret (*)(A)> {};
+template <class C, class Ret, class A>
+struct SingleFlightMember<Ret (C::*)(A) noexcept> : SingleFlightSignature<Ret (*)(A)> {};
+template <class C, class Ret, class A>
+struct SingleFlightMember<Ret (C::*)(A) const noexcept> : SingleFlightSignature<Ret (*)(A)> {};
 template <class F>
 struct SingleFlightSignature<F, std::void_t<decltype(&F::operator())>>
     : SingleFlightMember<decltype(&F::operator())> {};
@@ -120,13 +127,13 @@ inline constexpr bool kSingleFlightDeducible<
 }  // namespace detail
 
 // singleFlight(fn) with the types deduced from `fn` (a lambda, function object or function
-// pointer taking one argument and returning std::future<R>).
+// pointer taking one argument and returning std::future<R> or tg::Future<R>).
 template <class F>
 auto singleFlight(F fn) {
   static_assert(detail::kSingleFlightDeducible<F>,
                 "tg::singleFlight: cannot deduce the argument and result types of this callable "
-                "(it must take one argument and return std::future<R>, and not be a generic "
-                "lambda); write tg::singleFlight<Arg, Result>(fn)");
+                "(it must take one argument and return std::future<R> or tg::Future<R>, and "
+                "not be a generic lambda); write tg::singleFlight<Arg, Result>(fn)");
   using Sig = detail::SingleFlightSignature<F>;
   return SingleFlight<typename Sig::Arg, typename Sig::Result>(std::move(fn));
 }

@@ -151,10 +151,17 @@ std::shared_ptr<ForwardImpl> compileForward(const Module& model, ModuleFn forwar
   return f;
 }
 
-std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs) {
+Future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs) {
   if (f->destroyed) return ready(failedRun("run: this forward was destroyed"));
   const uint64_t generation = f->currentGeneration();
-  return f->worker->post([f, generation, feed = std::move(inputs)](GpuContext& gpu) {
+  const auto call = WaitPlan::Clock::now();
+  const WaitPlan plan = f->runLatency.planFor(call, f->worker->onCpu());
+  auto result = f->worker->post([f, generation, call, feed = std::move(inputs)](GpuContext& gpu) {
+    struct Timed {  // records the run's latency on every way out
+      ResultLatency& latency;
+      WaitPlan::Clock::time_point call;
+      ~Timed() { latency.record(WaitPlan::Clock::now() - call); }
+    } timed{f->runLatency, call};
     RunResult r;
     if (f->destroyed || f->currentGeneration() != generation) {
       r.kind = ResultKind::Aborted;
@@ -188,6 +195,7 @@ std::future<RunResult> run(const std::shared_ptr<ForwardImpl>& f, Feed inputs) {
       return failedRun(std::string("run: ") + e.what());
     }
   });
+  return {std::move(result), plan};
 }
 
 std::future<std::shared_ptr<const CompiledIR>> graphFor(const std::shared_ptr<ForwardImpl>& f,

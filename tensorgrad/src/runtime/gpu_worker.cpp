@@ -3,6 +3,7 @@
 #include "cache_files.h"
 #include "tensorgrad/vulkan_driver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -11,9 +12,28 @@
 namespace tg::detail {
 
 namespace {
-std::atomic<int> spinOverride{-1};  // spinGpuThreadsForTesting: -1 the device decides, 0 off, 1 on
+std::atomic<int> spinOverride{-1};  // spinWaitsForTesting: -1 the device decides, 0 off, 1 on
 std::atomic<uint64_t> spinsStarted{0};  // gpuThreadSpinsForTesting
+std::atomic<uint64_t> resultPolls{0};   // resultPollsForTesting
+
+// Whether waits on this device spin or poll rather than sleep at once.
+bool spinsOn(bool cpuAdapter) {
+  const int spin = spinOverride.load();
+  return spin < 0 ? !cpuAdapter : spin > 0;
+}
 }  // namespace
+
+void countResultPoll() { resultPolls.fetch_add(1, std::memory_order_relaxed); }
+
+WaitPlan ResultLatency::planFor(WaitPlan::Clock::time_point call, bool onCpu) const {
+  using std::chrono::microseconds, std::chrono::nanoseconds;
+  if (!spinsOn(onCpu)) return {};
+  const int64_t last = last_.load(std::memory_order_relaxed);
+  if (last < 0) return {.pollFrom = call, .pollUntil = call + microseconds(200)};
+  const nanoseconds expected(last);
+  const nanoseconds margin = std::clamp<nanoseconds>(expected / 8, microseconds(200), microseconds(2000));
+  return {.pollFrom = call + expected - margin, .pollUntil = call + expected + margin};
+}
 
 void GpuContext::finishUnfinished(size_t keep) {
   while (unfinished.size() > keep) {
@@ -166,10 +186,11 @@ void releaseDevices() {
   // Idle workers stop here, outside the lock (joining their threads).
 }
 
-void spinGpuThreadsForTesting(std::optional<bool> on) {
+void spinWaitsForTesting(std::optional<bool> on) {
   detail::spinOverride.store(on ? (*on ? 1 : 0) : -1);
 }
 uint64_t gpuThreadSpinsForTesting() { return detail::spinsStarted.load(); }
+uint64_t resultPollsForTesting() { return detail::resultPolls.load(); }
 
 bool loseDeviceForTesting(const RuntimeOptions& options, std::string_view message) {
   std::shared_ptr<detail::GpuWorker> worker;
@@ -271,8 +292,7 @@ void GpuWorker::loop(const std::shared_ptr<State>& state) {
         gpu.finishUnfinished();
         continue;
       }
-      const int spin = spinOverride.load();
-      if (state->jobs.empty() && !state->stop && (spin < 0 ? !gpu.cpuAdapter : spin > 0)) {
+      if (state->jobs.empty() && !state->stop && spinsOn(gpu.cpuAdapter)) {
         const uint64_t seen = state->enqueued.load(std::memory_order_relaxed);
         spinsStarted.fetch_add(1, std::memory_order_relaxed);
         lock.unlock();

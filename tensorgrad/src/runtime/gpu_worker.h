@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "pipeline_cache.h"
+#include "tensorgrad/future.h"
 #include "tensorgrad/runtime.h"
 
 namespace tg::detail {
@@ -123,6 +124,23 @@ class GpuWorker {
   bool onCpu_ = false;
   int64_t workgroupStorageBytes_ = 0;
   const std::atomic<bool>* lostFlag_ = nullptr;  // the GpuContext's, which the state keeps
+};
+
+// How long calls of one kind (a compile's steps, a forward's runs) take from the call to the
+// result, learnt from the last one, and the wait plan that gives a caller (tg::Future): on a GPU,
+// sleep until shortly before the expected end (an eighth of the expected time early, at least
+// 200 µs and at most 2 ms, as the shim's waits do) and poll from there, for as long again past
+// it; with no call before, poll for 200 µs. On a software device, no plan (sleep at once).
+class ResultLatency {
+ public:
+  WaitPlan planFor(WaitPlan::Clock::time_point call, bool onCpu) const;
+  void record(WaitPlan::Clock::duration took) {
+    last_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count(),
+                std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<int64_t> last_{-1};  // ns; -1 before the first result
 };
 
 // The GPU thread for `options`' device: one per adapter and cache directory, started on first

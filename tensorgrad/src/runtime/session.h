@@ -50,6 +50,7 @@ class TrainingImpl {
 
   std::atomic<uint64_t> generation{0};
   std::atomic<bool> destroyed{false};
+  ResultLatency stepLatency;  // from step() to its result
 
   // GPU thread.
   std::unique_ptr<ParamStore> params;
@@ -82,6 +83,7 @@ class ForwardImpl {
   std::atomic<bool> destroyed{false};
   std::atomic<uint64_t> generation{0};  // standalone: bumped by destroy
   std::atomic<size_t> cached{0};        // siblings alive (mirrors `siblings.size()`)
+  ResultLatency runLatency;             // from run() to its result
 
   // GPU thread.
   std::unique_ptr<ParamStore> ownParams;  // standalone forwards

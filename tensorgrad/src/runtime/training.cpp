@@ -98,6 +98,7 @@ namespace {
 // A step submitted to the GPU whose loss is not yet read back.
 struct InFlightStep {
   std::shared_ptr<TrainingImpl> t;
+  WaitPlan::Clock::time_point call;
   uint64_t generation = 0;
   int64_t number = 0;
   GraphExecutor::Ticket ticket;
@@ -132,6 +133,7 @@ StepResult finishStep(InFlightStep& s, GpuContext& gpu) {
 // releases the compile last.
 void deliver(InFlightStep& s, StepResult r) {
   std::promise<StepResult> promise = std::move(s.promise);
+  s.t->stepLatency.record(WaitPlan::Clock::now() - s.call);
   s.t.reset();
   promise.set_value(std::move(r));
 }
@@ -141,12 +143,14 @@ void deliver(InFlightStep& s, StepResult r) {
 // Pipelined: the job writes the inputs and submits the step; its readback is finished once the
 // next step is submitted (or before any other call runs), so the GPU starts step n + 1 while the
 // host reads step n's loss.
-std::future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
+Future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
   if (t->destroyed) return ready(failedStep("step: this compile was destroyed"));
   auto s = std::make_shared<InFlightStep>();
   s->t = t;
+  s->call = WaitPlan::Clock::now();
   s->generation = t->generation;
-  std::future<StepResult> result = s->promise.get_future();
+  Future<StepResult> result(s->promise.get_future(),
+                            t->stepLatency.planFor(s->call, t->worker->onCpu()));
   t->worker->postPipelined([s, feed = std::move(inputs)](GpuContext& gpu) {
     TrainingImpl& impl = *s->t;
     if (impl.generation != s->generation || !impl.executor) {
