@@ -58,11 +58,10 @@ TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   const auto dw = std::find_if(before.captures.begin(), before.captures.end(),
                                [](const auto& c) { return c.first == "dw"; });
   ASSERT_NE(dw, before.captures.end());
-  // dw reads the same tensor as before (after upstream's identity sum_to_shape), now a sum of
-  // [4, 24, 40] partials.
-  const tg::Op& identity = after.producer(dw->second);
-  ASSERT_EQ(identity.kind, tg::OpKind::SumToShape);
-  const tg::Op& slices = after.producer(identity.inputs[0]);
+  // dw reads the same tensor as before, upstream's identity sum_to_shape, which now sums the
+  // [4, 24, 40] partials itself: the product it read is gone.
+  EXPECT_EQ(after.ops.size(), before.ops.size() + 2);  // two reshapes and the partials, less the product
+  const tg::Op& slices = after.producer(dw->second);
   ASSERT_EQ(slices.kind, tg::OpKind::SumToShape);
   const tg::Op& partials = after.producer(slices.inputs[0]);
   ASSERT_EQ(partials.kind, tg::OpKind::MatmulBatched);
@@ -74,6 +73,21 @@ TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   const auto values = [&](const tg::Graph& g, int t) { return tg::evaluate(g, env).at(static_cast<size_t>(t)).f; };
   for (const auto& [name, t] : before.captures) {
     const std::vector<float> a = values(before, t), b = values(after, t);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * (1 + std::abs(a[i]))) << name << "[" << i << "]";
+  }
+  // A product read elsewhere too (here captured) keeps its tensor: a sum of the slices writes it,
+  // and the identity sum_to_shape still reads it.
+  tg::Graph kept = before;
+  kept.captures.emplace_back("product", before.producer(dw->second).inputs[0]);
+  const tg::Graph keptBefore = kept;
+  tg::splitWeightGradients(kept, 0, 4);
+  const tg::Op& identity = kept.producer(dw->second);
+  ASSERT_EQ(identity.kind, tg::OpKind::SumToShape);
+  EXPECT_EQ(identity.inputs[0], kept.captures.back().second);
+  EXPECT_EQ(kept.producer(identity.inputs[0]).kind, tg::OpKind::SumToShape);
+  for (const auto& [name, t] : keptBefore.captures) {
+    const std::vector<float> a = values(keptBefore, t), b = values(kept, t);
     ASSERT_EQ(a.size(), b.size()) << name;
     for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * (1 + std::abs(a[i]))) << name << "[" << i << "]";
   }

@@ -23,6 +23,8 @@ void readReluGradsFromOutputs(Graph& graph);
 // (r [K, m], d [K, n]) of few outputs over a long K becomes s products over K/s each, one
 // matmul_batched of [s, m, n] partials, and their sum_to_shape [m, n] (same value, summed in
 // another order): each workgroup then walks a short K, and the GPU gets enough output tiles.
+// Where the product's only reader is the identity sum_to_shape([m, n]) the Matmul adjoint ends
+// with, that op sums the slices and the product goes: one kernel and one dispatch level fewer.
 // `forcedSplits` 0: as many slices as chooseKSplits picks for a device with `workgroupBytes`
 // of workgroup memory (0: WebGPU's default); N ≥ 1: N slices wherever N divides K (1: none).
 void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits = 0);

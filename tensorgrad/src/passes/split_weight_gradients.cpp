@@ -1,3 +1,4 @@
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -13,13 +14,20 @@ namespace {
 struct WeightGradient {
   size_t permute = 0, matmul = 0;
   int64_t k = 0, m = 0, n = 0, splits = 1;
+  // The product's one reader where that is upstream's identity sum_to_shape([m, n]) of it (the
+  // Matmul adjoint's last op): it then sums the slices itself, and the product goes.
+  std::optional<size_t> identity{};
 };
 
 std::vector<WeightGradient> findWeightGradients(const Graph& graph, int64_t workgroupBytes,
                                                 int64_t forcedSplits) {
   std::vector<int> readers(graph.tensors.size(), 0);
-  for (const Op& op : graph.ops)
-    for (int in : op.inputs) ++readers[static_cast<size_t>(in)];
+  std::vector<size_t> lastReader(graph.tensors.size(), 0);
+  for (size_t i = 0; i < graph.ops.size(); ++i)
+    for (int in : graph.ops[i].inputs) {
+      ++readers[static_cast<size_t>(in)];
+      lastReader[static_cast<size_t>(in)] = i;
+    }
   std::set<int> kept(graph.outputs.begin(), graph.outputs.end());
   for (const auto& [name, id] : graph.captures) kept.insert(id);
 
@@ -44,7 +52,14 @@ std::vector<WeightGradient> findWeightGradients(const Graph& graph, int64_t work
                                         .workgroupBytes = workgroupBytes > 0 ? workgroupBytes
                                                                              : detail::kDefaultWorkgroupBytes});
     }
-    if (w.splits > 1) found.push_back(w);
+    if (w.splits <= 1) continue;
+    const auto out = static_cast<size_t>(op.out);
+    if (readers[out] == 1 && !kept.contains(op.out)) {
+      const Op& reader = graph.ops[lastReader[out]];
+      if (reader.kind == OpKind::SumToShape && graph.tensor(reader.out).shape == Shape{w.m, w.n})
+        w.identity = lastReader[out];
+    }
+    found.push_back(w);
   }
   return found;
 }
@@ -66,6 +81,7 @@ void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSp
     return graph.tensors.back().id;
   };
   std::vector<std::vector<Op>> before(graph.ops.size());  // ops written before op i
+  std::vector<bool> dropped(graph.ops.size(), false);     // products an identity sum replaces
   for (const WeightGradient& w : found) {
     Op& permute = graph.ops[w.permute];
     Op& matmul = graph.ops[w.matmul];
@@ -84,13 +100,19 @@ void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSp
         {.kind = OpKind::Reshape, .out = d3, .inputs = {matmul.inputs[1]}, .attrs = {.shape = {s, slice, w.n}}});
     before[w.matmul].push_back(
         {.kind = OpKind::MatmulBatched, .out = partials, .inputs = {permute.out, d3}});
+    if (w.identity) {  // the identity sums the slices; the product's tensor has no producer left
+      graph.ops[*w.identity].inputs = {partials};
+      graph.tensors[static_cast<size_t>(matmul.out)].source.reset();
+      dropped[w.matmul] = true;
+      continue;
+    }
     matmul = Op{.kind = OpKind::SumToShape, .out = matmul.out, .inputs = {partials},
                 .attrs = {.shape = {w.m, w.n}}};
   }
   std::vector<Op> ops;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     for (Op& op : before[i]) ops.push_back(std::move(op));
-    ops.push_back(std::move(graph.ops[i]));
+    if (!dropped[i]) ops.push_back(std::move(graph.ops[i]));
   }
   graph.ops = std::move(ops);
   for (size_t i = 0; i < graph.ops.size(); ++i)
