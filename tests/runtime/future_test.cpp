@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "../../tensorgrad/src/runtime/gpu_worker.h"
 #include "tensorgrad/runtime.h"
 
 namespace {
@@ -115,6 +116,34 @@ TEST(Future, CarriesExceptionsVoidAndConvertsToTheStdFutureItHolds) {
   tg::Future<int> none;
   EXPECT_FALSE(none.valid());
   EXPECT_THROW(none.get(), std::future_error);
+}
+
+// The plan the runtime gives a step's or run's Future: from the last call's latency L, sleep until
+// L less a margin (L/8, at least 200 µs, at most 2 ms) and poll until L plus that margin; with no
+// call before, poll for 200 µs; on a software device, or with waits forced to sleep, no plan.
+TEST(Future, PlansFromTheLastCallsLatency) {
+  struct Restore {
+    ~Restore() { tg::spinWaitsForTesting(std::nullopt); }
+  } restore;
+  const auto call = Clock::now();
+  const auto expect = [&](const tg::WaitPlan& p, Clock::duration from, Clock::duration until) {
+    EXPECT_EQ(p.pollFrom - call, from);
+    EXPECT_EQ(p.pollUntil - call, until);
+  };
+  tg::detail::ResultLatency latency;
+  expect(latency.planFor(call, false), 0us, 200us);
+  latency.record(100us);
+  expect(latency.planFor(call, false), -100us, 300us);
+  latency.record(8ms);
+  expect(latency.planFor(call, false), 7ms, 9ms);
+  latency.record(100ms);
+  expect(latency.planFor(call, false), 98ms, 102ms);
+  const auto none = [&](const tg::WaitPlan& p) { return p.pollUntil <= p.pollFrom; };
+  EXPECT_TRUE(none(latency.planFor(call, true)));  // a software device
+  tg::spinWaitsForTesting(true);
+  EXPECT_FALSE(none(latency.planFor(call, true)));
+  tg::spinWaitsForTesting(false);
+  EXPECT_TRUE(none(latency.planFor(call, false)));
 }
 
 }  // namespace

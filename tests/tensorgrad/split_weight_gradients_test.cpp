@@ -60,7 +60,8 @@ TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   ASSERT_NE(dw, before.captures.end());
   // dw reads the same tensor as before, upstream's identity sum_to_shape, which now sums the
   // [4, 24, 40] partials itself: the product it read is gone.
-  EXPECT_EQ(after.ops.size(), before.ops.size() + 2);  // two reshapes and the partials, less the product
+  // Two reshapes and the partials in, the product out.
+  EXPECT_EQ(after.ops.size(), before.ops.size() + 2);
   const tg::Op& slices = after.producer(dw->second);
   ASSERT_EQ(slices.kind, tg::OpKind::SumToShape);
   const tg::Op& partials = after.producer(slices.inputs[0]);
@@ -89,7 +90,8 @@ TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   for (const auto& [name, t] : keptBefore.captures) {
     const std::vector<float> a = values(keptBefore, t), b = values(kept, t);
     ASSERT_EQ(a.size(), b.size()) << name;
-    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * (1 + std::abs(a[i]))) << name << "[" << i << "]";
+    for (size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(a[i], b[i], 1e-5 * (1 + std::abs(a[i]))) << name << "[" << i << "]";
   }
   // A count that does not divide K leaves the product whole; a negative one is refused.
   tg::Graph odd = before;

@@ -139,8 +139,7 @@ std::string GlslWriter::expr(const ir::Expr* e) {
     }
     case EK::Select:
       if (e->args[2]->type.k == K::Vec)  // component-wise: GLSL's mix with a bvec
-        return "mix(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " + expr(e->args[2]) +
-               ")";
+        return "mix(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
       return "(" + expr(e->args[2]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[0]) + ")";
   }
   return "";
@@ -199,7 +198,7 @@ std::string GlslWriter::modfFrexp(const ir::Expr& e) {
 }
 
 std::string GlslWriter::indexed(const std::string& base, const Type& bt, const std::string& index,
-                                       bool inRange) {
+                                bool inRange) {
   if (inRange) return base + "[" + index + "]";
   const std::string limit = bt.k == K::Array && !bt.n ? "uint(" + base + ".length()) - 1u"
                             : bt.overrideSized()      ? "uint(" + glslName(bt.name) + ") - 1u"
@@ -213,15 +212,16 @@ std::string GlslWriter::pointerLet(const ir::Stmt& s, const std::string& p) {
   return pre;
 }
 
-std::string GlslWriter::indexTemporary(const std::string& index, std::string& pre, const std::string& p,
-                                       bool hoisted) {
+std::string GlslWriter::indexTemporary(const std::string& index, std::string& pre,
+                                       const std::string& p, bool hoisted) {
   const std::string t = "tg_i_" + std::to_string(++counter_);
   if (hoisted) loopTemps_.push_back(t);
   pre += p + (hoisted ? "" : "uint ") + t + " = uint(" + index + ");\n";
   return t;
 }
 
-std::string GlslWriter::pointerPath(const ir::Expr* e, std::string& pre, const std::string& p, bool hoisted) {
+std::string GlslWriter::pointerPath(const ir::Expr* e, std::string& pre, const std::string& p,
+                                    bool hoisted) {
   // Into a uniform buffer holding a split matrix: the value it names (uniform memory is
   // read-only).
   if (e->kind == EK::Ref || e->kind == EK::Member || e->kind == EK::Index) {

@@ -47,8 +47,8 @@ std::string GlslWriter::stmt(const ir::Stmt& s, int d) {
         return p + target + " = " + expr(s.value) + ";\n";
       // A block takes its members one by one; padding members stay unwritten, as in WGSL.
       const std::string tmp = "tg_copy_" + std::to_string(++counter_);
-      return p + "{\n" + p + "  " + t.glsl() + " " + tmp + dims(t) + " = " + expr(s.value) +
-             ";\n" + copyMembers(target, tmp, t, p + "  ") + p + "}\n";
+      return p + "{\n" + p + "  " + t.glsl() + " " + tmp + dims(t) + " = " + expr(s.value) + ";\n" +
+             copyMembers(target, tmp, t, p + "  ") + p + "}\n";
     }
     case SK::Phony:
       if (s.value->type.k == K::Ptr && s.value->type.name != "function" &&
@@ -170,8 +170,8 @@ std::string GlslWriter::loop(const ir::Stmt& s, int d) {
       if (st->kind != SK::Declare || !used.contains(st->var)) continue;
       hoisted_.insert(st->var);
       if (st->var->type.k == K::Ptr) continue;  // its index temporaries are (loopTemps_)
-      hoisted += pad(d + 1) + st->var->type.glsl() + " " + newLocal(st->var) +
-                 dims(st->var->type) + ";\n";
+      hoisted +=
+          pad(d + 1) + st->var->type.glsl() + " " + newLocal(st->var) + dims(st->var->type) + ";\n";
     }
     std::string inner;
     std::vector<std::string> outerTemps;

@@ -25,8 +25,7 @@ std::string GlslWriter::run() {
   }
   decls_ += std140_.takeDeclarations();  // conversions the code calls (glsl_std140.h)
   return "#version 450\n" + extensions() + header_ +
-         usedPrelude(decls_ + body_ + specialisations_, m_.f16) + decls_ + body_ +
-         specialisations_;
+         usedPrelude(decls_ + body_ + specialisations_, m_.f16) + decls_ + body_ + specialisations_;
 }
 
 std::string GlslWriter::name(const ir::Variable* v) const {
@@ -68,8 +67,8 @@ void GlslWriter::declareGlobal(const ir::Variable& v) {
     const std::string value = v.init         ? expr(v.init)
                               : v.arrayCount ? (t.k == K::U32 ? "1u" : "1")
                                              : zeroOf(t);
-    decls_ += "layout(constant_id = " + std::to_string(v.overrideId) + ") const " + t.glsl() +
-              " " + n + " = " + value + ";\n";
+    decls_ += "layout(constant_id = " + std::to_string(v.overrideId) + ") const " + t.glsl() + " " +
+              n + " = " + value + ";\n";
     return;
   }
   if (v.space == "storage" || v.space == "uniform") return declareResource(v);
@@ -114,7 +113,8 @@ void GlslWriter::declareResource(const ir::Variable& v) {
   }
 }
 
-std::string GlslWriter::zeroFill(const std::string& target, const Type& t, const std::string& indent) const {
+std::string GlslWriter::zeroFill(const std::string& target, const Type& t,
+                                 const std::string& indent) const {
   if (t.k == K::Array) {
     const std::string i = "tg_z" + std::to_string(indent.size());  // unique per nesting level
     return indent + "for (int " + i + " = 0; " + i + " < " + std::to_string(t.n) + "; ++" + i +
@@ -129,8 +129,8 @@ std::string GlslWriter::zeroFill(const std::string& target, const Type& t, const
   return indent + target + " = " + zeroOf(t.k == K::Atomic ? *t.elem : t) + ";\n";
 }
 
-std::string GlslWriter::copyMembers(const std::string& target, const std::string& source, const Type& t,
-                                    const std::string& indent) const {
+std::string GlslWriter::copyMembers(const std::string& target, const std::string& source,
+                                    const Type& t, const std::string& indent) const {
   if (t.k == K::Struct) {
     std::string out;
     for (const auto& [mn, mt] : m_.structs.at(t.name)) {
@@ -235,9 +235,9 @@ std::string GlslWriter::function(const ir::Function& f, const std::string& glslF
         for (const std::string& b : m_.memberBuiltins.at(p->type.name))
           values.push_back(invocationBuiltin(b));
       }
-      const std::string value =
-          p->type.k == K::Struct ? glslStructValue(p->type.name, values, m_.structs, m_.layouts)
-                                 : invocationBuiltin(p->builtin);
+      const std::string value = p->type.k == K::Struct
+                                    ? glslStructValue(p->type.name, values, m_.structs, m_.layouts)
+                                    : invocationBuiltin(p->builtin);
       prologue += "  " + p->type.glsl() + " " + name(p) + " = " + value + ";\n";
     }
     prologue += zeroInitPrologue();

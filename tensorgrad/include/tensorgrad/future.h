@@ -1,10 +1,11 @@
-// tg::Future<T>: what step() and run() return, a std::future<T> whose get() and wait() watch for
-// the result on a GPU instead of sleeping until it comes. A caller woken from a sleep by the GPU
-// thread's result returned 27-71 µs after it was set on an H100 host (bench/RESULTS.md, sixteenth
-// session): a quarter of a small model's step. So the waiter sleeps only through the part of the
-// wait the last call says is sure to pass, then polls. On a software device (lavapipe, SwiftShader)
-// the plan is empty and the waiter sleeps at once, as a polling caller would take a core from the
-// device. It converts to the std::future<T> it holds (which then waits as any std::future does).
+// tg::Future<T>: what step() and run() return, a std::future<T> whose get(), wait() and
+// wait_for() watch for the result on a GPU instead of sleeping until it comes. A caller woken
+// from a sleep by the GPU thread's result returned 27-71 µs after it was set on an H100 host
+// (bench/RESULTS.md, sixteenth session): a quarter of a small model's step. So the waiter sleeps
+// only through the part of the wait the last call says is sure to pass, then polls. On a software
+// device (lavapipe, SwiftShader) the plan is empty and the waiter sleeps at once, as a polling
+// caller would take a core from the device. It converts to the std::future<T> it holds (which then
+// waits as any std::future does).
 #pragma once
 
 #include <algorithm>
@@ -28,7 +29,7 @@ template <class T>
 class Future {
  public:
   Future() = default;
-  Future(std::future<T> future, WaitPlan plan = {})  // NOLINT: implicit, as the std::future it wraps
+  Future(std::future<T> future, WaitPlan plan = {})  // NOLINT: implicit, as from a std::future
       : future_(std::move(future)), plan_(plan) {}
 
   T get() {
@@ -43,7 +44,8 @@ class Future {
   template <class Rep, class Period>
   std::future_status wait_for(const std::chrono::duration<Rep, Period>& d) const {
     const auto now = Clock::now();
-    if (std::chrono::duration<double>(d) >= std::chrono::duration<double>(Clock::time_point::max() - now)) {
+    using Seconds = std::chrono::duration<double>;
+    if (Seconds(d) >= Seconds(Clock::time_point::max() - now)) {  // past the clock's range
       wait();
       return std::future_status::ready;
     }

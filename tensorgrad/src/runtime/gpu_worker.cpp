@@ -31,7 +31,8 @@ WaitPlan ResultLatency::planFor(WaitPlan::Clock::time_point call, bool onCpu) co
   const int64_t last = last_.load(std::memory_order_relaxed);
   if (last < 0) return {.pollFrom = call, .pollUntil = call + microseconds(200)};
   const nanoseconds expected(last);
-  const nanoseconds margin = std::clamp<nanoseconds>(expected / 8, microseconds(200), microseconds(2000));
+  const nanoseconds margin =
+      std::clamp<nanoseconds>(expected / 8, microseconds(200), microseconds(2000));
   return {.pollFrom = call + expected - margin, .pollUntil = call + expected + margin};
 }
 
