@@ -8,20 +8,12 @@
 
 namespace rt_test {
 
-// std::future or tg::Future (whose wait polls for the result where its plan says).
+// A std::future or a tg::Future (whose wait polls for the result where its plan says).
 template <class F>
-auto awaitAny(F f) {
+auto await(F f) {
   if (f.wait_for(std::chrono::seconds(120)) != std::future_status::ready)
     throw std::runtime_error("a runtime call did not finish in 120 s");
   return f.get();
-}
-template <class T>
-T await(std::future<T> f) {
-  return awaitAny(std::move(f));
-}
-template <class T>
-T await(tg::Future<T> f) {
-  return awaitAny(std::move(f));
 }
 
 inline tg::Feed toFeed(const std::map<std::string, tg::HostTensor>& tensors) {

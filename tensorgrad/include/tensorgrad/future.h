@@ -1,8 +1,9 @@
 // tg::Future<T>: what step() and run() return, a std::future<T> whose get(), wait() and
 // wait_for() watch for the result on a GPU instead of sleeping until it comes. A caller woken
 // from a sleep by the GPU thread's result returned 27-71 µs after it was set on an H100 host
-// (bench/RESULTS.md, sixteenth session): a quarter of a small model's step. So the waiter sleeps
-// only through the part of the wait the last call says is sure to pass, then polls. On a software
+// (bench/RESULTS.md, sixteenth session); polling took 4-25 µs off the MLPs' read-back steps
+// there (seventeenth session). So the waiter sleeps only through the part of the wait the last
+// call says is sure to pass, then polls. On a software
 // device (lavapipe, SwiftShader) the plan is empty and the waiter sleeps at once, as a polling
 // caller would take a core from the device. It converts to the std::future<T> it holds (which then
 // waits as any std::future does).
