@@ -3,7 +3,8 @@
 // split (reshape + permute: a permuted store) and merge, a folded transposed operand, under the
 // tiling chooseTiling picks and under every form forced, on extents that are no tile multiple
 // (odd M, N and K, N a multiple of 4 for the vec4 stores). And where the fold must not happen:
-// the product has another reader.
+// the product has another reader. A matmul's second output (codegen/fold_second_output.h) the
+// same way, and the readers that must stay kernels of their own.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -48,6 +49,35 @@ Case epilogueCase(int64_t m, int64_t k, int64_t n, bool captureProduct = false) 
   }));
 }
 
+// The MLP's loss head: the last layer's epilogue (bias, minus the target) stores the difference d,
+// which two groups read: the loss gradient 2·d/N (read by the most ops) and the squared error.
+// And a product with no epilogue (captured) that element-wise groups read; `blocked` adds the
+// readers that must not fold: d read through a transpose, d with another buffer.
+Case secondOutputCase(int64_t m, int64_t k, int64_t n, bool blocked = false) {
+  return withValues(tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {m, k});
+    const tg::Tensor w = tg::paramInput("w", {k, n});
+    const tg::Tensor bias = tg::paramInput("bias", {n});
+    const tg::Tensor y = tg::paramInput("y", {m, n});
+    const tg::Tensor res = tg::paramInput("res", {m, n});
+    const tg::Tensor d = tg::sub(tg::add(tg::matmul(x, w), bias), y);
+    std::vector<tg::Tensor> outs;
+    if (blocked) {
+      outs.push_back(tg::capture("dt", tg::mul(tg::swapAxes(d, -1, -2), 3.0)));
+      outs.push_back(tg::capture("dres", tg::mul(tg::add(d, res), 0.5)));
+      return outs;
+    }
+    const tg::Tensor grad = tg::mul(tg::mul(d, 2.0), 1.0 / static_cast<double>(m * n));
+    outs.push_back(tg::capture("sq", tg::mul(d, d)));
+    outs.push_back(tg::capture("g0", tg::neg(grad)));
+    outs.push_back(tg::capture("g1", tg::exp(grad)));
+    const tg::Tensor p = tg::capture("p", tg::matmul(y, tg::swapAxes(w, -1, -2)));
+    outs.push_back(p);
+    outs.push_back(tg::capture("tp", tg::tanh(p)));
+    return outs;
+  }));
+}
+
 // Attention's head split after a projection, and merge after the per-head product.
 Case headsCase(int64_t b, int64_t t, int64_t h, int64_t dh) {
   return withValues(tg::traceFn([&] {
@@ -69,7 +99,7 @@ Case headsCase(int64_t b, int64_t t, int64_t h, int64_t dh) {
 }
 
 struct Count {
-  size_t matmuls = 0, epilogues = 0, others = 0;  // fast matmul kernels, those with an epilogue
+  size_t matmuls = 0, epilogues = 0, seconds = 0, others = 0;  // fast matmul kernels, and folds
 };
 
 Count count(const tg::Graph& graph) {
@@ -83,7 +113,10 @@ Count count(const tg::Graph& graph) {
       continue;
     }
     ++c.matmuls;
-    c.epilogues += k.wgsl.find("fn epilogue") != std::string::npos;
+    c.seconds += k.wgsl.find("fn second") != std::string::npos;
+    // A second output alone stores the product through an identity epilogue.
+    c.epilogues += k.wgsl.find("fn epilogue") != std::string::npos &&
+                   k.wgsl.find("mm : f32) -> f32 {\n  return mm;") == std::string::npos;
   }
   return c;
 }
@@ -131,11 +164,30 @@ TEST(MatmulEpilogue, AProductWithAnotherReaderIsNotFolded) {
   expectMatchesCpu(c);
 }
 
+TEST(MatmulSecondOutput, TheLossGradientIsStoredWithTheDifference) {
+  const Case c = secondOutputCase(37, 21, 44);
+  const Count n = count(c.graph);
+  EXPECT_EQ(n.matmuls, 2u);
+  EXPECT_EQ(n.epilogues, 1u);  // the difference; the captured product stores itself
+  EXPECT_EQ(n.seconds, 2u);    // the gradient (the most-read group), and tanh of the product
+  EXPECT_EQ(n.others, 3u);     // the squared error, and the gradient's two readers
+  expectMatchesCpu(c);
+}
+
+TEST(MatmulSecondOutput, ReadersAtAnotherIndexOrOfAnotherBufferStayKernels) {
+  const Case c = secondOutputCase(37, 21, 44, true);
+  const Count n = count(c.graph);
+  EXPECT_EQ(n.seconds, 0u);
+  EXPECT_EQ(n.others, 2u);
+  expectMatchesCpu(c);
+}
+
 class ForcedEpilogueTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};
 
 TEST_P(ForcedEpilogueTiling, MatchesCpu) {
   // Edges: M = 129 and N = 68 / 30 are no multiple of any tile; K = 21 odd.
-  for (const Case& c : {epilogueCase(129, 21, 68), epilogueCase(33, 20, 30), headsCase(2, 9, 4, 8)})
+  for (const Case& c : {epilogueCase(129, 21, 68), epilogueCase(33, 20, 30), headsCase(2, 9, 4, 8),
+                        secondOutputCase(129, 21, 68), secondOutputCase(33, 20, 30)})
     expectMatchesCpu(c, GetParam());
 }
 

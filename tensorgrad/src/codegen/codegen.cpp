@@ -8,6 +8,7 @@
 #include "fold_identity_sum.h"
 #include "fold_optimizer.h"
 #include "fold_prologue.h"
+#include "fold_second_output.h"
 #include "fold_transpose.h"
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
@@ -98,6 +99,18 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   detail::PrologueFolds prologues;  // reductions computing the group that produces their input
   if (options.kernels == KernelSet::Fast)
     prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes);
+  std::vector<int> secondOf, secondFrom;  // matmul kernel's place → group written second, and back
+  if (options.kernels == KernelSet::Fast) {
+    secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,
+                                         sumOf, prologues.folded, folds.permuteOf);
+    secondFrom.assign(graph.ops.size(), -1);
+    for (size_t m = 0; m < secondOf.size(); ++m)
+      if (secondOf[m] >= 0) secondFrom[static_cast<size_t>(secondOf[m])] = static_cast<int>(m);
+  }
+  const auto secondAt = [&](size_t place) {
+    return secondOf.empty() || secondOf[place] < 0 ? std::vector<int>{}
+                                                   : groups[static_cast<size_t>(secondOf[place])];
+  };
   const auto permutesOf = [&](size_t m) {
     return folds.permuteOf.empty() ? std::array<int, 2>{-1, -1} : folds.permuteOf[m];
   };
@@ -128,15 +141,26 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(std::move(it->second));
       continue;
     }
+    if (!secondFrom.empty() && secondFrom[i] >= 0) {  // a matmul's second output
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
     if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store
       const int m = epilogueFrom[i];
       kernels.push_back(detail::foldedMatmulKernel(
-          graph, plan, m, {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i]},
+          graph, plan, m,
+          {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i], .second = secondAt(i)},
           std::nullopt, workgroupBytes));
       continue;
     }
     if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place
       kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!secondOf.empty() && secondOf[i] >= 0) {  // a matmul storing its product and a second output
+      kernels.push_back(detail::foldedMatmulKernel(
+          graph, plan, static_cast<int>(i), {.permutes = permutesOf(i), .second = secondAt(i)},
+          std::nullopt, workgroupBytes));
       continue;
     }
     const bool folded = !folds.folded.empty() && folds.folded[i];

@@ -4,6 +4,7 @@
 
 #include "../ops/op_registry.h"
 #include "fold_epilogue.h"
+#include "fold_second_output.h"
 
 namespace tg::detail {
 
@@ -19,6 +20,12 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   p.transB = folds.permutes[1] >= 0;
   std::vector<int> external;
   if (!folds.epilogue.empty()) p.epilogue = matmulEpilogue(graph, matmul, folds.epilogue, external);
+  if (!folds.second.empty()) {
+    if (!p.epilogue) p.epilogue = MatmulEpilogue{.wgsl = "fn epilogue(o : u32, mm : f32) -> f32 {\n  return mm;\n}\n"};
+    const int stored = folds.epilogue.empty() ? op.out : graph.ops[static_cast<size_t>(folds.epilogue.back())].out;
+    p.epilogue->wgsl += secondOutputFunction(graph, stored, folds.second);
+    p.epilogue->second = true;
+  }
   const KernelSource src = fastMatmulKernel(p, tiling);
   KernelSpec k;
   const int place = !folds.epilogue.empty() ? folds.epilogue.back() : folds.sumOp;
@@ -43,6 +50,11 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   if (folds.sumOp >= 0) k.fusedOps.push_back(folds.sumOp);
   k.fusedOps.insert(k.fusedOps.end(), folds.epilogue.begin(), folds.epilogue.end());
   k.bindings.push_back(bufferOf(place >= 0 ? graph.ops[static_cast<size_t>(place)].out : op.out));
+  if (!folds.second.empty()) {
+    k.fusedOps.insert(k.fusedOps.end(), folds.second.begin(), folds.second.end());
+    k.bindings.push_back(bufferOf(graph.ops[static_cast<size_t>(folds.second.back())].out));
+    k.outputs = 2;
+  }
   return k;
 }
 
@@ -55,11 +67,20 @@ std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel
   for (auto it = kernel.fusedOps.begin(); it != mm; ++it)
     for (size_t i = 0; i < 2; ++i)
       if (*graph.tensor(op.inputs[i]).source == *it) f.permutes[i] = *it;
+  // After the product: the sum, then the epilogue (ending at the kernel's place), then the
+  // second output's group.
+  bool inEpilogue = kernel.opIndex != *mm;
   for (auto it = mm + 1; it != kernel.fusedOps.end(); ++it) {
-    if (graph.ops[static_cast<size_t>(*it)].kind == OpKind::SumToShape)
+    if (graph.ops[static_cast<size_t>(*it)].kind == OpKind::SumToShape && it == mm + 1 &&
+        *it == kernel.opIndex) {
       f.sumOp = *it;
-    else
+      inEpilogue = false;
+    } else if (inEpilogue) {
       f.epilogue.push_back(*it);
+      inEpilogue = *it != kernel.opIndex;
+    } else {
+      f.second.push_back(*it);
+    }
   }
   return {*mm, f};
 }

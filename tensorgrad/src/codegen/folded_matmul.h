@@ -1,6 +1,6 @@
 // The fast set's matmul kernel with its folded neighbours: operands read through folded permutes
-// (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), and an
-// element-wise epilogue (fold_epilogue.h). fusedOps lists every op it computes, so tools show
+// (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), an
+// element-wise epilogue (fold_epilogue.h) and a second output (fold_second_output.h). fusedOps lists every op it computes, so tools show
 // them as one kernel.
 #pragma once
 
@@ -17,6 +17,7 @@ struct MatmulFolds {
   std::array<int, 2> permutes{-1, -1};  // per operand, the folded permute op (-1: none)
   int sumOp = -1;                       // the identity sum_to_shape computed in its place
   std::vector<int> epilogue{};          // the fused group computed in its store, in op order
+  std::vector<int> second{};            // the group written as a second output (fold_second_output.h)
 };
 
 // The kernel of matmul op `matmul` with `folds`, under chooseTiling's tiling or `tiling`. With a

@@ -48,6 +48,9 @@ int64_t blocks(const MatmulProblem& p, int64_t bm, int64_t bn) {
 // Stores product element `idx` (a flat index expression) with value `v`, through the epilogue.
 std::string store(const MatmulProblem& p, const std::string& idx, const std::string& v) {
   if (!p.epilogue) return "out[" + idx + "] = " + v + ";";
+  if (p.epilogue->second)
+    return "{ let ev = epilogue(" + idx + ", " + v + "); out[" + idx + "] = ev; out2[" + idx +
+           "] = second(" + idx + ", ev); }";
   const std::string at = p.epilogue->permuted ? "outIndex(" + idx + ")" : idx;
   return "out[" + at + "] = epilogue(" + idx + ", " + v + ");";
 }
@@ -55,11 +58,22 @@ std::string store(const MatmulProblem& p, const std::string& idx, const std::str
 // Stores elements idx .. idx + 3 (idx a multiple of 4) as one vec4 through an unpermuted epilogue.
 std::string store4(const MatmulProblem& p, const std::string& idx,
                    const std::array<std::string, 4>& v) {
-  std::string s = "out[(" + idx + ") / 4u] = vec4<f32>(";
-  for (size_t j = 0; j < 4; ++j) {
-    const std::string at = j ? "(" + idx + ") + " + u(static_cast<int64_t>(j)) : idx;
-    s += (j ? ", " : "") + (p.epilogue ? "epilogue(" + at + ", " + v[j] + ")" : v[j]);
+  std::array<std::string, 4> at;
+  for (size_t j = 0; j < 4; ++j) at[j] = j ? "(" + idx + ") + " + u(static_cast<int64_t>(j)) : idx;
+  if (p.epilogue && p.epilogue->second) {
+    std::string s = "{ ", first = "vec4<f32>(", second = "vec4<f32>(";
+    for (size_t j = 0; j < 4; ++j) {
+      const std::string e = "ev" + n(static_cast<int64_t>(j));
+      s += "let " + e + " = epilogue(" + at[j] + ", " + v[j] + "); ";
+      first += (j ? ", " : "") + e;
+      second += (j ? ", " : "") + std::string("second(") + at[j] + ", " + e + ")";
+    }
+    return s + "out[(" + idx + ") / 4u] = " + first + "); out2[(" + idx + ") / 4u] = " + second +
+           "); }";
   }
+  std::string s = "out[(" + idx + ") / 4u] = vec4<f32>(";
+  for (size_t j = 0; j < 4; ++j)
+    s += (j ? ", " : "") + (p.epilogue ? "epilogue(" + at[j] + ", " + v[j] + ")" : v[j]);
   return s + ");";
 }
 
@@ -75,8 +89,12 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
   w += "@group(0) @binding(0) var<storage, read> " + p.lhs + " : " + arr(vecA) + ";\n";
   w += "@group(0) @binding(1) var<storage, read> " + p.rhs + " : " + arr(vecB) + ";\n";
   if (p.epilogue) w += p.epilogue->wgsl;
-  w += "@group(0) @binding(" + n(2 + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0)) +
-       ") var<storage, read_write> out : " + std::string(arr(vecOut)) + ";\n";
+  const int64_t outBinding = 2 + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  w += "@group(0) @binding(" + n(outBinding) + ") var<storage, read_write> out : " +
+       std::string(arr(vecOut)) + ";\n";
+  if (p.epilogue && p.epilogue->second)
+    w += "@group(0) @binding(" + n(outBinding + 1) + ") var<storage, read_write> out2 : " +
+         std::string(arr(vecOut)) + ";\n";
   w += "@compute @workgroup_size(" + n(g.invocations()) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
        "u32) {\n";

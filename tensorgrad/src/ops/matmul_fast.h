@@ -25,11 +25,15 @@ namespace tg::detail {
 // `fn epilogue(o : u32, mm : f32) -> f32`, the value to store for element o of the product (flat
 // in its [batches, m, n] layout) whose sum is mm, and with `permuted`,
 // `fn outIndex(o : u32) -> u32`, where that value goes (else at o). It may read `bindings` more
-// buffers, declared in `wgsl` at bindings 2, 3, ...; `out` binds after them.
+// buffers, declared in `wgsl` at bindings 2, 3, ...; `out` binds after them. With `second`
+// (unpermuted only), `wgsl` also defines `fn second(o : u32, v : f32) -> f32`, a second value
+// computed from the stored one v and written to element o of `out2`, bound after `out`
+// (codegen/fold_second_output.h).
 struct MatmulEpilogue {
   std::string wgsl;
   size_t bindings = 0;
   bool permuted = false;
+  bool second = false;
 };
 
 // WebGPU's default maxComputeWorkgroupStorageSize, which every adapter offers.
@@ -80,7 +84,7 @@ int64_t chooseKSplits(const MatmulProblem& p);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the epilogue's, then
-// `out`.
+// `out` (and `out2`).
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 
