@@ -298,6 +298,12 @@ TEST(InspectProfile, TimesEveryKernel) {
       total += k["us"].get<double>();
     }
     EXPECT_NEAR(p["totalUs"].get<double>(), total, 1e-6 * std::max(1.0, total));
+    // A cost for each dispatch level the schedule has, and one for the whole step.
+    const Result schedule = inspect("schedule " + source);
+    ASSERT_EQ(schedule.status, 0) << schedule.out;
+    EXPECT_EQ(p["levelUs"].size(), countOf(schedule.out, "\nlevel ")) << source;
+    for (const auto& us : p["levelUs"]) EXPECT_GE(us.get<double>(), 0);
+    EXPECT_GE(p["stepUs"].get<double>(), 0);
     const size_t kernels = p["kernels"].size();
     if (source.starts_with("mlp-sin")) {
       EXPECT_EQ(kernels, 63u);
@@ -332,6 +338,7 @@ TEST(InspectProfile, TimesEveryKernel) {
   const Result text = inspect("profile mlp-sin --batch 16 --reps 1");
   ASSERT_EQ(text.status, 0) << text.out;
   EXPECT_NE(text.out.find("GFLOP/s"), std::string::npos);
+  EXPECT_NE(text.out.find("the step on the GPU"), std::string::npos);
   EXPECT_NE(text.out.find("matmul"), std::string::npos);
 }
 

@@ -145,7 +145,9 @@ struct Profile {
   std::string device;
   uint32_t reps = 0;
   std::vector<KernelCost> kernels;
-  double totalUs() const;
+  std::vector<double> levelUs;  // by dispatch level (from 1): its kernels dispatched together
+  double stepUs = 0;            // every kernel in dispatch order: the step's GPU time
+  double totalUs() const;       // the kernels' costs summed: the serial cost
 };
 struct ProfileOptions {
   std::string device;  // adapter name contains this; empty: WEBGPU_ADAPTER or the best one
@@ -155,6 +157,7 @@ struct ProfileOptions {
   uint32_t warmUpMs = 20;
 };
 // Each kernel dispatched N and 2N times in one pass; the difference over N cancels the submit.
+// Then each level's kernels, and the whole step, the same way.
 // Throws std::runtime_error when there is no device or the device rejects a kernel.
 Profile profileKernels(const Subject& s, const ProfileOptions& options);
 std::string profileText(const Subject& s, const Profile& p, size_t top = 20);

@@ -260,7 +260,8 @@ int main(int argc, char** argv) {
   auto* profile =
       app.add_subcommand("profile",
                          "Every kernel timed on the device, grouped by op kind, with achieved "
-                         "GB/s and FLOP/s.");
+                         "GB/s and FLOP/s; then each dispatch level and the whole step, without "
+                         "the host's submit.");
   src.add(profile);
   profile->add_option("--device", device,
                       "adapter whose name contains this text (default: the best one)");

@@ -4,7 +4,10 @@
 // the step's serial GPU cost. Each kernel first runs alone for a while, so the device is at its
 // working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
 // written once each, and output elements × the kernel's loop length (×2 for the multiply-adds
-// of convolutions; 2·M·N·K for a matmul, whatever its tiling).
+// of convolutions; 2·M·N·K for a matmul, whatever its tiling). Then each dispatch level's kernels
+// together and the whole step the same way: a level's cost against its slowest kernel's shows
+// what its barrier and its kernels' ramps add; the step's against the host's step time shows
+// what the host adds.
 #include <webgpu/webgpu_cpp.h>
 
 #include <algorithm>
@@ -114,16 +117,23 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     pipeline = d.device.CreateComputePipeline(&pd);
     return pipeline;
   };
-  // Wall time of one submit of `count` dispatches, best of 3.
-  auto timeDispatches = [&](const tg::KernelSpec& k, const wgpu::BindGroup& group, uint32_t count) {
+  struct Dispatch {
+    const tg::KernelSpec* kernel;
+    wgpu::BindGroup group;
+  };
+  // Wall time of one submit of `dispatches` in order, `count` times over in one pass, best of 3.
+  auto timeDispatches = [&](const std::vector<Dispatch>& dispatches, uint32_t count) {
     double best = 1e300;
     for (int attempt = 0; attempt < 3; ++attempt) {
       wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
       wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
-      pass.SetPipeline(pipelineFor(k));
-      pass.SetBindGroup(0, group);
-      const auto n = k.dispatch();
-      for (uint32_t i = 0; i < count; ++i) pass.DispatchWorkgroups(n[0], n[1]);
+      for (uint32_t i = 0; i < count; ++i)
+        for (const Dispatch& k : dispatches) {
+          pass.SetPipeline(pipelineFor(*k.kernel));
+          pass.SetBindGroup(0, k.group);
+          const auto n = k.kernel->dispatch();
+          pass.DispatchWorkgroups(n[0], n[1]);
+        }
       pass.End();
       wgpu::CommandBuffer commands = encoder.Finish();
       const auto start = Clock::now();
@@ -138,6 +148,13 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     return best;
   };
 
+  // N and 2N times over, the difference over N: the submit and the wait cancel.
+  const auto costOf = [&](const std::vector<Dispatch>& dispatches) {
+    const double once = timeDispatches(dispatches, options.reps);
+    const double twice = timeDispatches(dispatches, 2 * options.reps);
+    return std::max(0.0, (twice - once) / options.reps);
+  };
+  std::vector<Dispatch> step;  // every kernel, in dispatch order
   for (size_t i = 0; i < s.kernels.size(); ++i) {
     const tg::KernelSpec& k = s.ir.kernels[s.kernels[i]];
     const tg::Op& op = s.ir.graph.ops.at(static_cast<size_t>(k.opIndex));
@@ -148,21 +165,21 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     const wgpu::BindGroupDescriptor bg{.layout = pipelineFor(k).GetBindGroupLayout(0),
                                        .entryCount = entries.size(),
                                        .entries = entries.data()};
-    const wgpu::BindGroup group = d.device.CreateBindGroup(&bg);
+    step.push_back({&k, d.device.CreateBindGroup(&bg)});
+    const std::vector<Dispatch> alone{step.back()};
     // Timed cold, short bursts read several times slow (H100, --reps 5: 205 µs for a product
     // gemm_bench times at 38), so the device first runs this kernel for warmUpMs.
     double warm = 0;
     for (int burst = 0; warm < 1000.0 * options.warmUpMs && burst < 256; ++burst)
-      warm += timeDispatches(k, group, options.reps);
-    const double once = timeDispatches(k, group, options.reps);
-    const double twice = timeDispatches(k, group, 2 * options.reps);
+      warm += timeDispatches(alone, options.reps);
+    const double us = costOf(alone);
     if (!errors.empty())
       throw std::runtime_error("the device rejected kernel " + std::to_string(i) + " (op " +
                                std::to_string(k.opIndex) + ", " +
                                std::string(tg::opKindName(k.kind)) + "): " + errors.front());
     KernelCost c;
     c.index = i;
-    c.us = std::max(0.0, (twice - once) / options.reps);
+    c.us = us;
     const double outElements = static_cast<double>(tg::shapeSize(s.ir.graph.tensor(op.out).shape));
     c.bytes = 4 * outElements;
     for (int t : op.inputs)
@@ -185,6 +202,15 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     }
     p.kernels.push_back(c);
   }
+  // Each level's kernels together (a barrier after them, as each rewrites its output), then the
+  // whole step: what the kernels cost with their barriers, without the host's submit.
+  for (const LevelRow& level : levelRows(s)) {
+    std::vector<Dispatch> dispatches;
+    for (size_t i : level.kernels) dispatches.push_back(step.at(i));
+    p.levelUs.push_back(costOf(dispatches));
+  }
+  p.stepUs = costOf(step);
+  if (!errors.empty()) throw std::runtime_error("the device rejected the step: " + errors.front());
   return p;
 }
 
@@ -222,6 +248,24 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
                   g.flops * rate);
     os << line;
   }
+  if (!p.levelUs.empty()) {
+    const std::vector<LevelRow> levels = levelRows(s);
+    double sum = 0;
+    for (double us : p.levelUs) sum += us;
+    std::snprintf(line, sizeof line,
+                  "\nthe step on the GPU: %.1f us, all kernels in order (%zu levels: %.1f us timed "
+                  "a level at a time)\n%5s %7s %9s %12s %10s\n",
+                  p.stepUs, p.levelUs.size(), sum, "level", "kernels", "us", "slowest alone",
+                  "the rest");
+    os << line;
+    for (size_t l = 0; l < p.levelUs.size(); ++l) {
+      double slowest = 0;
+      for (size_t i : levels.at(l).kernels) slowest = std::max(slowest, p.kernels.at(i).us);
+      std::snprintf(line, sizeof line, "%5zu %7zu %9.2f %12.2f %10.2f\n", l + 1,
+                    levels[l].kernels.size(), p.levelUs[l], slowest, p.levelUs[l] - slowest);
+      os << line;
+    }
+  }
   std::vector<KernelCost> costs = p.kernels;
   std::stable_sort(costs.begin(), costs.end(),
                    [](const KernelCost& a, const KernelCost& b) { return a.us > b.us; });
@@ -249,7 +293,8 @@ nlohmann::json profileJson(const Subject& s, const Profile& p) {
                        {"us", c.us},
                        {"bytes", c.bytes},
                        {"flops", c.flops}});
-  return {{"device", p.device}, {"reps", p.reps}, {"totalUs", p.totalUs()}, {"kernels", kernels}};
+  return {{"device", p.device}, {"reps", p.reps},     {"totalUs", p.totalUs()},
+          {"kernels", kernels},   {"stepUs", p.stepUs}, {"levelUs", p.levelUs}};
 }
 
 }  // namespace tg_inspect
