@@ -341,13 +341,16 @@ bool loseDeviceForTesting(const RuntimeOptions& options = {},
                           std::string_view message = "lost for testing");
 
 // Whether waits spin rather than sleep at once: an idle GPU thread for up to 200 µs for the next
-// call, so a step posted right after the last one's result starts without a thread wake-up, and a
-// step's or run's tg::Future near its result's expected time (future.h). They do on a GPU and not
-// on a software device. `true` or `false` forces both on every device, std::nullopt restores the
-// default; for tests of both paths.
+// call, so a step posted right after the last one's result starts without a thread wake-up; a GPU
+// thread with a step in flight for up to 200 µs for the next step before it waits on that one,
+// so the next is queued behind it (pipelined steps); and a step's or run's tg::Future near its
+// result's expected time (future.h). They do on a GPU and not on a software device. `true` or
+// `false` forces all on every device, std::nullopt restores the default; for tests of both paths.
 void spinWaitsForTesting(std::optional<bool> on);
 // How many times an idle GPU thread of this process has started such a spin.
 uint64_t gpuThreadSpinsForTesting();
+// How many pipelined steps of this process were submitted while an earlier step was in flight.
+uint64_t pipelinedJobsBehindUnfinishedForTesting();
 // How many waits on a tg::Future of this process have polled for their result.
 uint64_t resultPollsForTesting();
 

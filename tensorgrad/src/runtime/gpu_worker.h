@@ -40,9 +40,15 @@ struct GpuContext {
 
   // The second halves of pipelined jobs (GpuWorker::postPipelined), oldest first: a step's
   // readback, run once the next step is submitted, before any other job, or when no job waits.
-  std::deque<std::function<void(GpuContext&)>> unfinished;
+  struct Unfinished {
+    std::function<void(GpuContext&)> finish;
+    std::function<bool()> ready{};  // whether `finish` would not wait on the device (none: never)
+  };
+  std::deque<Unfinished> unfinished;
   // Runs the unfinished work, oldest first, until only `keep` remain.
   void finishUnfinished(size_t keep = 0);
+  // Whether the oldest unfinished work would finish without waiting on the device (a poll).
+  bool oldestUnfinishedReady() const;
   // The errors reported since the last call, joined, and the loss once the device is lost; empty
   // if none.
   std::string takeErrors();

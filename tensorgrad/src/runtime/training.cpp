@@ -180,7 +180,11 @@ Future<StepResult> step(const std::shared_ptr<TrainingImpl>& t, Feed inputs) {
     } catch (const std::exception& e) {
       return deliver(*s, failedStep(std::string("step: ") + e.what()));
     }
-    gpu.unfinished.push_back([s](GpuContext& g) { deliver(*s, finishStep(*s, g)); });
+    gpu.unfinished.push_back(
+        {.finish = [s](GpuContext& g) { deliver(*s, finishStep(*s, g)); },
+         .ready = [instance = gpu.instance, future = s->ticket.future] {
+           return instance.WaitAny(future, 0) == wgpu::WaitStatus::Success;
+         }});
   });
   return result;
 }
