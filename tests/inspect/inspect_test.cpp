@@ -304,6 +304,7 @@ TEST(InspectProfile, TimesEveryKernel) {
     EXPECT_EQ(p["levelUs"].size(), countOf(schedule.out, "\nlevel ")) << source;
     for (const auto& us : p["levelUs"]) EXPECT_GE(us.get<double>(), 0);
     EXPECT_GE(p["stepUs"].get<double>(), 0);
+    EXPECT_GE(p["submittedStepUs"].get<double>(), 0);
     const size_t kernels = p["kernels"].size();
     if (source.starts_with("mlp-sin")) {
       EXPECT_EQ(kernels, 63u);

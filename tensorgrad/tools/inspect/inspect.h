@@ -146,7 +146,8 @@ struct Profile {
   uint32_t reps = 0;
   std::vector<KernelCost> kernels;
   std::vector<double> levelUs;  // by dispatch level (from 1): its kernels dispatched together
-  double stepUs = 0;            // every kernel in dispatch order: the step's GPU time
+  double stepUs = 0;            // the levels in order, in one pass: the step's GPU time
+  double submittedStepUs = 0;   // the same, each step a submission of its own
   double totalUs() const;       // the kernels' costs summed: the serial cost
 };
 struct ProfileOptions {
