@@ -443,6 +443,9 @@ uint32_t DeviceImpl::FindMemoryType(uint32_t allowedTypes, MemoryKind kind) cons
     case MemoryKind::Upload:
       wanted = {hostVisible};
       break;
+    case MemoryKind::UploadNear:
+      wanted = {hostVisible | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT};
+      break;
     case MemoryKind::Readback:
       wanted = {hostVisible | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, hostVisible};
       break;

@@ -28,7 +28,9 @@ class BufferImpl;
 class ShaderModuleImpl;
 
 // What a buffer's memory is for: GPU-only work, host writes (upload), or host reads (readback).
-enum class MemoryKind { DeviceLocal, Upload, Readback };
+// UploadNear: host-visible memory on the device (a BAR window), where the GPU reads a staged copy
+// without crossing the bus; a caller falls back to Upload where there is none or it is full.
+enum class MemoryKind { DeviceLocal, Upload, UploadNear, Readback };
 
 // A Vulkan buffer and its memory.
 struct RawBuffer {
