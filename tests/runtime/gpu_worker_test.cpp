@@ -1,7 +1,9 @@
-// The GPU thread's order of work: a pipelined job posted while a step is in flight and not yet
-// done is submitted before that step is finished where waits spin (the next step queued behind
-// the one in flight), and after it where they sleep. The "step" here is a stand-in whose readiness
-// the test controls; its finish blocks until it is ready, as a real step's readback does.
+// The GPU thread's order of work with a step in flight and no job: where waits spin it watches
+// for the next job (a pipelined caller's next step) before it waits on that step, so a job that
+// comes first is submitted behind the step in flight; a step that becomes ready first is finished
+// at once; where waits sleep it waits on the step at once. The "step" here is a stand-in whose
+// readiness the test controls; its finish blocks until it is ready, as a real step's readback
+// does. The watch is lengthened to 2 s so that a loaded machine's scheduling cannot decide.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -15,64 +17,88 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
-void busyFor(std::chrono::microseconds d) {
-  const auto until = Clock::now() + d;
-  while (Clock::now() < until) {
-  }
-}
+enum class Next { After50us, AfterStep1Finishes };
 
-// The GPU thread's log of one scenario: step 1 is submitted and left in flight (not ready); the
-// caller posts step 2 50 µs after step 1's submit, then lets step 1 become ready.
-std::vector<std::string> scenario(tg::detail::GpuWorker& worker) {
-  std::vector<std::string> log;  // written on the GPU thread only, read after it is done
-  std::atomic<bool> submitted{false}, ready{false};
-  const auto stepJob = [&](const std::string& name, bool startsReady) {
-    return [&, name, startsReady](tg::detail::GpuContext& gpu) {
-      log.push_back("submit " + name);
+struct Scenario {
+  std::vector<std::string> log;
+  Clock::duration readyToFinished{};  // from step 1 ready to its finish
+};
+
+// Step 1 is submitted and left in flight (not ready). With Next::After50us the caller posts step
+// 2 50 µs after step 1's submit, then makes step 1 ready; with Next::AfterStep1Finishes it makes
+// step 1 ready at once and posts step 2 once step 1 has finished.
+Scenario run(tg::detail::GpuWorker& worker, Next next) {
+  Scenario out;  // written on the GPU thread, read after it is done
+  std::atomic<bool> submitted{false}, ready{false}, finished{false};
+  Clock::time_point readyAt, finishedAt;
+  const auto stepJob = [&](const std::string& name, bool first) {
+    return [&, name, first](tg::detail::GpuContext& gpu) {
+      out.log.push_back("submit " + name);
       gpu.unfinished.push_back(
           {.finish =
-               [&, name, startsReady](tg::detail::GpuContext&) {
-                 while (!startsReady && !ready.load()) {
+               [&, name, first](tg::detail::GpuContext&) {
+                 while (first && !ready.load()) {
                  }
-                 log.push_back("finish " + name);
+                 if (first) finishedAt = Clock::now();
+                 out.log.push_back("finish " + name);
+                 if (first) finished.store(true);
                },
-           .ready = [&, startsReady] { return startsReady || ready.load(); }});
-      submitted.store(true);
+           .ready = [&, first] { return !first || ready.load(); }});
+      if (first) submitted.store(true);
     };
   };
-  worker.postPipelined(stepJob("1", false));
+  worker.postPipelined(stepJob("1", true));
   while (!submitted.load()) {
   }
-  busyFor(std::chrono::microseconds(50));  // the caller's own work before its next step
-  worker.postPipelined(stepJob("2", true));
-  ready.store(true);
+  if (next == Next::After50us) {
+    const auto until = Clock::now() + 50us;
+    while (Clock::now() < until) {
+    }
+    worker.postPipelined(stepJob("2", false));
+    readyAt = Clock::now();
+    ready.store(true);
+  } else {
+    readyAt = Clock::now();
+    ready.store(true);
+    while (!finished.load()) {
+    }
+    worker.postPipelined(stepJob("2", false));
+  }
   worker.post([](tg::detail::GpuContext&) {}).get();  // finishes everything before it
-  return log;
+  out.readyToFinished = finishedAt - readyAt;
+  return out;
 }
 
-TEST(GpuWorker, QueuesTheNextPipelinedStepBehindTheOneInFlightWhereWaitsSpin) {
-  struct RestoreSpin {
-    ~RestoreSpin() { tg::spinWaitsForTesting(std::nullopt); }
+TEST(GpuWorker, WithAStepInFlightWaitsForTheNextStepOnlyWhereWaitsSpin) {
+  struct Restore {
+    std::chrono::microseconds spin = tg::detail::setStepInFlightSpinForTesting(2s);
+    ~Restore() {
+      tg::spinWaitsForTesting(std::nullopt);
+      tg::detail::setStepInFlightSpinForTesting(spin);
+    }
   } restore;
   tg::detail::GpuWorker worker{tg::RuntimeOptions{}};
   const std::vector<std::string> behind{"submit 1", "submit 2", "finish 1", "finish 2"};
   const std::vector<std::string> after{"submit 1", "finish 1", "submit 2", "finish 2"};
-  // A thread preempted for the window (200 µs) can miss it: one scenario of three must show
-  // each order.
-  const auto shows = [&](bool spin, const std::vector<std::string>& order) {
-    tg::spinWaitsForTesting(spin);
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      const std::vector<std::string> log = scenario(worker);
-      if (log == order) return true;
-      EXPECT_TRUE(log == behind || log == after) << testing::PrintToString(log);
-    }
-    return false;
-  };
+
+  tg::spinWaitsForTesting(true);
   const uint64_t before = tg::pipelinedJobsBehindUnfinishedForTesting();
-  EXPECT_TRUE(shows(true, behind));
-  EXPECT_GT(tg::pipelinedJobsBehindUnfinishedForTesting(), before);
-  EXPECT_TRUE(shows(false, after));
+  EXPECT_EQ(run(worker, Next::After50us).log, behind);  // queued behind step 1
+  EXPECT_EQ(tg::pipelinedJobsBehindUnfinishedForTesting(), before + 1);
+  // A step that is ready ends the watch: it is finished at once, not 2 s later.
+  const Scenario readyFirst = run(worker, Next::AfterStep1Finishes);
+  EXPECT_EQ(readyFirst.log, after);
+  EXPECT_LT(readyFirst.readyToFinished, 1s);
+
+  // Where waits sleep, the thread waits on step 1 at once: 50 µs later, step 2 comes after it
+  // (unless this thread was held up past the worker's whole wait, which the log would show).
+  tg::spinWaitsForTesting(false);
+  const Scenario sleeping = run(worker, Next::After50us);
+  EXPECT_TRUE(sleeping.log == after || sleeping.log == behind);
+  EXPECT_EQ(tg::pipelinedJobsBehindUnfinishedForTesting(),
+            before + 1 + (sleeping.log == behind ? 1 : 0));
 }
 
 }  // namespace

@@ -48,7 +48,9 @@ struct KernelSpec {
 // folded into the matmul that alone reads it (no kernel of its own), as is an identity
 // sum_to_shape after a matmul (the matmul writes the copy's buffer), and so is the fused
 // element-wise group that alone reads a matmul's product (a matmul epilogue: bias, activation,
-// residual, a head split's reshape and permute as a permuted store); element-wise ops and the
+// residual, a head split's reshape and permute as a permuted store), and a group reading nothing
+// but the value a matmul stores, at its own element, as that matmul's second output (the MLP's
+// loss gradient); element-wise ops and the
 // row reductions between them (a layernorm, forward and backward) run as one kernel, a few
 // lanes a row, writing every value other kernels read (fuse_rows.h); element-wise kernels
 // reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4

@@ -15,6 +15,7 @@ namespace {
 std::atomic<int> spinOverride{-1};  // spinWaitsForTesting: -1 the device decides, 0 off, 1 on
 std::atomic<uint64_t> spinsStarted{0};  // gpuThreadSpinsForTesting
 std::atomic<uint64_t> stepsQueuedBehind{0};  // pipelinedJobsBehindUnfinishedForTesting
+std::atomic<int64_t> stepInFlightSpinUs{200};  // setStepInFlightSpinForTesting
 std::atomic<uint64_t> resultPolls{0};   // resultPollsForTesting
 
 // Whether waits on this device spin or poll rather than sleep at once.
@@ -35,6 +36,10 @@ WaitPlan ResultLatency::planFor(WaitPlan::Clock::time_point call, bool onCpu) co
   const nanoseconds margin =
       std::clamp<nanoseconds>(expected / 8, microseconds(200), microseconds(2000));
   return {.pollFrom = call + expected - margin, .pollUntil = call + expected + margin};
+}
+
+std::chrono::microseconds setStepInFlightSpinForTesting(std::chrono::microseconds spin) {
+  return std::chrono::microseconds(stepInFlightSpinUs.exchange(spin.count()));
 }
 
 void GpuContext::finishUnfinished(size_t keep) {
@@ -292,7 +297,7 @@ void awaitNextJobBriefly(const std::atomic<uint64_t>& enqueued, uint64_t seen) {
 // flight, where finishing that step first would leave the GPU idle from the step's end until the
 // next submit reaches it (an H100 step of 36 µs on the GPU took 97 µs a step so).
 bool jobBeforeStepEnds(const std::atomic<uint64_t>& enqueued, uint64_t seen, const GpuContext& gpu) {
-  const auto until = std::chrono::steady_clock::now() + kSpinForNextJob;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(stepInFlightSpinUs.load());
   for (;;) {
     if (enqueued.load(std::memory_order_acquire) != seen) return true;
     if (gpu.oldestUnfinishedReady() || std::chrono::steady_clock::now() >= until) return false;

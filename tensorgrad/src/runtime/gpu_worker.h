@@ -5,6 +5,7 @@
 #include <webgpu/webgpu_cpp.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -53,6 +54,11 @@ struct GpuContext {
   // if none.
   std::string takeErrors();
 };
+
+// How long a GPU thread with a step in flight and no job watches for the next job before it
+// waits on that step (200 µs; the spin ends sooner once the step is ready). For tests, which
+// lengthen it so that a loaded machine's scheduling cannot decide them. Returns the previous.
+std::chrono::microseconds setStepInFlightSpinForTesting(std::chrono::microseconds spin);
 
 // Opens the device an options' adapter names; throws CompileError with checkWebGPU's advice.
 // A WebGPU instance on the Vulkan driver the options select (vulkanDriver, device); throws

@@ -97,14 +97,21 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
   p.device = d.name;
   p.reps = options.reps;
 
-  std::vector<wgpu::Buffer> buffers;
-  for (const tg::BufferSpec& b : s.ir.plan.buffers) {
+  // A buffer each, but views (the fast set's optimizer arenas) are ranges of their parent's, as
+  // the runtime binds them: a kernel writing an arena and one reading a view of it then need the
+  // barrier between them that the step has.
+  const std::vector<tg::BufferSpec>& specs = s.ir.plan.buffers;
+  std::vector<wgpu::Buffer> buffers(specs.size());
+  for (const tg::BufferSpec& b : specs) {
+    if (b.parent >= 0) continue;
     wgpu::BufferDescriptor bd;
     bd.label = b.name;
     bd.size = static_cast<uint64_t>(std::max<int64_t>(b.byteSize, 4));
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopyDst;
-    buffers.push_back(d.device.CreateBuffer(&bd));
+    buffers.at(static_cast<size_t>(b.id)) = d.device.CreateBuffer(&bd);
   }
+  for (const tg::BufferSpec& b : specs)
+    if (b.parent >= 0) buffers.at(static_cast<size_t>(b.id)) = buffers.at(static_cast<size_t>(b.parent));
   std::map<std::string, wgpu::ComputePipeline> pipelines;  // one per distinct WGSL, as the runtime
   auto pipelineFor = [&](const tg::KernelSpec& k) {
     wgpu::ComputePipeline& pipeline = pipelines[k.wgsl];
@@ -122,51 +129,29 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     const tg::KernelSpec* kernel;
     wgpu::BindGroup group;
   };
-  // Wall time of one submit of `dispatches` in order, `count` times over in one pass, best of 3.
-  auto timeDispatches = [&](const std::vector<Dispatch>& dispatches, uint32_t count) {
-    double best = 1e300;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
-      wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
-      for (uint32_t i = 0; i < count; ++i)
-        for (const Dispatch& k : dispatches) {
-          pass.SetPipeline(pipelineFor(*k.kernel));
-          pass.SetBindGroup(0, k.group);
-          const auto n = k.kernel->dispatch();
-          pass.DispatchWorkgroups(n[0], n[1]);
-        }
-      pass.End();
-      wgpu::CommandBuffer commands = encoder.Finish();
-      const auto start = Clock::now();
-      queue.Submit(1, &commands);
-      d.instance.WaitAny(
-          queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
-                                    [](wgpu::QueueWorkDoneStatus, std::string_view) {}),
-          UINT64_MAX);
-      best =
-          std::min(best, std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    }
-    return best;
+  // One pass of `dispatches` in order, `count` times over.
+  auto encode = [&](const std::vector<Dispatch>& dispatches, uint32_t count) {
+    wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
+    wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+    for (uint32_t i = 0; i < count; ++i)
+      for (const Dispatch& k : dispatches) {
+        pass.SetPipeline(pipelineFor(*k.kernel));
+        pass.SetBindGroup(0, k.group);
+        const auto n = k.kernel->dispatch();
+        pass.DispatchWorkgroups(n[0], n[1]);
+      }
+    pass.End();
+    return encoder.Finish();
   };
-
-  // Wall time of `count` submissions of `dispatches` (one pass each), queued back to back and
-  // waited for once, best of 3.
-  auto timeSubmissions = [&](const std::vector<Dispatch>& dispatches, uint32_t count) {
+  // Wall time of `dispatches` `count` times over, best of 3: in one pass of one submit, or with
+  // `submitEach` one submit each time, queued back to back, and waited for once.
+  auto timeDispatches = [&](const std::vector<Dispatch>& dispatches, uint32_t count,
+                            bool submitEach = false) {
     double best = 1e300;
     for (int attempt = 0; attempt < 3; ++attempt) {
       std::vector<wgpu::CommandBuffer> commands;
-      for (uint32_t i = 0; i < count; ++i) {
-        wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
-        wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
-        for (const Dispatch& k : dispatches) {
-          pass.SetPipeline(pipelineFor(*k.kernel));
-          pass.SetBindGroup(0, k.group);
-          const auto n = k.kernel->dispatch();
-          pass.DispatchWorkgroups(n[0], n[1]);
-        }
-        pass.End();
-        commands.push_back(encoder.Finish());
-      }
+      for (uint32_t i = 0; i < (submitEach ? count : 1); ++i)
+        commands.push_back(encode(dispatches, submitEach ? 1 : count));
       const auto start = Clock::now();
       for (const wgpu::CommandBuffer& c : commands) queue.Submit(1, &c);
       d.instance.WaitAny(
@@ -180,11 +165,8 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
   };
   // N and 2N times over, the difference over N: the submit and the wait cancel.
   const auto costOf = [&](const std::vector<Dispatch>& dispatches, bool submitEach = false) {
-    const auto time = [&](uint32_t count) {
-      return submitEach ? timeSubmissions(dispatches, count) : timeDispatches(dispatches, count);
-    };
-    const double once = time(options.reps);
-    const double twice = time(2 * options.reps);
+    const double once = timeDispatches(dispatches, options.reps, submitEach);
+    const double twice = timeDispatches(dispatches, 2 * options.reps, submitEach);
     return std::max(0.0, (twice - once) / options.reps);
   };
   std::vector<Dispatch> step;  // every kernel, in dispatch order
@@ -193,8 +175,12 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     const tg::Op& op = s.ir.graph.ops.at(static_cast<size_t>(k.opIndex));
     std::vector<wgpu::BindGroupEntry> entries;
     for (size_t b = 0; b < k.bindings.size(); ++b)
-      entries.push_back({.binding = static_cast<uint32_t>(b),
-                         .buffer = buffers.at(static_cast<size_t>(k.bindings[b]))});
+      entries.push_back(
+          {.binding = static_cast<uint32_t>(b),
+           .buffer = buffers.at(static_cast<size_t>(k.bindings[b])),
+           .offset = static_cast<uint64_t>(specs.at(static_cast<size_t>(k.bindings[b])).offset),
+           .size = static_cast<uint64_t>(
+               std::max<int64_t>(specs.at(static_cast<size_t>(k.bindings[b])).byteSize, 4))});
     const wgpu::BindGroupDescriptor bg{.layout = pipelineFor(k).GetBindGroupLayout(0),
                                        .entryCount = entries.size(),
                                        .entries = entries.data()};
