@@ -96,7 +96,8 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
       if (use.aliasedReshape(end) || graph.tensor(end.out).dtype != Dtype::F32 ||
           shapeSize(graph.tensor(end.out).shape) != shapeSize(graph.tensor(stored).shape))
         continue;
-      if (!std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }))
+      if (!std::all_of(group.begin(), group.end(),
+                       [&](int m) { return fusable(graph, m, elsewhere); }))
         continue;
       if (!readsOnlyTheStoredValue(graph, stored, group)) continue;
       if (!bufferIdle(graph, use, use.bufferOf(end.out), first, last, group)) continue;

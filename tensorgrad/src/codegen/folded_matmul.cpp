@@ -21,8 +21,12 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   std::vector<int> external;
   if (!folds.epilogue.empty()) p.epilogue = matmulEpilogue(graph, matmul, folds.epilogue, external);
   if (!folds.second.empty()) {
-    if (!p.epilogue) p.epilogue = MatmulEpilogue{.wgsl = "fn epilogue(o : u32, mm : f32) -> f32 {\n  return mm;\n}\n"};
-    const int stored = folds.epilogue.empty() ? op.out : graph.ops[static_cast<size_t>(folds.epilogue.back())].out;
+    if (!p.epilogue)  // the product stored as it is
+      p.epilogue =
+          MatmulEpilogue{.wgsl = "fn epilogue(o : u32, mm : f32) -> f32 {\n  return mm;\n}\n"};
+    const int stored = folds.epilogue.empty()
+                           ? op.out
+                           : graph.ops[static_cast<size_t>(folds.epilogue.back())].out;
     p.epilogue->wgsl += secondOutputFunction(graph, stored, folds.second);
     p.epilogue->second = true;
   }

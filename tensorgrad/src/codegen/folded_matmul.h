@@ -17,7 +17,7 @@ struct MatmulFolds {
   std::array<int, 2> permutes{-1, -1};  // per operand, the folded permute op (-1: none)
   int sumOp = -1;                       // the identity sum_to_shape computed in its place
   std::vector<int> epilogue{};          // the fused group computed in its store, in op order
-  std::vector<int> second{};            // the group written as a second output (fold_second_output.h)
+  std::vector<int> second{};            // the group of a second output (fold_second_output.h)
 };
 
 // The kernel of matmul op `matmul` with `folds`, under chooseTiling's tiling or `tiling`. With a
