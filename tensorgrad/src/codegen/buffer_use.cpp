@@ -36,4 +36,16 @@ bool BufferUse::untouched(int t, int from, int to) const {
   return true;
 }
 
+bool BufferUse::idle(int t, int from, int to, const std::vector<int>& group) const {
+  const int buffer = bufferOf(t);
+  for (int k = from; k < to; ++k) {
+    if (std::find(group.begin(), group.end(), k) != group.end()) continue;
+    const Op& op = graph_.ops[static_cast<size_t>(k)];
+    if (bufferOf(op.out) == buffer) return false;
+    for (int in : op.inputs)
+      if (bufferOf(in) == buffer) return false;
+  }
+  return true;
+}
+
 }  // namespace tg::detail

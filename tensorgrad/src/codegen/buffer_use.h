@@ -26,6 +26,9 @@ class BufferUse {
   // Reading `t` at op `to` instead of op `from` is safe: no op in (from, to] writes its buffer
   // (an aliased reshape rewrites nothing).
   bool untouched(int t, int from, int to) const;
+  // Writing `t` at op `from` instead of op `to` is safe: no op in [from, to) other than those of
+  // `group` (sorted or not) reads or writes its buffer (a pooled plan may share it).
+  bool idle(int t, int from, int to, const std::vector<int>& group) const;
   // A reshape planned into its input's buffer (planBuffers' aliasReshapes): nothing to copy.
   bool aliasedReshape(const Op& op) const {
     return op.kind == OpKind::Reshape && bufferOf(op.out) == bufferOf(op.inputs[0]);

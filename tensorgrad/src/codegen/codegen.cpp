@@ -30,6 +30,14 @@ int bufferOf(const BufferPlan& plan, int tensor) {
   return plan.tensorToBuffer.at(static_cast<size_t>(tensor));
 }
 
+// The inverse of a fold's map from op to op (-1: none), over `n` ops.
+std::vector<int> inverse(const std::vector<int>& of, size_t n) {
+  std::vector<int> from(n, -1);
+  for (size_t m = 0; m < of.size(); ++m)
+    if (of[m] >= 0) from[static_cast<size_t>(of[m])] = static_cast<int>(m);
+  return from;
+}
+
 int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   // A matmul's threads share K among them: all of it per output, or K / 256 when a workgroup
   // sums each output.
@@ -57,9 +65,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   if (options.kernels == KernelSet::Fast) {
     folds = detail::foldTransposes(graph, use);
     sumOf = detail::foldIdentitySums(graph, use, folds.permuteOf);
-    sumFrom.assign(graph.ops.size(), -1);
-    for (size_t m = 0; m < sumOf.size(); ++m)
-      if (sumOf[m] >= 0) sumFrom[static_cast<size_t>(sumOf[m])] = static_cast<int>(m);
+    sumFrom = inverse(sumOf, graph.ops.size());
   }
   // Permutes folded into matmuls and the ops the fused optimizer computes stay out of groups
   // (and so out of epilogues).
@@ -92,9 +98,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   std::vector<int> epilogueOf, epilogueFrom;  // matmul → last op of the group in its store, and back
   if (options.kernels == KernelSet::Fast) {
     epilogueOf = detail::foldEpilogues(graph, use, groups, elsewhere, folds.permuteOf, sumOf);
-    epilogueFrom.assign(graph.ops.size(), -1);
-    for (size_t m = 0; m < epilogueOf.size(); ++m)
-      if (epilogueOf[m] >= 0) epilogueFrom[static_cast<size_t>(epilogueOf[m])] = static_cast<int>(m);
+    epilogueFrom = inverse(epilogueOf, graph.ops.size());
   }
   detail::PrologueFolds prologues;  // reductions computing the group that produces their input
   if (options.kernels == KernelSet::Fast)
@@ -103,9 +107,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   if (options.kernels == KernelSet::Fast) {
     secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,
                                          sumOf, prologues.folded, folds.permuteOf);
-    secondFrom.assign(graph.ops.size(), -1);
-    for (size_t m = 0; m < secondOf.size(); ++m)
-      if (secondOf[m] >= 0) secondFrom[static_cast<size_t>(secondOf[m])] = static_cast<int>(m);
+    secondFrom = inverse(secondOf, graph.ops.size());
   }
   const auto secondAt = [&](size_t place) {
     return secondOf.empty() || secondOf[place] < 0 ? std::vector<int>{}

@@ -10,10 +10,6 @@
 namespace tg::detail {
 namespace {
 
-bool member(const std::vector<int>& group, int op) {
-  return std::find(group.begin(), group.end(), op) != group.end();
-}
-
 // The group's ops that carry the product's value to the group's result, in order; empty when the
 // value does not reach the result one element to one element (it is broadcast, read by two ops
 // of the group, or read at another shape by an op that is no reshape or permute).
@@ -46,9 +42,7 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
                                const std::vector<std::array<int, 2>>& permuteOf,
                                const std::vector<int>& sumOf) {
   const size_t n = graph.ops.size();
-  std::vector<int> groupOf(n, -1);  // op → the last op of the group computing it
-  for (size_t g = 0; g < groups.size(); ++g)
-    for (int m : groups[g]) groupOf[static_cast<size_t>(m)] = static_cast<int>(g);
+  const std::vector<int> groupOf = groupEnds(groups);
   std::vector<int> epilogueOf(n, -1);
   for (size_t i = 0; i < n; ++i) {
     const Op& op = graph.ops[i];
@@ -83,7 +77,7 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
     std::set<int> external;
     for (int m : group)
       for (int t : graph.ops[static_cast<size_t>(m)].inputs)
-        if (t != op.out && !member(group, *graph.tensor(t).source)) external.insert(t);
+        if (t != op.out && !inGroup(group, *graph.tensor(t).source)) external.insert(t);
     if (2 + external.size() + 1 > kMaxStorageBuffersPerKernel) continue;
     epilogueOf[i] = last;
   }

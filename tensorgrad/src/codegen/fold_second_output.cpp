@@ -3,15 +3,12 @@
 #include <algorithm>
 
 #include "../ops/op_registry.h"
+#include "fold_epilogue.h"
 #include "fuse_elementwise.h"
 #include "fused_chain.h"
 
 namespace tg::detail {
 namespace {
-
-bool member(const std::vector<int>& group, int op) {
-  return std::find(group.begin(), group.end(), op) != group.end();
-}
 
 // The group computed at element "o" from `stored` read there and nothing else: its chain reads
 // one buffer, the stored value's, only at the group's own index, and needs no helper function.
@@ -20,20 +17,6 @@ bool readsOnlyTheStoredValue(const Graph& graph, int stored, const std::vector<i
   probe.value(graph.ops[static_cast<size_t>(group.back())].out, "o");
   return probe.external() == std::vector<int>{stored} && probe.readsOnlyAt("o") &&
          probe.preamble().empty();
-}
-
-// No op from `from` up to (not including) `to`, other than the group's, reads or writes buffer
-// `buffer`: the group's result may be written there at `from` instead of at `to`.
-bool bufferIdle(const Graph& graph, const BufferUse& use, int buffer, int from, int to,
-                const std::vector<int>& group) {
-  for (int k = from; k < to; ++k) {
-    if (member(group, k)) continue;
-    const Op& op = graph.ops[static_cast<size_t>(k)];
-    if (use.bufferOf(op.out) == buffer) return false;
-    for (int t : op.inputs)
-      if (use.bufferOf(t) == buffer) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -49,9 +32,7 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
   const size_t n = graph.ops.size();
   std::vector<int> secondOf(n, -1);
   if (groups.empty()) return secondOf;
-  std::vector<int> groupOf(n, -1);  // op → the last op of the group computing it
-  for (size_t g = 0; g < groups.size(); ++g)
-    for (int m : groups[g]) groupOf[static_cast<size_t>(m)] = static_cast<int>(g);
+  const std::vector<int> groupOf = groupEnds(groups);
   std::vector<bool> taken(n, false);
   for (size_t place = 0; place < n; ++place) {
     // The matmul kernel standing here: its epilogue's end, or a matmul with none.
@@ -70,10 +51,9 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
             return graph.ops[static_cast<size_t>(m)].kind == OpKind::Permute;
           }))
         continue;  // a permuted store: the value's index is not the product's
-      FusedChain chain(graph, epilogue, 2);
-      chain.provide(mm.out, "mm");
-      chain.value(graph.ops[place].out, "o");
-      epilogueBindings = chain.external().size();
+      std::vector<int> external;
+      matmulEpilogue(graph, matmul, epilogue, external);
+      epilogueBindings = external.size();
     }
     if (2 + epilogueBindings + 2 > kMaxStorageBuffersPerKernel) continue;
     const int stored = graph.ops[place].out;
@@ -100,7 +80,7 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
                        [&](int m) { return fusable(graph, m, elsewhere); }))
         continue;
       if (!readsOnlyTheStoredValue(graph, stored, group)) continue;
-      if (!bufferIdle(graph, use, use.bufferOf(end.out), first, last, group)) continue;
+      if (!use.idle(end.out, first, last, group)) continue;
       const auto readers = [&](int g) {
         return use.readers(graph.ops[static_cast<size_t>(g)].out).size();
       };

@@ -15,6 +15,17 @@ bool valueTyped(Dtype d) {
 
 }  // namespace
 
+std::vector<int> groupEnds(const std::vector<std::vector<int>>& groups) {
+  std::vector<int> end(groups.size(), -1);
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int m : groups[g]) end[static_cast<size_t>(m)] = static_cast<int>(g);
+  return end;
+}
+
+bool inGroup(const std::vector<int>& group, int op) {
+  return std::find(group.begin(), group.end(), op) != group.end();
+}
+
 bool fusable(const Graph& graph, int i, const std::vector<bool>& elsewhere) {
   const Op& op = graph.ops[static_cast<size_t>(i)];
   if (!elsewhere.empty() && elsewhere[static_cast<size_t>(i)]) return false;

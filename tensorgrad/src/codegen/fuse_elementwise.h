@@ -27,6 +27,11 @@ bool readableAt(const Graph& graph, const BufferUse& use, const std::vector<int>
 std::vector<std::vector<int>> fuseGroups(const Graph& graph, const BufferUse& use,
                                          const std::vector<bool>& elsewhere);
 
+// By op: the last op of the group (of fuseGroups' `groups`) computing it, else -1.
+std::vector<int> groupEnds(const std::vector<std::vector<int>>& groups);
+// Whether `op` is one of `group`'s.
+bool inGroup(const std::vector<int>& group, int op);
+
 // The kernel computing `ops` (a group of fuseGroups), one invocation per output element.
 KernelSpec fusedKernel(const Graph& graph, const BufferPlan& plan, const std::vector<int>& ops);
 
