@@ -303,7 +303,10 @@ bool jobBeforeStepEnds(const std::atomic<uint64_t>& enqueued, uint64_t seen,
       std::chrono::steady_clock::now() + std::chrono::microseconds(stepInFlightSpinUs.load());
   for (;;) {
     if (enqueued.load(std::memory_order_acquire) != seen) return true;
-    if (gpu.oldestUnfinishedReady() || std::chrono::steady_clock::now() >= until) return false;
+    // A job posted while the step became ready still goes first: it keeps the GPU busy, and a
+    // caller that posts and then lets the step end sees the same order however it is scheduled.
+    if (gpu.oldestUnfinishedReady() || std::chrono::steady_clock::now() >= until)
+      return enqueued.load(std::memory_order_acquire) != seen;
   }
 }
 
