@@ -46,7 +46,20 @@ RawVulkan::RawVulkan(const std::string& name) {
   qi.queueFamilyIndex = family;
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
+  // Timeline semaphores and host query resets, where the device has them (submit_gaps uses both).
+  VkPhysicalDeviceVulkan12Features has12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 has{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  has.pNext = &has12;
+  vkGetPhysicalDeviceFeatures2(physical_, &has);
+  VkPhysicalDeviceVulkan12Features want12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  want12.timelineSemaphore = has12.timelineSemaphore;
+  want12.hostQueryReset = has12.hostQueryReset;
+  hasTimelineAndQueryReset = has12.timelineSemaphore && has12.hostQueryReset;
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(physical_, &props);
+  timestampPeriodNs = props.limits.timestampPeriod;
   VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  di.pNext = &want12;
   di.queueCreateInfoCount = 1;
   di.pQueueCreateInfos = &qi;
   Check(vkCreateDevice(physical_, &di, nullptr, &device), "vkCreateDevice");
@@ -89,7 +102,8 @@ uint32_t RawVulkan::MemoryType(uint32_t bits, VkMemoryPropertyFlags flags) const
   throw std::runtime_error("no memory type");
 }
 
-RawVulkan::Buffer RawVulkan::CreateBuffer(uint64_t size, VkBufferUsageFlags usage) {
+RawVulkan::Buffer RawVulkan::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
+                                           VkMemoryPropertyFlags memory) {
   Buffer b;
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = size;
@@ -99,7 +113,7 @@ RawVulkan::Buffer RawVulkan::CreateBuffer(uint64_t size, VkBufferUsageFlags usag
   vkGetBufferMemoryRequirements(device, b.buffer, &req);
   VkMemoryAllocateInfo mi{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   mi.allocationSize = req.size;
-  mi.memoryTypeIndex = MemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  mi.memoryTypeIndex = MemoryType(req.memoryTypeBits, memory);
   Check(vkAllocateMemory(device, &mi, nullptr, &b.memory), "vkAllocateMemory");
   vkBindBufferMemory(device, b.buffer, b.memory, 0);
   return b;

@@ -20,7 +20,8 @@ class RawVulkan {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
   };
-  Buffer CreateBuffer(uint64_t size, VkBufferUsageFlags usage);
+  Buffer CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
+                      VkMemoryPropertyFlags memory = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   void DestroyBuffer(Buffer& b);
   // A pipeline over one storage-buffer binding, and a descriptor set per buffer.
   void CreatePipeline(std::span<const uint32_t> spirv);
@@ -29,10 +30,15 @@ class RawVulkan {
   VkCommandBuffer Begin();
   void SubmitAndWait(VkCommandBuffer cmd);
 
+  VkQueue Queue() const { return queue_; }
+  VkCommandPool Pool() const { return pool_; }
+
   VkDevice device = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   std::string deviceName;
+  bool hasTimelineAndQueryReset = false;
+  float timestampPeriodNs = 1;
 
  private:
   uint32_t MemoryType(uint32_t bits, VkMemoryPropertyFlags flags) const;
