@@ -42,7 +42,9 @@ TEST(Training, ReadmeMlpMatchesUpstreamParamsAndLosses) {
 
 // Steps called before the previous one is read back run pipelined (step n + 1 is submitted
 // before step n's loss is read): the same losses, bit for bit, as steps awaited one by one,
-// each result delivered in call order, and a call between steps sees every earlier step.
+// each result delivered in call order, and a call between steps sees every earlier step. Each
+// of the two steps in flight has inputs of its own, so every input is written at once from the
+// host (no submitted work uses it), as awaited steps' inputs are, not staged behind the other.
 TEST(Training, PipelinedStepsGiveTheAwaitedStepsResultsInCallOrder) {
   tg_models::MLP model;
   auto awaited = tg::compile(tg_models::mlpSpec(model));
@@ -52,17 +54,22 @@ TEST(Training, PipelinedStepsGiveTheAwaitedStepsResultsInCallOrder) {
   for (int i = 0; i < 12; ++i) feeds.push_back(sineFeed(data));
   std::vector<float> want;
   tg::ParamMap wantAfterSix;
+  const uint64_t beforeAwaited = wgpu::GetDirectBufferWritesForTesting();
   for (size_t i = 0; i < feeds.size(); ++i) {
     want.push_back(completedStep(awaited.step(feeds[i])).loss);
     if (i == 5) wantAfterSix = await(awaited.downloadParams());
   }
+  const uint64_t directAwaited = wgpu::GetDirectBufferWritesForTesting() - beforeAwaited;
   std::vector<std::future<tg::StepResult>> steps;
   std::future<tg::ParamMap> afterSix;
+  const uint64_t beforePipelined = wgpu::GetDirectBufferWritesForTesting();
   for (size_t i = 0; i < feeds.size(); ++i) {
     steps.push_back(pipelined.step(feeds[i]));
     if (i == 5) afterSix = pipelined.downloadParams();
   }
   steps.back().wait();
+  EXPECT_GE(directAwaited, 2 * feeds.size());  // x and y each step, at least
+  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting() - beforePipelined, directAwaited);
   for (size_t i = 0; i < steps.size(); ++i) {
     EXPECT_EQ(steps[i].wait_for(std::chrono::seconds(0)), std::future_status::ready) << "step " << i;
     EXPECT_EQ(completedStep(std::move(steps[i])).loss, want[i]) << "step " << i;

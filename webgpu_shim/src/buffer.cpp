@@ -52,7 +52,7 @@ VkBufferUsageFlags VulkanUsage(BufferUsage u) {
 }  // namespace
 
 BufferImpl::BufferImpl(const std::shared_ptr<DeviceImpl>& device, const BufferDescriptor& d)
-    : ObjectBase(device, "Buffer", d.label), size_(d.size), usage_(d.usage) {
+    : ObjectBase(device, "Buffer", d.label), size_(d.size), usage_(d.usage), directWrites_(d.directWrites) {
   device->RegisterBuffer(this);
 }
 
@@ -96,15 +96,18 @@ std::shared_ptr<BufferImpl> BufferImpl::CreateInternal(const std::shared_ptr<Dev
 }
 
 VkResult BufferImpl::Initialize(bool mappedAtCreation) {
-  MemoryKind kind = MemoryKind::DeviceLocal;
+  MemoryKind kind = directWrites_ ? MemoryKind::DeviceLocalWritable : MemoryKind::DeviceLocal;
   if (HasFlag(usage_, BufferUsage::MapRead)) kind = MemoryKind::Readback;
   if (HasFlag(usage_, BufferUsage::MapWrite)) kind = MemoryKind::Upload;
   // Vulkan buffers are 4-byte granular for fills and copies; a zero-sized buffer still gets a
   // tiny allocation so every valid WebGPU buffer has a Vulkan one.
   const uint64_t vkSize = (std::max<uint64_t>(size_, 4) + 3) & ~uint64_t{3};
-  if (VkResult r = Device().CreateRawBuffer(vkSize, VulkanUsage(usage_), kind, &raw_);
-      r != VK_SUCCESS)
-    return r;
+  VkResult r = Device().CreateRawBuffer(vkSize, VulkanUsage(usage_), kind, &raw_);
+  // The host-writable part of device memory may be small (a 256 MiB BAR window): past it, the
+  // buffer is an ordinary one.
+  if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY && kind == MemoryKind::DeviceLocalWritable)
+    r = Device().CreateRawBuffer(vkSize, VulkanUsage(usage_), MemoryKind::DeviceLocal, &raw_);
+  if (r != VK_SUCCESS) return r;
   // WebGPU buffers start zeroed.
   if (raw_.allocation.mapped) {
     std::memset(raw_.allocation.mapped, 0, vkSize);

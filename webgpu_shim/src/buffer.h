@@ -40,6 +40,8 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
   // Returns the reason when not.
   std::string CheckUsableInSubmit() const;
   VkBuffer Vk() const { return raw_.buffer; }
+  // The buffer's memory, mapped for good, where it is host-visible; else null.
+  uint8_t* HostPointer() const { return raw_.allocation.mapped; }
 
   // ---- tracking (single-threaded per device) ----
   uint64_t lastUsageSerial = 0;  // the last submission that uses this buffer
@@ -64,6 +66,7 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
 
   uint64_t size_;
   BufferUsage usage_;
+  bool directWrites_;  // BufferDescriptor::directWrites
   RawBuffer raw_;
   // Backs mappedAtCreation when the buffer is not host-visible (or is invalid); written to the
   // buffer through the queue at Unmap.

@@ -346,6 +346,14 @@ void DeviceImpl::Tick() {
   }
 }
 
+bool DeviceImpl::SerialDone(uint64_t serial) {
+  if (serial <= completed_ || !device_) return serial <= completed_;
+  uint64_t value = 0;
+  if (getSemaphoreCounterValue_(device_, timeline_, &value) == VK_SUCCESS)
+    completed_ = std::max(completed_, value);
+  return serial <= completed_;
+}
+
 bool DeviceImpl::WaitForSerial(uint64_t serial, uint64_t timeoutNS) {
   if (serial <= completed_) return true;
   if (serial > lastSubmitted_) return false;
@@ -440,6 +448,9 @@ uint32_t DeviceImpl::FindMemoryType(uint32_t allowedTypes, MemoryKind kind) cons
     case MemoryKind::DeviceLocal:
       wanted = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
       break;
+    case MemoryKind::DeviceLocalWritable:
+      wanted = {hostVisible | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+      break;
     case MemoryKind::Upload:
       wanted = {hostVisible};
       break;
@@ -476,7 +487,9 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   // 64 MiB host-visible block, a compile's first upload took 19–29 ms on an H100, against 2–4 ms
   // with its own memory), and staging and map buffers are few and reused.
   VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-                                        : memory_->Allocate(req, type, kind == MemoryKind::DeviceLocal,
+                                        : memory_->Allocate(req, type,
+                                                            kind == MemoryKind::DeviceLocal ||
+                                                                kind == MemoryKind::DeviceLocalWritable,
                                                             &out->allocation);
   if (result == VK_SUCCESS) {
     result = vkBindBufferMemory(device_, out->buffer, out->allocation.memory, out->allocation.offset);

@@ -30,7 +30,9 @@ class ShaderModuleImpl;
 // What a buffer's memory is for: GPU-only work, host writes (upload), or host reads (readback).
 // UploadNear: host-visible memory on the device (a BAR window), where the GPU reads a staged copy
 // without crossing the bus; a caller falls back to Upload where there is none or it is full.
-enum class MemoryKind { DeviceLocal, Upload, UploadNear, Readback };
+// DeviceLocalWritable: device-local memory the host can also write (a GPU's BAR window), else
+// plain device-local memory.
+enum class MemoryKind { DeviceLocal, DeviceLocalWritable, Upload, UploadNear, Readback };
 
 // A Vulkan buffer and its memory.
 struct RawBuffer {
@@ -77,6 +79,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
     return ++lastSubmitted_;
   }
   uint64_t CompletedSerial() const { return completed_; }
+  // Whether submission `serial` is done; asks the GPU when the last answer said not (without
+  // running the deferred work Tick runs).
+  bool SerialDone(uint64_t serial);
   VkSemaphore Timeline() const { return timeline_; }
   // Refreshes the completed serial and runs what was waiting on it.
   void Tick();

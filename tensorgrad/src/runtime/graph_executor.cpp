@@ -52,6 +52,7 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
     bd.label = label;  // a view: the string must outlive CreateBuffer
     bd.size = static_cast<uint64_t>(std::max<int64_t>(b.byteSize, 4));
     bd.usage = wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+    bd.directWrites = b.kind == BufferSpec::Kind::TensorInput;  // written every step
     buffers_[static_cast<size_t>(b.id)] = gpu.device.CreateBuffer(&bd);
   }
   for (const BufferSpec& b : plan.buffers) {
@@ -88,8 +89,23 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
       traced_.push_back({k.opIndex, k.kind, sliceOf("", t.shape, t.dtype)});
     }
   }
+  // Each slot has inputs of its own: a step's inputs are written while the other slot's step may
+  // still run, and a buffer no submitted work uses is written at once (directWrites), without a
+  // copy on the queue.
   slots_.resize(traceKernels ? 1 : 2);
   for (Slot& slot : slots_) {
+    slot.buffers = buffers_;
+    if (&slot != &slots_.front()) {
+      for (const auto& [name, id] : plan.inputsByName) {
+        const wgpu::Buffer& first = buffers_[static_cast<size_t>(id)];
+        wgpu::BufferDescriptor bd;
+        bd.label = name;
+        bd.size = first.GetSize();
+        bd.usage = first.GetUsage();
+        bd.directWrites = true;
+        slot.buffers[static_cast<size_t>(id)] = gpu.device.CreateBuffer(&bd);
+      }
+    }
     wgpu::BufferDescriptor rd;
     rd.label = "readback";
     rd.size = std::max<uint64_t>(total, 4);
@@ -105,13 +121,13 @@ GraphExecutor::GraphExecutor(GpuContext& gpu, std::shared_ptr<const CompiledIR> 
 
   // Record the step once per slot.
   gpu.pipelines->prepare(ir_->kernels);
-  for (Slot& slot : slots_) slot.step = record(gpu, slot.readback, traceKernels);
+  for (Slot& slot : slots_) slot.step = record(gpu, slot, traceKernels);
   if (const std::string errors = gpu.takeErrors(); !errors.empty())
     throw CompileError("tensorgrad: recording the step failed: " + errors);
 }
 
-wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& readback,
-                                          bool traceKernels) {
+wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const Slot& slot, bool traceKernels) {
+  const std::vector<wgpu::Buffer>& buffers = slot.buffers;
   const int outBuffer = ir_->plan.tensorToBuffer[static_cast<size_t>(ir_->output)];
   wgpu::CommandEncoderDescriptor ed;
   ed.label = "tensorgrad step";
@@ -123,7 +139,7 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
     for (size_t i = 0; i < k.bindings.size(); ++i) {
       const auto id = static_cast<size_t>(k.bindings[i]);
       entries.push_back({.binding = static_cast<uint32_t>(i),
-                         .buffer = buffers_[id],
+                         .buffer = buffers[id],
                          .offset = offsets_[id],
                          .size = static_cast<uint64_t>(std::max<int64_t>(4, ir_->plan.buffers[id].byteSize))});
     }
@@ -145,7 +161,7 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
       pass.End();
       if (!writesItsOp(k)) continue;
       const Slice& s = traced_[next++].slice;
-      if (s.bytes > 0) copy(encoder, k.bindings.back(), readback, s.offset, s.bytes);
+      if (s.bytes > 0) copy(encoder, slot, k.bindings.back(), s.offset, s.bytes);
     }
   } else {
     // Level by level: the shim's hazard tracking then needs one barrier per level.
@@ -154,20 +170,20 @@ wgpu::CommandBuffer GraphExecutor::record(GpuContext& gpu, const wgpu::Buffer& r
     pass.End();
   }
   for (const Writeback& w : ir_->plan.writebacks) {
-    encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(w.source)], offsets_[static_cast<size_t>(w.source)],
-                               buffers_[static_cast<size_t>(w.dest)], offsets_[static_cast<size_t>(w.dest)],
+    encoder.CopyBufferToBuffer(buffers[static_cast<size_t>(w.source)], offsets_[static_cast<size_t>(w.source)],
+                               buffers[static_cast<size_t>(w.dest)], offsets_[static_cast<size_t>(w.dest)],
                                static_cast<uint64_t>(w.bytes));
   }
-  copy(encoder, outBuffer, readback, 0, slices_[0].bytes);
+  copy(encoder, slot, outBuffer, 0, slices_[0].bytes);
   for (size_t i = 1; i < slices_.size(); ++i)
-    copy(encoder, ir_->plan.capturesByName[i - 1].second, readback, slices_[i].offset, slices_[i].bytes);
+    copy(encoder, slot, ir_->plan.capturesByName[i - 1].second, slices_[i].offset, slices_[i].bytes);
   return encoder.Finish();
 }
 
-void GraphExecutor::copy(wgpu::CommandEncoder& encoder, int buffer, const wgpu::Buffer& readback,
-                         uint64_t at, uint64_t bytes) const {
-  encoder.CopyBufferToBuffer(buffers_[static_cast<size_t>(buffer)], offsets_[static_cast<size_t>(buffer)],
-                             readback, at, bytes);
+void GraphExecutor::copy(wgpu::CommandEncoder& encoder, const Slot& slot, int buffer, uint64_t at,
+                         uint64_t bytes) const {
+  encoder.CopyBufferToBuffer(slot.buffers[static_cast<size_t>(buffer)], offsets_[static_cast<size_t>(buffer)],
+                             slot.readback, at, bytes);
 }
 
 bool GraphExecutor::writesItsOp(const KernelSpec& k) const {
@@ -207,7 +223,7 @@ GraphExecutor::Ticket GraphExecutor::submit(GpuContext& gpu,
       ticket.error = "missing input '" + name + "'";
       return ticket;
     }
-    gpu.queue.WriteBuffer(buffers_[static_cast<size_t>(id)], 0, it->second,
+    gpu.queue.WriteBuffer(slot.buffers[static_cast<size_t>(id)], 0, it->second,
                           static_cast<size_t>(b.byteSize));
   }
   gpu.queue.Submit(1, &slot.step);

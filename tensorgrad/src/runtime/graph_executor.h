@@ -2,7 +2,7 @@
 // the whole step — every dispatch, the writebacks and the copy of the output and captures into
 // one readback buffer — recorded once into a reusable command buffer. Executing it writes the
 // inputs, submits that command buffer and maps the readback. Two such recordings, each with its
-// own readback buffer, let step n + 1 be submitted before step n is read back.
+// own readback buffer and inputs, let step n + 1 be submitted before step n is read back.
 #pragma once
 
 #include "gpu_worker.h"
@@ -58,23 +58,25 @@ class GraphExecutor {
     uint64_t offset, bytes;
   };
 
-  // The whole step, its readback copied into `readback`.
-  wgpu::CommandBuffer record(GpuContext& gpu, const wgpu::Buffer& readback, bool traceKernels);
+  struct Slot {
+    std::vector<wgpu::Buffer> buffers;  // buffers_, with this slot's own inputs
+    wgpu::Buffer readback;
+    wgpu::CommandBuffer step;
+    bool busy = false;  // submitted, not yet collected
+  };
+
+  // The whole step on `slot`'s buffers, its readback copied into the slot's.
+  wgpu::CommandBuffer record(GpuContext& gpu, const Slot& slot, bool traceKernels);
 
   std::shared_ptr<const CompiledIR> ir_;
-  // A readback copy of `buffer`'s bytes.
-  void copy(wgpu::CommandEncoder& encoder, int buffer, const wgpu::Buffer& readback, uint64_t at,
+  // A copy of `buffer`'s bytes (the slot's) into the slot's readback at `at`.
+  void copy(wgpu::CommandEncoder& encoder, const Slot& slot, int buffer, uint64_t at,
             uint64_t bytes) const;
   // Whether `k` writes its op's output (the fused optimizer's kernels write arenas instead).
   bool writesItsOp(const KernelSpec& k) const;
 
   std::vector<wgpu::Buffer> buffers_;  // by buffer id; params alias the ParamStore's, views their parent's
   std::vector<uint64_t> offsets_;      // by buffer id: where in buffers_[id] it starts
-  struct Slot {
-    wgpu::Buffer readback;
-    wgpu::CommandBuffer step;
-    bool busy = false;  // submitted, not yet collected
-  };
   std::vector<Slot> slots_;  // two; one with traceKernels, whose readback holds every kernel
   uint64_t submissions_ = 0;
   std::vector<Slice> slices_;  // the output first, then each capture

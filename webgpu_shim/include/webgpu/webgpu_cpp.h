@@ -802,6 +802,11 @@ struct BufferDescriptor {
   BufferUsage usage = BufferUsage::None;
   uint64_t size = 0;
   bool mappedAtCreation = false;
+  // Shim extension (not in WebGPU): the buffer is written through Queue::WriteBuffer often (a
+  // training step's inputs). It is placed in device memory the host can write where the device
+  // has some, so that a write while no submitted work uses the buffer is a copy on the host, not
+  // a copy on the queue's timeline (which costs a GPU a few microseconds a submission).
+  bool directWrites = false;
 };
 
 struct ShaderSourceSPIRV : ChainedStruct {
@@ -944,5 +949,8 @@ uint64_t GetLiveDeviceCountForTesting();
 // Shim extension: the WGSL modules the process has translated so far (a blob-cache hit
 // translates nothing; tests check that).
 uint64_t GetWgslTranslationCountForTesting();
+// Shim extension: the WriteBuffer calls of the process that wrote the buffer's memory from the
+// host at once, not through staging and a copy on the queue.
+uint64_t GetDirectBufferWritesForTesting();
 
 }  // namespace wgpu

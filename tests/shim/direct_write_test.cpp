@@ -1,0 +1,103 @@
+// Queue::WriteBuffer into memory the host can write (a buffer created with the shim's
+// `directWrites`, or any buffer on a device whose memory is all host-visible, as lavapipe's is):
+// a write while no submitted work uses the buffer is done at once on the host; a write while
+// submitted work still uses it, or while an earlier write to it waits in the queue, goes through
+// staging in queue order. What every submission reads is checked, and which path each write took.
+#include "shim_test.h"
+
+namespace shim_test {
+namespace {
+
+using wgpu::BufferUsage;
+
+class DirectWrites : public ShimTest {
+ protected:
+  wgpu::Buffer Writable(const std::string& label) {
+    wgpu::BufferDescriptor d;
+    d.label = label;
+    d.size = 16;
+    d.usage = BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc;
+    d.directWrites = true;
+    return device.CreateBuffer(&d);
+  }
+
+  void Write(const wgpu::Buffer& buffer, uint32_t value) {
+    const std::vector<uint32_t> words(4, value);
+    queue.WriteBuffer(buffer, 0, words.data(), 16);
+  }
+
+  // Maps `probe` (a MapRead buffer) and returns its first word.
+  uint32_t MapFirstWord(const wgpu::Buffer& probe) {
+    uint32_t word = 0;
+    Wait(probe.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::WaitAnyOnly,
+                        [&](wgpu::MapAsyncStatus status, std::string_view m) {
+                          ASSERT_EQ(status, wgpu::MapAsyncStatus::Success) << m;
+                          std::memcpy(&word, probe.GetConstMappedRange(0, 16), 4);
+                        }));
+    probe.Unmap();
+    return word;
+  }
+};
+
+TEST_F(DirectWrites, AnIdleBufferIsWrittenAtOnceAndABusyOneInQueueOrder) {
+  // A kernel long enough (tens of milliseconds on lavapipe) that the writes below happen while it
+  // runs; the copy of `in` after it reads whatever `in` holds once the kernel is done.
+  auto spin = Pipeline(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) buffer S { uint s[]; };
+void main() {
+  uint x = s[0];
+  for (uint i = 0u; i < s[1]; ++i) x = x * 1664525u + 1013904223u;
+  s[2] = x;
+})");
+  auto scratch = Upload(std::vector<uint32_t>{1, 1u << 24, 0, 0}, BufferUsage::Storage, "scratch");
+  auto spinGroup = Group(spin, 0, {scratch});
+  auto in = Writable("in");
+  auto probe1 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 1");
+  auto probe2 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 2");
+  WaitIdle();
+
+  const uint64_t direct = wgpu::GetDirectBufferWritesForTesting();
+  Write(in, 11);  // nothing uses `in`: written at once
+  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
+
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(spin);
+  pass.SetBindGroup(0, spinGroup);
+  pass.DispatchWorkgroups(1);
+  pass.End();
+  encoder.CopyBufferToBuffer(in, 0, probe1, 0, 16);
+  Submit(encoder);
+  Write(in, 22);  // the submission above still reads `in`: staged, copied after it
+  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
+  EXPECT_EQ(MapFirstWord(probe1), 11u);
+
+  // The GPU is done with the first submission (its readback mapped), but the copy of 22 into
+  // `in` is still pending: a write now must land after it, so it is staged too.
+  Write(in, 33);
+  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
+  encoder = device.CreateCommandEncoder();
+  encoder.CopyBufferToBuffer(in, 0, probe2, 0, 16);
+  Submit(encoder);
+  EXPECT_EQ(MapFirstWord(probe2), 33u);
+
+  WaitIdle();
+  Write(in, 44);  // idle again
+  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 2);
+  EXPECT_EQ(Read<uint32_t>(in, 4), std::vector<uint32_t>(4, 44));
+}
+
+// A write at an offset changes only its range, whichever path it takes.
+TEST_F(DirectWrites, AWriteAtAnOffsetKeepsTheRestOfTheBuffer) {
+  auto in = Writable("in");
+  Write(in, 5);
+  const uint32_t seven = 7;
+  queue.WriteBuffer(in, 8, &seven, 4);
+  EXPECT_EQ(Read<uint32_t>(in, 4), (std::vector<uint32_t>{5, 5, 7, 5}));
+  queue.WriteBuffer(in, 4, &seven, 4);  // `in` was just read by a copy: staged or direct
+  EXPECT_EQ(Read<uint32_t>(in, 4), (std::vector<uint32_t>{5, 7, 7, 5}));
+}
+
+}  // namespace
+}  // namespace shim_test
