@@ -483,9 +483,10 @@ VkResult DeviceImpl::CreateRawBuffer(uint64_t size, VkBufferUsageFlags usage, Me
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, out->buffer, &req);
   const uint32_t type = FindMemoryType(req.memoryTypeBits, kind);
-  // Only GPU-side buffers share blocks: host-visible memory is pinned when allocated (with a
-  // 64 MiB host-visible block, a compile's first upload took 19–29 ms on an H100, against 2–4 ms
-  // with its own memory), and staging and map buffers are few and reused.
+  // Only GPU-side buffers share blocks (device-local ones the host can write too: small inputs,
+  // many of them): host memory is pinned when allocated (with a 64 MiB host-visible block, a
+  // compile's first upload took 19–29 ms on an H100, against 2–4 ms with its own memory), and
+  // staging and map buffers are few and reused.
   VkResult result = type == UINT32_MAX ? VK_ERROR_OUT_OF_DEVICE_MEMORY
                                         : memory_->Allocate(req, type,
                                                             kind == MemoryKind::DeviceLocal ||
