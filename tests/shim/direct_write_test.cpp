@@ -40,7 +40,7 @@ class DirectWrites : public ShimTest {
 };
 
 TEST_F(DirectWrites, AnIdleBufferIsWrittenAtOnceAndABusyOneInQueueOrder) {
-  // A kernel long enough (tens of milliseconds on lavapipe) that the writes below happen while it
+  // A kernel long enough (a third of a second on lavapipe) that the writes below happen while it
   // runs; the copy of `in` after it reads whatever `in` holds once the kernel is done.
   auto spin = Pipeline(R"(#version 450
 layout(local_size_x = 1) in;
@@ -50,7 +50,7 @@ void main() {
   for (uint i = 0u; i < s[1]; ++i) x = x * 1664525u + 1013904223u;
   s[2] = x;
 })");
-  auto scratch = Upload(std::vector<uint32_t>{1, 1u << 24, 0, 0}, BufferUsage::Storage, "scratch");
+  auto scratch = Upload(std::vector<uint32_t>{1, 1u << 26, 0, 0}, BufferUsage::Storage, "scratch");
   auto spinGroup = Group(spin, 0, {scratch});
   auto in = Writable("in");
   auto probe1 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 1");
