@@ -2,7 +2,8 @@
 // chain of small dependent dispatches each) recorded into one command buffer, or submitted one
 // submission a step in several forms (no signal, a timeline semaphore signal as the shim's queue
 // does, an extra command buffer of copies in front as the shim's pending writes are, a readback
-// copy with a barrier to the host at the end, several steps batched into one vkQueueSubmit).
+// copy with a barrier to the host at the end, the copies or the readback done by a dispatch
+// instead, the step as a secondary command buffer, several steps batched into one vkQueueSubmit).
 // Every step is timestamped at its start and end (ALL_COMMANDS, so a timestamp waits for the
 // work before it); the table gives the GPU time per step from the first start to the last end,
 // the mean busy time of a step and the mean gap between one step's end and the next one's start.
@@ -65,6 +66,8 @@ struct Form {
                                 // primary a step executes (after the copies, if any)
   bool readback = false;        // the step ends in a 4-byte copy to host memory ...
   bool hostBarrier = false;     // ... and a barrier making it visible to the host
+  bool byDispatch = false;      // the copies, and the readback, as a one-workgroup dispatch
+                                // writing 256 bytes (scratch memory; host memory) instead
   enum { Each, ManyInfos, OneInfo } batch = Each;  // a vkQueueSubmit a step; or one for all,
                                                    // with a VkSubmitInfo a step or one in all
 };
@@ -79,6 +82,9 @@ const Form kForms[] = {
     {.name = "+ copies: in its primary", .copiesInStep = true, .secondary = true},
     {.name = "+ readback copy, no host barrier", .readback = true},
     {.name = "+ readback copy and host barrier", .readback = true, .hostBarrier = true},
+    {.name = "+ copies: a dispatch in front", .copiesInFront = true, .byDispatch = true},
+    {.name = "+ readback by a dispatch, host barrier", .readback = true, .hostBarrier = true,
+     .byDispatch = true},
     {.name = "one submit, a VkSubmitInfo a step", .batch = Form::ManyInfos},
     {.name = "one submit, one VkSubmitInfo", .batch = Form::OneInfo},
 };
@@ -95,10 +101,13 @@ class Bench {
     vk_.CreatePipeline(std::span(kIncrementSpv, sizeof(kIncrementSpv) / 4));
     work_ = vk_.CreateBuffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    scratch_ = vk_.CreateBuffer(4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    readback_ = vk_.CreateBuffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+    scratch_ = vk_.CreateBuffer(4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    readback_ = vk_.CreateBuffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     set_ = vk_.CreateSet(work_, 256);
+    scratchSet_ = vk_.CreateSet(scratch_, 256);
+    readbackSet_ = vk_.CreateSet(readback_, 256);
     VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qi.queryCount = 2 * o.steps;
@@ -150,7 +159,7 @@ class Bench {
         vkBeginCommandBuffer(secondaries_[s], &bi);
         RecordStep(secondaries_[s], s, form);
         vkEndCommandBuffer(secondaries_[s]);
-        if (form.copiesInStep) RecordCopies(cmd);
+        if (form.copiesInStep) RecordCopies(cmd, form);
         vkCmdExecuteCommands(cmd, 1, &secondaries_[s]);
       } else {
         RecordStep(cmd, s, form);
@@ -161,7 +170,7 @@ class Bench {
     VkCommandBuffer copies = cmds_[o_.steps];
     if (form.copiesInFront) {
       Begin(copies, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);  // in every step's submission
-      RecordCopies(copies);
+      RecordCopies(copies, form);
       vkEndCommandBuffer(copies);
     }
 
@@ -219,16 +228,26 @@ class Bench {
     vkBeginCommandBuffer(cmd, &bi);
   }
 
-  void RecordCopies(VkCommandBuffer cmd) {
+  void RecordCopies(VkCommandBuffer cmd, const Form& form) {
+    if (form.byDispatch) {
+      DispatchOn(cmd, scratchSet_);
+      return;
+    }
     VkBufferCopy region{0, 2048, 1024};
     for (int i = 0; i < 3; ++i) vkCmdCopyBuffer(cmd, scratch_.buffer, scratch_.buffer, 1, &region);
+  }
+
+  void DispatchOn(VkCommandBuffer cmd, VkDescriptorSet set) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk_.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk_.layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cmd, 1, 1, 1);
   }
 
   void RecordStep(VkCommandBuffer cmd, uint32_t s, const Form& form) {
     constexpr VkPipelineStageFlagBits kAll = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
     constexpr VkAccessFlags kRw = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
     vkCmdWriteTimestamp(cmd, kAll, queries_, 2 * s);
-    if (form.copiesInStep && !form.secondary) RecordCopies(cmd);
+    if (form.copiesInStep && !form.secondary) RecordCopies(cmd, form);
     Barrier(cmd, kAll, kRw, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kRw);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk_.pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk_.layout, 0, 1, &set_, 0, nullptr);
@@ -238,14 +257,21 @@ class Bench {
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       vkCmdDispatch(cmd, 1, 1, 1);
     }
-    if (form.readback) {
+    if (form.readback && form.byDispatch) {
+      Barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      DispatchOn(cmd, readbackSet_);
+      if (form.hostBarrier)
+        Barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+    } else if (form.readback) {
       Barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       VkBufferCopy region{0, 0, 4};
       vkCmdCopyBuffer(cmd, work_.buffer, readback_.buffer, 1, &region);
       if (form.hostBarrier)
         Barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-              VK_ACCESS_HOST_READ_BIT);
+                VK_ACCESS_HOST_READ_BIT);
     }
     vkCmdWriteTimestamp(cmd, kAll, queries_, 2 * s + 1);
   }
@@ -291,7 +317,7 @@ class Bench {
   Options o_;
   RawVulkan vk_;
   RawVulkan::Buffer work_, scratch_, readback_;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE, scratchSet_ = VK_NULL_HANDLE, readbackSet_ = VK_NULL_HANDLE;
   VkQueryPool queries_ = VK_NULL_HANDLE;
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   std::vector<VkCommandBuffer> cmds_, secondaries_;
