@@ -194,6 +194,41 @@ TEST_F(RoundTrip, BarriersOnlyWhereNeeded) {
     for (uint32_t v : Read<uint32_t>(o, 64)) ASSERT_EQ(v, 42u);
 }
 
+// Dispatches touching disjoint ranges of one buffer (the views of an arena) need no barrier
+// between them; a read or a write of bytes another dispatch wrote, or a write of bytes another
+// read, since the last barrier needs one.
+TEST_F(RoundTrip, RangesOfOneBufferNeedBarriersOnlyWhereTheyOverlap) {
+  auto pipeline = Pipeline(Kernel("uint", "b[i] = a[i] + 1u;"), "plus1");
+  auto input = Upload(std::vector<uint32_t>(64, 41u), BufferUsage::Storage, "in");
+  auto out = MakeBuffer(3 * 256, BufferUsage::Storage | BufferUsage::CopySrc, "out");
+  auto side = MakeBuffer(256, BufferUsage::Storage | BufferUsage::CopySrc, "side");
+  const auto group = [&](const wgpu::Buffer& a, uint64_t aAt, const wgpu::Buffer& b, uint64_t bAt) {
+    const wgpu::BindGroupEntry entries[] = {{.binding = 0, .buffer = a, .offset = aAt, .size = 256},
+                                            {.binding = 1, .buffer = b, .offset = bAt, .size = 256}};
+    const wgpu::BindGroupDescriptor d{.layout = pipeline.GetBindGroupLayout(0), .entryCount = 2,
+                                      .entries = entries};
+    return device.CreateBindGroup(&d);
+  };
+  auto encoder = device.CreateCommandEncoder();
+  auto pass = encoder.BeginComputePass();
+  pass.SetPipeline(pipeline);
+  const auto dispatch = [&](const wgpu::BindGroup& g) {
+    pass.SetBindGroup(0, g);
+    pass.DispatchWorkgroups(1);
+  };
+  dispatch(group(input, 0, out, 0));    // a barrier after earlier submissions
+  dispatch(group(input, 0, out, 256));  // another range: none
+  dispatch(group(out, 0, side, 0));     // reads what the first wrote: one
+  dispatch(group(input, 0, out, 512));  // a range nothing touched since: none
+  dispatch(group(input, 0, out, 0));    // rewrites what the third read: one
+  pass.End();
+  auto commands = encoder.Finish();
+  EXPECT_EQ(commands.GetBarrierCountForTesting(), 3u);
+  queue.Submit(1, &commands);
+  EXPECT_EQ(Read<uint32_t>(out, 192), std::vector<uint32_t>(192, 42u));
+  EXPECT_EQ(Read<uint32_t>(side, 64), std::vector<uint32_t>(64, 43u));
+}
+
 // A chain of dispatches and copies across many submits: each step reads the previous result.
 TEST_F(RoundTrip, DependentChainOfDispatchesAndCopiesAcrossSubmits) {
   auto pipeline = Pipeline(Kernel("uint", "b[i] = a[i] * 3u + i;"), "step");

@@ -49,7 +49,8 @@ class BufferImpl : public ObjectBase, public std::enable_shared_from_this<Buffer
   // Accesses since the encoder's last barrier (valid while trackEpoch matches the encoder's).
   uint64_t trackEpoch = 0;
   VkPipelineStageFlags pendingStages = 0;
-  bool pendingWrite = false;
+  // The ranges read and written since that barrier, [start, end); merged into one past a few.
+  std::vector<std::pair<uint64_t, uint64_t>> pendingReads, pendingWrites;
   uint64_t encoderStamp = 0;  // the last encoder that listed this buffer as used
 
  private:

@@ -83,6 +83,34 @@ void CommandEncoderImpl::UseOwned(BufferImpl* buffer) {
   Use(buffer);
 }
 
+namespace {
+
+std::pair<uint64_t, uint64_t> RangeOf(const CommandEncoderImpl::Access& a) {
+  const uint64_t end = a.size > UINT64_MAX - a.offset ? UINT64_MAX : a.offset + a.size;
+  return {a.offset, end};
+}
+
+bool Overlaps(const std::vector<std::pair<uint64_t, uint64_t>>& ranges,
+              const CommandEncoderImpl::Access& a) {
+  const auto [start, end] = RangeOf(a);
+  for (const auto& [s, e] : ranges)
+    if (start < e && s < end) return true;
+  return false;
+}
+
+// Adds `a`'s range; past a few ranges they become one covering them all (conservative: more
+// barriers, never fewer), so a buffer bound many times costs no more than a short scan.
+void AddRange(std::vector<std::pair<uint64_t, uint64_t>>& ranges, const CommandEncoderImpl::Access& a) {
+  constexpr size_t kMaxRanges = 16;
+  ranges.push_back(RangeOf(a));
+  if (ranges.size() <= kMaxRanges) return;
+  std::pair<uint64_t, uint64_t> all = ranges.front();
+  for (const auto& [s, e] : ranges) all = {std::min(all.first, s), std::max(all.second, e)};
+  ranges.assign(1, all);
+}
+
+}  // namespace
+
 void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
   bool hazard = externalPending_;
   // Every barrier makes earlier writes visible to compute and transfer, so a later epoch needs no
@@ -96,8 +124,11 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
     dstStages |= a.stage;
     dstAccess |= a.access;
     BufferImpl* b = a.buffer;
-    // Read-after-write, write-after-read and write-after-write all need a barrier.
-    if (b->trackEpoch == epoch_ && (b->pendingWrite || a.write)) hazard = true;
+    // Read-after-write, write-after-read and write-after-write of overlapping bytes need a
+    // barrier; kernels writing disjoint ranges of one buffer (views of an arena) need none.
+    if (b->trackEpoch == epoch_ &&
+        (Overlaps(b->pendingWrites, a) || (a.write && Overlaps(b->pendingReads, a))))
+      hazard = true;
   }
   if (hazard) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -120,14 +151,13 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
     if (b->trackEpoch != epoch_) {
       b->trackEpoch = epoch_;
       b->pendingStages = 0;
-      b->pendingWrite = false;
+      b->pendingReads.clear();
+      b->pendingWrites.clear();
     }
     b->pendingStages |= a.stage;
     pendingStages_ |= a.stage;
-    if (a.write) {
-      b->pendingWrite = true;
-      pendingWriteAccess_ |= a.access;
-    }
+    AddRange(a.write ? b->pendingWrites : b->pendingReads, a);
+    if (a.write) pendingWriteAccess_ |= a.access;
   }
 }
 
@@ -168,8 +198,8 @@ void CommandEncoderImpl::CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset,
   UseOwned(src);
   UseOwned(dst);
   if (src->IsDestroyed() || dst->IsDestroyed() || size == 0) return;  // the submit reports it
-  const Access accesses[] = {{src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false},
-                             {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
+  const Access accesses[] = {{src, kTransferStage, VK_ACCESS_TRANSFER_READ_BIT, false, srcOffset, size},
+                             {dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, dstOffset, size}};
   PrepareAccesses(accesses);
   VkBufferCopy region{srcOffset, dstOffset, size};
   vkCmdCopyBuffer(cmd_, src->Vk(), dst->Vk(), 1, &region);
@@ -194,7 +224,7 @@ void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64
                 ") does not fit in " + buffer->Name() + " size (" + std::to_string(buffer->Size()) + ").");
   UseOwned(buffer);
   if (buffer->IsDestroyed() || size == 0) return;
-  const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true}};
+  const Access access[] = {{buffer, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, offset, size}};
   PrepareAccesses(access);
   vkCmdFillBuffer(cmd_, buffer->Vk(), offset, size, 0);
 }
@@ -415,7 +445,7 @@ bool ComputePassEncoderImpl::ValidateState(const char* command) {
     VkAccessFlags access = b->type == BufferBindingType::Uniform ? VK_ACCESS_UNIFORM_READ_BIT
                                                                   : VK_ACCESS_SHADER_READ_BIT;
     if (write) access |= VK_ACCESS_SHADER_WRITE_BIT;
-    accesses_.push_back({b->buffer.get(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access, write});
+    accesses_.push_back({b->buffer.get(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access, write, offset, b->size});
     encoder_->Use(b->buffer.get());
   }
   bindingsChecked_ = true;

@@ -59,6 +59,8 @@ class CommandEncoderImpl : public ObjectBase {
     VkPipelineStageFlags stage;
     VkAccessFlags access;
     bool write;
+    uint64_t offset = 0;           // the bytes accessed: [offset, offset + size)
+    uint64_t size = UINT64_MAX;    // (the whole buffer by default)
   };
   void PrepareAccesses(std::span<const Access> accesses);
   // Lists a buffer as used by the commands. Use() is for buffers a kept-alive bind group owns;
