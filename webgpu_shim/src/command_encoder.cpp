@@ -125,7 +125,8 @@ void CommandEncoderImpl::PrepareAccesses(std::span<const Access> accesses) {
     dstAccess |= a.access;
     BufferImpl* b = a.buffer;
     // Read-after-write, write-after-read and write-after-write of overlapping bytes need a
-    // barrier; kernels writing disjoint ranges of one buffer (views of an arena) need none.
+    // barrier; kernels writing disjoint ranges of one buffer (views of an arena) need none. A
+    // dispatch stays inside its bindings' ranges: WGSL clamps every index to them.
     if (b->trackEpoch == epoch_ &&
         (Overlaps(b->pendingWrites, a) || (a.write && Overlaps(b->pendingReads, a))))
       hazard = true;
