@@ -331,13 +331,7 @@ bool DeviceImpl::CheckQueueResult(VkResult result, const char* call) {
 void DeviceImpl::Tick() {
   if (!device_) return;
   ResolvePendingModules(std::nullopt);
-  uint64_t value = 0;
-  VkResult r = getSemaphoreCounterValue_(device_, timeline_, &value);
-  if (r == VK_ERROR_DEVICE_LOST) {
-    Lose(DeviceLostReason::Unknown, VkFailure("vkGetSemaphoreCounterValue", r));
-    value = lastSubmitted_;  // nothing will complete any more; release what waits
-  }
-  completed_ = std::max(completed_, value);
+  PollCompleted();
   while (!submitTimes_.empty() && submitTimes_.front().first <= completed_) submitTimes_.pop_front();
   while (!deferred_.empty() && deferred_.front().first <= completed_) {
     auto fn = std::move(deferred_.front().second);
@@ -346,11 +340,18 @@ void DeviceImpl::Tick() {
   }
 }
 
-bool DeviceImpl::SerialDone(uint64_t serial) {
-  if (serial <= completed_ || !device_) return serial <= completed_;
+void DeviceImpl::PollCompleted() {
   uint64_t value = 0;
-  if (getSemaphoreCounterValue_(device_, timeline_, &value) == VK_SUCCESS)
-    completed_ = std::max(completed_, value);
+  VkResult r = getSemaphoreCounterValue_(device_, timeline_, &value);
+  if (r == VK_ERROR_DEVICE_LOST) {
+    Lose(DeviceLostReason::Unknown, VkFailure("vkGetSemaphoreCounterValue", r));
+    value = lastSubmitted_;  // nothing will complete any more; release what waits
+  }
+  completed_ = std::max(completed_, value);
+}
+
+bool DeviceImpl::SerialDone(uint64_t serial) {
+  if (serial > completed_ && device_) PollCompleted();
   return serial <= completed_;
 }
 

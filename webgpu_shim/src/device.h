@@ -155,6 +155,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
     std::string message;
   };
   uint32_t FindMemoryType(uint32_t allowedTypes, MemoryKind kind) const;
+  // Reads the timeline's value into completed_ (a lost device completes everything).
+  void PollCompleted();
   void Defer(uint64_t serial, std::function<void()> fn);  // keeps deferred_ sorted by serial
 
   std::shared_ptr<AdapterImpl> adapter_;
