@@ -14,6 +14,8 @@
 // (t:BM:BN:BK:TM:TN:LANEROWS with a lane layout) and s:BM:BN:TM:TN:SLICES (split-K), e.g.
 // TG_GEMM_TILINGS=t:128:128:32:8:8,t:128:128:32:8:8:4,s:1:4:1:4:256. A forced tiling runs on the
 // whole product: weight gradients are not split across workgroups then.
+// TG_GEMM_WGSL=DIR (read by this bench only) writes each case's matmul kernel there as
+// <M>x<K>x<N>_trans<T>_<tiling>.wgsl, for bench/pipeline_stats.
 // A forced tiling may use all the workgroup memory the device offers (its
 // maxComputeWorkgroupStorageSize, which the bench's device requests); a case whose tiling needs
 // more is skipped with that reason.
@@ -21,6 +23,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -100,6 +103,18 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
       spec.threads = src.threads;
       spec.workgroupSize = src.workgroupSize;
     }
+  }
+  if (const char* dir = std::getenv("TG_GEMM_WGSL")) {
+    const std::string form = tiling                               ? tiling->describe()
+                             : kernels == tg::KernelSet::Fast ? "fast"
+                                                              : "upstream";
+    std::string name = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) +
+                       "_trans" + std::to_string(trans) + "_" + form;
+    for (char& c : name)
+      if (c == ' ') c = '_';
+    for (const tg::KernelSpec& spec : specs)
+      if (spec.kind == tg::OpKind::Matmul || spec.kind == tg::OpKind::MatmulBatched)
+        std::ofstream(std::string(dir) + "/" + name + ".wgsl") << spec.wgsl;
   }
   g.transA = transA;
   g.transB = transB;

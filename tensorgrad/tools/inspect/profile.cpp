@@ -1,8 +1,11 @@
 // Every kernel of a step timed alone on a device: dispatched N and 2N times back to back in one
 // pass (each dispatch rewrites its output, so the shim puts a barrier between them, as in the
-// recorded step) and the difference divided by N, which cancels the submit and wait. The sum is
-// the step's serial GPU cost. Each kernel first runs alone for a while, so the device is at its
-// working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
+// recorded step) and the difference divided by N, which cancels the submit and wait. N is at
+// least --reps and, on a GPU, large enough that N dispatches take 2 ms: shorter ones read long
+// there (on an H100, D512's 4096×512×512 products read 127–335 µs with 5 dispatches a timing,
+// 56–67 µs with 40 (bench/RESULTS.md): the host's wait for a short submission, not the GPU). The
+// sum is the step's serial GPU cost. Each kernel first runs alone for a while, so the device is at
+// its working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
 // written once each, and output elements × the kernel's loop length (×2 for the multiply-adds
 // of convolutions; 2·M·N·K for a matmul, whatever its tiling). Then each dispatch level's kernels
 // together and the whole step the same way, level by level in one pass and as a submission of
@@ -13,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -27,6 +31,11 @@ double Profile::totalUs() const {
 }
 
 namespace {
+
+// Each timing runs at least this long (more dispatches than --reps where needed), up to this
+// many dispatches.
+constexpr double kMinTimingUs = 2000;
+constexpr double kMaxTimedDispatches = 16384;
 
 using Clock = std::chrono::steady_clock;
 
@@ -47,6 +56,7 @@ struct Device {
   wgpu::Instance instance;
   wgpu::Device device;
   std::string name;
+  bool cpu = false;  // a CPU device (lavapipe): its kernels take long, and its waits are exact
 };
 
 Device openDevice(const std::string& adapterName, std::vector<std::string>& errors) {
@@ -69,6 +79,7 @@ Device openDevice(const std::string& adapterName, std::vector<std::string>& erro
   wgpu::AdapterInfo info;
   adapter.GetInfo(&info);
   d.name = std::string(info.device);
+  d.cpu = info.adapterType == wgpu::AdapterType::CPU;
   wgpu::Limits limits;
   adapter.GetLimits(&limits);
   wgpu::DeviceDescriptor desc;
@@ -163,11 +174,19 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     }
     return best;
   };
-  // N and 2N times over, the difference over N: the submit and the wait cancel.
+  // N and 2N times over, the difference over N: the submit and the wait cancel. N is --reps, or
+  // on a GPU more where N would take under kMinTimingUs (estimated from one timing of --reps).
   const auto costOf = [&](const std::vector<Dispatch>& dispatches, bool submitEach = false) {
-    const double once = timeDispatches(dispatches, options.reps, submitEach);
-    const double twice = timeDispatches(dispatches, 2 * options.reps, submitEach);
-    return std::max(0.0, (twice - once) / options.reps);
+    const double each =
+        d.cpu ? 0 : timeDispatches(dispatches, options.reps, submitEach) / options.reps;
+    const uint32_t n =
+        each > 0 ? static_cast<uint32_t>(std::clamp(std::ceil(kMinTimingUs / each),
+                                                     static_cast<double>(options.reps),
+                                                     static_cast<double>(kMaxTimedDispatches)))
+                 : options.reps;
+    const double once = timeDispatches(dispatches, n, submitEach);
+    const double twice = timeDispatches(dispatches, 2 * n, submitEach);
+    return std::max(0.0, (twice - once) / n);
   };
   std::vector<Dispatch> step;  // every kernel, in dispatch order
   for (size_t i = 0; i < s.kernels.size(); ++i) {
@@ -242,7 +261,7 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
   const double total = p.totalUs();
   char line[256];
   std::snprintf(line, sizeof line,
-                "%s on %s: %zu kernels, serial GPU cost %.1f us (%u reps per kernel)\n\n",
+                "%s on %s: %zu kernels, serial GPU cost %.1f us (at least %u dispatches and 2 ms a timing)\n\n",
                 s.title.c_str(), p.device.c_str(), p.kernels.size(), total, p.reps);
   os << line;
   struct Group {
