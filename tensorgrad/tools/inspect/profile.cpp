@@ -1,11 +1,11 @@
 // Every kernel of a step timed alone on a device: dispatched N and 2N times back to back in one
 // pass (each dispatch rewrites its output, so the shim puts a barrier between them, as in the
 // recorded step) and the difference divided by N, which cancels the submit and wait. N is at
-// least --reps and, on a GPU, large enough that N dispatches take 2 ms: shorter ones read long
-// there (on an H100, D512's 4096×512×512 products read 127–335 µs with 5 dispatches a timing,
-// 56–67 µs with 40 (bench/RESULTS.md): the host's wait for a short submission, not the GPU). The
-// sum is the step's serial GPU cost. Each kernel first runs alone for a while, so the device is at
-// its working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
+// least --reps and, on a GPU, large enough that N dispatches take 2 ms: short timings, and
+// warm-ups of short bursts, read long there (on an H100, D512's 4096×512×512 products read
+// 67–335 µs with 5 dispatches a timing, 56–67 µs with 40; bench/RESULTS.md). The sum is the
+// step's serial GPU cost. Each kernel first runs alone for a while, in bursts of N, so the device
+// is at its working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
 // written once each, and output elements × the kernel's loop length (×2 for the multiply-adds
 // of convolutions; 2·M·N·K for a matmul, whatever its tiling). Then each dispatch level's kernels
 // together and the whole step the same way, level by level in one pass and as a submission of
@@ -35,7 +35,7 @@ namespace {
 // Each timing runs at least this long (more dispatches than --reps where needed), up to this
 // many dispatches.
 constexpr double kMinTimingUs = 2000;
-constexpr double kMaxTimedDispatches = 16384;
+constexpr uint32_t kMaxTimedDispatches = 16384;
 
 using Clock = std::chrono::steady_clock;
 
@@ -174,16 +174,19 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     }
     return best;
   };
-  // N and 2N times over, the difference over N: the submit and the wait cancel. N is --reps, or
-  // on a GPU more where N would take under kMinTimingUs (estimated from one timing of --reps).
-  const auto costOf = [&](const std::vector<Dispatch>& dispatches, bool submitEach = false) {
-    const double each =
-        d.cpu ? 0 : timeDispatches(dispatches, options.reps, submitEach) / options.reps;
-    const uint32_t n =
-        each > 0 ? static_cast<uint32_t>(std::clamp(std::ceil(kMinTimingUs / each),
-                                                     static_cast<double>(options.reps),
-                                                     static_cast<double>(kMaxTimedDispatches)))
-                 : options.reps;
+  // Dispatches a timing: --reps, or on a GPU doubled until a timing takes kMinTimingUs (an
+  // estimate from one short timing reads long on a cold GPU, so it would pick too few).
+  const auto countFor = [&](const std::vector<Dispatch>& dispatches, bool submitEach) {
+    uint32_t n = options.reps;
+    while (!d.cpu && n < kMaxTimedDispatches &&
+           timeDispatches(dispatches, n, submitEach) < kMinTimingUs)
+      n *= 2;
+    return n;
+  };
+  // N and 2N times over, the difference over N: the submit and the wait cancel.
+  const auto costOf = [&](const std::vector<Dispatch>& dispatches, bool submitEach = false,
+                          uint32_t n = 0) {
+    if (n == 0) n = countFor(dispatches, submitEach);
     const double once = timeDispatches(dispatches, n, submitEach);
     const double twice = timeDispatches(dispatches, 2 * n, submitEach);
     return std::max(0.0, (twice - once) / n);
@@ -206,11 +209,15 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     step.push_back({&k, d.device.CreateBindGroup(&bg)});
     const std::vector<Dispatch> alone{step.back()};
     // Timed cold, short bursts read several times slow (H100, --reps 5: 205 µs for a product
-    // gemm_bench times at 38), so the device first runs this kernel for warmUpMs.
+    // gemm_bench times at 38), so the device first runs this kernel for warmUpMs, in bursts as
+    // long as the timings: after bursts of 5 dispatches (0.3 ms) with the host's round trips
+    // between them, D512's 4096×512×512 products read 56–277 µs in timings of 2 ms; after
+    // bursts of 40 (2.3 ms), 56–67 (H100, bench/RESULTS.md).
+    const uint32_t burst = countFor(alone, false);
     double warm = 0;
-    for (int burst = 0; warm < 1000.0 * options.warmUpMs && burst < 256; ++burst)
-      warm += timeDispatches(alone, options.reps);
-    const double us = costOf(alone);
+    for (int b = 0; warm < 1000.0 * options.warmUpMs && b < 256; ++b)
+      warm += timeDispatches(alone, burst);
+    const double us = costOf(alone, false, burst);
     if (!errors.empty())
       throw std::runtime_error("the device rejected kernel " + std::to_string(i) + " (op " +
                                std::to_string(k.opIndex) + ", " +
