@@ -156,6 +156,30 @@ TEST(MatmulEpilogue, HeadSplitAndMergeStorePermuted) {
   expectMatchesCpu(c);
 }
 
+// Heads 8 wide: the split and the merge keep the head's axis last, so 4 neighbours of a row stay
+// neighbours and go out as one vec4 (from the tiled form, whose invocations own 4 neighbours);
+// kᵀ moves that axis and stores each element at its place. ForcedEpilogueTiling runs the case
+// against the CPU under every form.
+TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
+  const Case c = headsCase(2, 9, 4, 8);
+  const tg::detail::GemmTiling tiled{
+      .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
+  size_t vec4s = 0, scalars = 0;
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
+  for (tg::KernelSpec k : tg::emitKernels(c.graph, plan, kFast)) {
+    if (!k.wgsl.starts_with("// fast matmul")) continue;
+    const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
+    k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiled);
+    const size_t store = k.wgsl.find("out[outIndex(");
+    if (store == std::string::npos) continue;
+    const std::string line = k.wgsl.substr(store, k.wgsl.find('\n', store) - store);
+    (line.find(" / 4u] = vec4<f32>(") != std::string::npos ? vec4s : scalars) += 1;
+  }
+  EXPECT_EQ(vec4s, 2u);    // q, merged
+  EXPECT_EQ(scalars, 1u);  // kᵀ
+  expectMatchesCpu(c, tiled);
+}
+
 TEST(MatmulEpilogue, AProductWithAnotherReaderIsNotFolded) {
   const Case c = epilogueCase(37, 21, 44, true);  // the first product is captured
   const Count n = count(c.graph);

@@ -95,10 +95,14 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
   std::string index, at = "o";
   int vars = 0;
   bool permuted = false;
+  // Runs of 4 stay runs where every permute keeps a last axis 4k long last.
+  bool runsOf4 = true;
   for (int m : path) {
     const Op& op = graph.ops[static_cast<size_t>(m)];
     if (op.kind == OpKind::Permute) {
       const Shape& in = graph.tensor(t).shape;
+      runsOf4 = runsOf4 && !in.empty() && in.back() % 4 == 0 &&
+                op.attrs.perm.back() == static_cast<int64_t>(in.size()) - 1;
       const Shape& out = graph.tensor(op.out).shape;
       const auto outStrides = stridesOf(out);
       std::string e;
@@ -119,6 +123,7 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
   MatmulEpilogue e;
   e.bindings = external.size();
   e.permuted = permuted;
+  e.keepsRunsOf4 = permuted && runsOf4;
   e.wgsl = chain.preamble() + chain.bindings() + "fn epilogue(o : u32, mm : f32) -> f32 {\n" +
            index + chain.body() + "  return " + result + ";\n}\n";
   if (permuted) e.wgsl += "fn outIndex(o : u32) -> u32 {\n" + index + "  return " + at + ";\n}\n";

@@ -45,6 +45,13 @@ int64_t blocks(const MatmulProblem& p, int64_t bm, int64_t bn) {
   return p.batches * ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
 }
 
+// Whether 4 consecutive product elements (from a multiple of 4) may go out as one vec4: stored
+// in place, or through permutes that keep runs of 4 (attention's head split and merge: D512's Q
+// and K projections 67 → 55 µs, its step 19.3 → 18.7–18.8 ms pipelined; H100, bench/RESULTS.md).
+bool vec4Stores(const MatmulProblem& p) {
+  return !p.epilogue || !p.epilogue->permuted || p.epilogue->keepsRunsOf4;
+}
+
 // Stores product element `idx` (a flat index expression) with value `v`, through the epilogue.
 std::string store(const MatmulProblem& p, const std::string& idx, const std::string& v) {
   if (!p.epilogue) return "out[" + idx + "] = " + v + ";";
@@ -55,7 +62,8 @@ std::string store(const MatmulProblem& p, const std::string& idx, const std::str
   return "out[" + at + "] = epilogue(" + idx + ", " + v + ");";
 }
 
-// Stores elements idx .. idx + 3 (idx a multiple of 4) as one vec4 through an unpermuted epilogue.
+// Stores elements idx .. idx + 3 (idx a multiple of 4) as one vec4 through an epilogue that is
+// unpermuted or keeps runs of 4.
 std::string store4(const MatmulProblem& p, const std::string& idx,
                    const std::array<std::string, 4>& v) {
   std::array<std::string, 4> at;
@@ -71,7 +79,9 @@ std::string store4(const MatmulProblem& p, const std::string& idx,
     return s + "out[(" + idx + ") / 4u] = " + first + "); out2[(" + idx + ") / 4u] = " + second +
            "); }";
   }
-  std::string s = "out[(" + idx + ") / 4u] = vec4<f32>(";
+  const std::string dest =
+      p.epilogue && p.epilogue->permuted ? "outIndex(" + idx + ")" : "(" + idx + ")";
+  std::string s = "out[" + dest + " / 4u] = vec4<f32>(";
   for (size_t j = 0; j < 4; ++j)
     s += (j ? ", " : "") + (p.epilogue ? "epilogue(" + at[j] + ", " + v[j] + ")" : v[j]);
   return s + ");";
@@ -198,7 +208,7 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .xContig = !p.transB,
                  .vec = !p.transB && p.n % 4 == 0,
                  .x0 = "col0"};
-  const bool vecOut = p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
+  const bool vecOut = p.n % 4 == 0 && vec4Stores(p);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
            "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
@@ -295,7 +305,7 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   const bool vecA = p.transA ? g.tm == 4 && p.m % 4 == 0 : kc == 4;
   const bool vecB = p.transB ? kc == 4 : g.tn == 4 && p.n % 4 == 0;
   const bool vecOut =
-      S == 1 && g.tn == 4 && p.n % 4 == 0 && !(p.epilogue && p.epilogue->permuted);
+      S == 1 && g.tn == 4 && p.n % 4 == 0 && vec4Stores(p);
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
                        S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");

@@ -33,6 +33,9 @@ struct MatmulEpilogue {
   std::string wgsl;
   size_t bindings = 0;
   bool permuted = false;
+  // With `permuted`: outIndex keeps runs of 4 (elements 4i .. 4i + 3 go to 4j .. 4j + 3), so
+  // they may be stored as one vec4.
+  bool keepsRunsOf4 = false;
   bool second = false;
 };
 
