@@ -23,7 +23,8 @@
 namespace {
 
 void check(VkResult r, const char* what) {
-  if (r != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: VkResult " + std::to_string(r));
+  if (r != VK_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed: VkResult " + std::to_string(r));
 }
 
 template <typename T, typename F>
@@ -70,15 +71,18 @@ struct Device {
     });
     bool has = false;
     for (const VkExtensionProperties& e : extensions)
-      has |= std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+      has |=
+          std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
     if (!has)
       throw std::runtime_error(name + " does not offer " +
                                std::string(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME));
     uint32_t family = 0;
-    const auto families = list<VkQueueFamilyProperties>([&](uint32_t* n, VkQueueFamilyProperties* f) {
-      vkGetPhysicalDeviceQueueFamilyProperties(physical, n, f);
-    });
-    while (family < families.size() && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    const auto families =
+        list<VkQueueFamilyProperties>([&](uint32_t* n, VkQueueFamilyProperties* f) {
+          vkGetPhysicalDeviceQueueFamilyProperties(physical, n, f);
+        });
+    while (family < families.size() && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+      ++family;
     const float priority = 1;
     VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     q.queueFamilyIndex = family;
@@ -151,7 +155,8 @@ void inspect(Device& d, const std::string& path, const std::string& irDir) {
     VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.bindingCount = static_cast<uint32_t>(groups[g].size());
     li.pBindings = groups[g].data();
-    check(vkCreateDescriptorSetLayout(d.device, &li, nullptr, &layouts[g]), "vkCreateDescriptorSetLayout");
+    check(vkCreateDescriptorSetLayout(d.device, &li, nullptr, &layouts[g]),
+          "vkCreateDescriptorSetLayout");
   }
   VkPipelineLayoutCreateInfo pli{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   pli.setLayoutCount = sets;
@@ -192,7 +197,8 @@ void inspect(Device& d, const std::string& path, const std::string& irDir) {
     ei.executableIndex = e;
     uint32_t n = 0;
     d.statistics(d.device, &ei, &n, nullptr);
-    std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     d.statistics(d.device, &ei, &n, stats.data());
     for (const VkPipelineExecutableStatisticKHR& s : stats)
       std::printf("    %-32s %12s  %s\n", s.name, value(s).c_str(), s.description);
@@ -210,8 +216,10 @@ void inspect(Device& d, const std::string& path, const std::string& irDir) {
     d.representations(d.device, &ei, &n, irs.data());
     for (uint32_t i = 0; i < n; ++i) {
       const std::string base = path.substr(path.find_last_of('/') + 1);
-      const std::string out = irDir + "/" + base + "." + std::to_string(e) + "." + std::to_string(i) + ".txt";
-      std::ofstream(out, std::ios::binary).write(data[i].data(), static_cast<std::streamsize>(irs[i].dataSize));
+      const std::string out =
+          irDir + "/" + base + "." + std::to_string(e) + "." + std::to_string(i) + ".txt";
+      std::ofstream(out, std::ios::binary)
+          .write(data[i].data(), static_cast<std::streamsize>(irs[i].dataSize));
       std::printf("    representation %u: %s (%s), %zu bytes -> %s\n", i, irs[i].name,
                   irs[i].description, irs[i].dataSize, out.c_str());
     }

@@ -199,10 +199,11 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
         // on a CPU.) Four running sums of vec4s, a quarter of the dependent adds of one (lanes
         // is a power of two from 16). An array per reduction, so no barrier guards its reuse.
         const std::string s4 = "sum4_" + r;
-        body += "  red" + r + "[lid / 4u][lid % 4u] = acc" + r + ";\n  workgroupBarrier();\n  var " +
-                s4 + " = vec4<f32>(0.0);\n  for (var l = 0u; l < " + u(lanes / 4) + "; l = l + 1u) { " +
-                s4 + " = " + s4 + " + red" + r + "[first / 4u + l]; }\n  let sum" + r + " = (" + s4 +
-                ".x + " + s4 + ".y) + (" + s4 + ".z + " + s4 + ".w);\n";
+        body += "  red" + r + "[lid / 4u][lid % 4u] = acc" + r + ";\n  workgroupBarrier();\n";
+        body += "  var " + s4 + " = vec4<f32>(0.0);\n  for (var l = 0u; l < " + u(lanes / 4) +
+                "; l = l + 1u) { " + s4 + " = " + s4 + " + red" + r + "[first / 4u + l]; }\n";
+        body += "  let sum" + r + " = (" + s4 + ".x + " + s4 + ".y) + (" + s4 + ".z + " + s4 +
+                ".w);\n";
         sum = "sum" + r;
       }
       body +=

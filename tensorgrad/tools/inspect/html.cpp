@@ -183,7 +183,7 @@ if (D.kernels.length) select(0);
   const groups = {};
   for (const k of D.profile.kernels) { const g = groups[k.kind] ??= {n: 0, us: 0, bytes: 0, flops: 0}; g.n++; g.us += k.us; g.bytes += k.bytes; g.flops += k.flops; }
   const total = D.profile.totalUs, max = Math.max(...Object.values(groups).map(g => g.us), 1e-9);
-  h = '<p>' + esc(D.profile.device) + ': serial GPU cost ' + total.toFixed(1) + ' µs (at least ' + D.profile.reps + ' dispatches and 2 ms a timing). GB/s and GFLOP/s are estimates from the tensors each op reads and writes.</p>';
+  h = '<p>' + esc(D.profile.device) + ': serial GPU cost ' + total.toFixed(1) + ' µs (at least ' + D.profile.reps + ' dispatches a timing, and 2 ms on a GPU). GB/s and GFLOP/s are estimates from the tensors each op reads and writes.</p>';
   if (D.trace) h += '<p id="trace-link">Timeline of one step, by dispatch level: <a href="' + esc(D.trace) + '">' + esc(D.trace) + '</a> (open it in <a href="https://ui.perfetto.dev">Perfetto</a> or chrome://tracing).</p>';
   h += '<table><tr><th>op kind</th><th class="num">kernels</th><th class="num">total µs</th><th>share</th><th class="num">µs/kernel</th><th class="num">GB/s</th><th class="num">GFLOP/s</th></tr>';
   for (const [k, g] of Object.entries(groups).sort((a, b) => b[1].us - a[1].us))

@@ -152,13 +152,13 @@ struct Profile {
 };
 struct ProfileOptions {
   std::string device;  // adapter name contains this; empty: WEBGPU_ADAPTER or the best one
-  uint32_t reps = 20;  // dispatches a timing, at least: more where they would take under 2 ms
+  uint32_t reps = 20;  // dispatches a timing, at least: on a GPU more, until a timing takes 2 ms
   // Each kernel runs alone at least this long before it is timed: GPUs idle at lower clocks
   // between kernels (while the next pipeline compiles), and short bursts timed cold read slow.
   uint32_t warmUpMs = 20;
 };
-// Each kernel dispatched N and 2N times in one pass (N ≥ reps, N dispatches ≥ 2 ms); the
-// difference over N cancels the submit.
+// Each kernel dispatched N and 2N times in one pass (N ≥ reps; on a GPU, N dispatches ≥ 2 ms);
+// the difference over N cancels the submit.
 // Then each level's kernels, and the whole step, the same way.
 // Throws std::runtime_error when there is no device or the device rejects a kernel.
 Profile profileKernels(const Subject& s, const ProfileOptions& options);

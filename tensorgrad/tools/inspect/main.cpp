@@ -265,7 +265,9 @@ int main(int argc, char** argv) {
   src.add(profile);
   profile->add_option("--device", device,
                       "adapter whose name contains this text (default: the best one)");
-  profile->add_option("--reps", reps, "dispatches per timing, at least (default 20; more where they would take under 2 ms)")
+  profile->add_option("--reps", reps,
+                      "dispatches per timing, at least (default 20; on a GPU more, until a timing "
+                      "takes 2 ms)")
       ->check(CLI::PositiveNumber);
   profile->add_option("--warm-up", warmUp, warmUpHelp);
   profile->add_flag("--json", json, "print JSON");
@@ -294,7 +296,9 @@ int main(int argc, char** argv) {
   diff->add_flag("--b-unpooled", bUnpooled, "own buffers for B");
   diff->add_flag("--profile", withProfile, "time both on the device and compare costs");
   diff->add_option("--device", device, "adapter for --profile");
-  diff->add_option("--reps", reps, "dispatches per timing with --profile, at least (more where they would take under 2 ms)")
+  diff->add_option("--reps", reps,
+                   "dispatches per timing with --profile, at least (on a GPU more, until a "
+                   "timing takes 2 ms)")
       ->check(CLI::PositiveNumber);
   diff->add_option("--warm-up", warmUp, warmUpHelp);
 
@@ -312,7 +316,9 @@ int main(int argc, char** argv) {
   html->add_flag("--no-graph", noGraph,
                  "leave the graph out (Graphviz takes a while past a few thousand ops)");
   html->add_option("--device", device, "adapter for --profile");
-  html->add_option("--reps", reps, "dispatches per timing with --profile, at least (more where they would take under 2 ms)")
+  html->add_option("--reps", reps,
+                   "dispatches per timing with --profile, at least (on a GPU more, until a "
+                   "timing takes 2 ms)")
       ->check(CLI::PositiveNumber);
   html->add_option("--warm-up", warmUp, warmUpHelp);
 

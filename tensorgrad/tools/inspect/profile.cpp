@@ -4,19 +4,18 @@
 // least --reps and, on a GPU, large enough that N dispatches take 2 ms: short timings, and
 // warm-ups of short bursts, read long there (on an H100, D512's 4096×512×512 products read
 // 67–335 µs with 5 dispatches a timing, 56–67 µs with 40; bench/RESULTS.md). The sum is the
-// step's serial GPU cost. Each kernel first runs alone for a while, in bursts of N, so the device
-// is at its working clocks. Bytes and FLOPs are estimates from the op's tensors: the tensors read and
-// written once each, and output elements × the kernel's loop length (×2 for the multiply-adds
-// of convolutions; 2·M·N·K for a matmul, whatever its tiling). Then each dispatch level's kernels
-// together and the whole step the same way, level by level in one pass and as a submission of
-// its own each time: a level's cost against its slowest kernel's shows what its barrier and its
-// kernels' ramps add; a submitted step's against the step in one pass, what a submission adds;
-// and a host's step time against that, what the host adds.
+// step's serial GPU cost. Each kernel first runs alone for a while, in bursts of N, so the
+// device is at its working clocks. Bytes and FLOPs are estimates from the op's tensors: the
+// tensors read and written once each, and output elements × the kernel's loop length (×2 for
+// the multiply-adds of convolutions; 2·M·N·K for a matmul, whatever its tiling). Then each
+// dispatch level's kernels together and the whole step the same way, level by level in one pass
+// and as a submission of its own each time: a level's cost against its slowest kernel's shows
+// what its barrier and its kernels' ramps add; a submitted step's against the step in one pass,
+// what a submission adds; and a host's step time against that, what the host adds.
 #include <webgpu/webgpu_cpp.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -56,7 +55,7 @@ struct Device {
   wgpu::Instance instance;
   wgpu::Device device;
   std::string name;
-  bool cpu = false;  // a CPU device (lavapipe): its kernels take long, and its waits are exact
+  bool cpu = false;  // a CPU device (lavapipe): --reps dispatches of its kernels already take long
 };
 
 Device openDevice(const std::string& adapterName, std::vector<std::string>& errors) {
@@ -268,7 +267,8 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
   const double total = p.totalUs();
   char line[256];
   std::snprintf(line, sizeof line,
-                "%s on %s: %zu kernels, serial GPU cost %.1f us (at least %u dispatches and 2 ms a timing)\n\n",
+                "%s on %s: %zu kernels, serial GPU cost %.1f us (at least %u dispatches a "
+                "timing, and 2 ms on a GPU)\n\n",
                 s.title.c_str(), p.device.c_str(), p.kernels.size(), total, p.reps);
   os << line;
   struct Group {
