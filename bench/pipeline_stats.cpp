@@ -27,11 +27,12 @@ void check(VkResult r, const char* what) {
     throw std::runtime_error(std::string(what) + " failed: VkResult " + std::to_string(r));
 }
 
+// Vulkan's two-call enumeration; `blank` is each element before the second call (its sType).
 template <typename T, typename F>
-std::vector<T> list(F&& get) {
+std::vector<T> list(F&& get, const T& blank = {}) {
   uint32_t n = 0;
   get(&n, nullptr);
-  std::vector<T> v(n);
+  std::vector<T> v(n, blank);
   get(&n, v.data());
   v.resize(n);
   return v;
@@ -182,11 +183,10 @@ void inspect(Device& d, const std::string& path, const std::string& irDir) {
 
   VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
   pi.pipeline = pipeline;
-  uint32_t count = 0;
-  d.properties(d.device, &pi, &count, nullptr);
-  std::vector<VkPipelineExecutablePropertiesKHR> executables(
-      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
-  d.properties(d.device, &pi, &count, executables.data());
+  const auto executables = list<VkPipelineExecutablePropertiesKHR>(
+      [&](uint32_t* n, VkPipelineExecutablePropertiesKHR* p) { d.properties(d.device, &pi, n, p); },
+      {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  const auto count = static_cast<uint32_t>(executables.size());
   std::printf("== %s (%zu bytes of SPIR-V, %u executables)\n", path.c_str(),
               r.spirv.size() * sizeof(uint32_t), count);
   for (uint32_t e = 0; e < count; ++e) {
@@ -195,19 +195,21 @@ void inspect(Device& d, const std::string& path, const std::string& irDir) {
     VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
     ei.pipeline = pipeline;
     ei.executableIndex = e;
-    uint32_t n = 0;
-    d.statistics(d.device, &ei, &n, nullptr);
-    std::vector<VkPipelineExecutableStatisticKHR> stats(
-        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
-    d.statistics(d.device, &ei, &n, stats.data());
+    const auto stats = list<VkPipelineExecutableStatisticKHR>(
+        [&](uint32_t* n, VkPipelineExecutableStatisticKHR* s) {
+          d.statistics(d.device, &ei, n, s);
+        },
+        {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     for (const VkPipelineExecutableStatisticKHR& s : stats)
       std::printf("    %-32s %12s  %s\n", s.name, value(s).c_str(), s.description);
     if (irDir.empty()) continue;
-    n = 0;
-    d.representations(d.device, &ei, &n, nullptr);
-    std::vector<VkPipelineExecutableInternalRepresentationKHR> irs(
-        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
-    d.representations(d.device, &ei, &n, irs.data());
+    // Sizes first, then the text into buffers of those sizes.
+    auto irs = list<VkPipelineExecutableInternalRepresentationKHR>(
+        [&](uint32_t* n, VkPipelineExecutableInternalRepresentationKHR* ir) {
+          d.representations(d.device, &ei, n, ir);
+        },
+        {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+    uint32_t n = static_cast<uint32_t>(irs.size());
     std::vector<std::vector<char>> data(n);
     for (uint32_t i = 0; i < n; ++i) {
       data[i].resize(irs[i].dataSize);
