@@ -181,20 +181,20 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
     return s;
   };
   // A pass over a lane's elements of its row: a loop, or where each lane has a few elements
-  // (length a multiple of lanes), one block an element, so that a pass's loads are all in flight
-  // at once whatever the driver's compiler unrolls (H100: a layer norm of rows of 512 19.4 → 16.6
-  // µs, its gradient 21 → 16.4; bench/RESULTS.md).
+  // (length a multiple of lanes), one block an element rather than a loop left to the driver to
+  // unroll (H100: layer norms of rows of 512 18.9–19.4 → 16.6–17.1 µs, their gradients 21.0–21.3
+  // → 16.3–16.6; bench/RESULTS.md).
   const int64_t perLane = length % lanes == 0 ? length / lanes : 0;
   const bool unrolled = perLane > 0 && perLane <= kMaxUnrolledElements;
+  const std::string index = "    let i = row * " + u(length) + " + ";
   const auto pass = [&](const std::string& body) {
     if (!unrolled)
       return "  for (var c = " + std::string(lanes > 1 ? "lane" : "0u") + "; c < " + u(length) +
-             "; c = c + " + u(lanes) + ") {\n    let i = row * " + u(length) + " + c;\n" + body +
-             "  }\n";
+             "; c = c + " + u(lanes) + ") {\n" + index + "c;\n" + body + "  }\n";
     std::string s;
     for (int64_t j = 0; j < perLane; ++j)
-      s += "  {\n    let i = row * " + u(length) + " + " +
-           (lanes > 1 ? "lane + " + u(j * lanes) : u(j)) + ";\n" + body + "  }\n";
+      s += "  {\n" + index + (lanes > 1 ? "lane + " + u(j * lanes) : u(j)) + ";\n" + body +
+           "  }\n";
     return s;
   };
   std::string body;
