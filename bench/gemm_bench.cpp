@@ -226,7 +226,7 @@ void BM_Gemm(benchmark::State& state) {
 // 4096); D256's attention projections ([1024, 256] · [256, 256]) and MLP down projection
 // ([1024, 1024] · [1024, 256]); MLP H1024 B256's hidden layer ([256, 1024] · [1024, 1024]); D512's
 // input gradients (dy · Wᵀ: [4096, 512] · [512, 512]ᵀ, the MLP's two); MLP H256 B4096's hidden
-// layer.
+// layer; MLP H1024 B4096's input gradient ([4096, 1024] · [1024, 1024]ᵀ).
 const std::vector<std::array<int64_t, 4>> kShapes = {
     // M, K, N, trans
     {256, 256, 256, 0},   {1024, 256, 1024, 0},  {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
@@ -237,7 +237,8 @@ const std::vector<std::array<int64_t, 4>> kShapes = {
     {64, 4096, 64, 1},    {64, 4096, 1, 1},      {1, 4096, 256, 1},     {256, 4096, 256, 1},
     {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},  {1024, 1024, 256, 0},
     {256, 1024, 1024, 0}, {4096, 512, 512, 2},   {4096, 2048, 512, 2},  {4096, 512, 2048, 2},
-    {4096, 512, 512, 0},  {4096, 256, 256, 0},
+    {4096, 512, 512, 0},  {4096, 256, 256, 0},   {4096, 1024, 1024, 2}, {4096, 1, 1024, 0},
+    {4096, 1, 1024, 2},   {4096, 1, 256, 0},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {
@@ -275,7 +276,7 @@ void registerTilings() {
     }
     for (const auto& s : kShapes) {
       const int64_t outputs = s[0] * s[2];
-      if (t.form == F::Tiled ? outputs < 128 * 128 : outputs > 512 * 512) continue;
+      if (t.form == F::Tiled ? outputs < 128 * 128 : outputs > 512 * 512 && s[1] > 64) continue;
       const std::string name = "BM_Tiling/" + item + "/M:" + std::to_string(s[0]) + "/K:" +
                                std::to_string(s[1]) + "/N:" + std::to_string(s[2]) +
                                "/trans:" + std::to_string(s[3]);

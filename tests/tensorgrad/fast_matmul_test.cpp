@@ -92,9 +92,12 @@ std::vector<Product> smallProducts() {
   };
 }
 
-// Larger products, as chooseTiling takes them: split-K 16×16 blocks, tiled 128×64 and 128×128.
+// Larger products, as chooseTiling takes them: split-K 16×16 blocks, tiled 128×64 and 128×128,
+// outer products in 16×64 blocks.
 std::vector<Product> largeProducts() {
   return {
+      {{4096, 1}, {1, 256}},             // an MLP's first layer
+      {{4095, 1}, {1, 260}, false, true},  // its last layer's input gradient; edges in M and N
       {{2200, 8}, {8, 2050}},            // ≥ 264 blocks of 128×128: tiled 128×128
       {{1100, 8}, {8, 1998}},            // ≥ 264 blocks of 128×64: tiled 128×64
       {{4097, 19}, {19, 129}},           // M and N one past a tile multiple, odd K: scalar loads
@@ -187,6 +190,11 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   EXPECT_EQ(pick(1, 64, 4096, 1).describe(), "splitk 4x1 4x1 s256");
   EXPECT_EQ(pick(1, 1, 256, 1).describe(), "splitk 1x1 1x1 s64");
   EXPECT_EQ(pick(1, 1, 1, 1).form, F::SplitK);
+  // Outer products of at least 2²⁰ outputs: 16×64 blocks storing a vec4 an invocation.
+  EXPECT_EQ(pick(1, 4096, 1, 1024).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_EQ(pick(1, 4096, 1, 256).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_NE(pick(1, 4096, 1, 64).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_NE(pick(1, 4096, 2, 1024).describe(), "splitk 16x64 1x4 s1");
   for (const auto& p : {pick(1, 4096, 4096, 4096), pick(1, 64, 1024, 64), pick(512, 8, 16, 8),
                         pick(1, 256, 256, 256), pick(1, 1, 1, 1), pick(1, 1, 4096, 64)})
     EXPECT_EQ(p.invalidReason(), "") << p.describe();
@@ -210,10 +218,10 @@ TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
   };
   EXPECT_EQ(pick(4096, 1024, 1024, 16384).describe(), "tiled 128x128x8 8x8 lanes 16x2");  // WebGPU's default
   // lavapipe (32 KiB) and an H100 (48 KiB): 128 blocks of 128×256 (25 KiB).
-  EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(), "tiled 128x256x16 8x16 lanes 16x2");
-  EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x256x16 8x16 lanes 16x2");
+  EXPECT_EQ(pick(4096, 1024, 1024, 32768).describe(), "tiled 128x256x16 8x16 lanes 4x8");
+  EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x256x16 8x16 lanes 4x8");
   // 128×256 only in whole waves of 128 blocks: not 192 (4096 × 1536), not 64 (4096 × 512).
-  EXPECT_EQ(pick(4096, 512, 2048, 49152).describe(), "tiled 128x256x16 8x16 lanes 16x2");
+  EXPECT_EQ(pick(4096, 512, 2048, 49152).describe(), "tiled 128x256x16 8x16 lanes 4x8");
   EXPECT_EQ(pick(4096, 512, 1536, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
   // 128 blocks of 128²: 128×64 under the default, 128×128 with the room.
   EXPECT_EQ(pick(4096, 2048, 512, 16384).describe(), "tiled 128x64x16 8x4 lanes 8x4");
@@ -337,7 +345,7 @@ TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 32, .tm = 8, .tn = 8},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 64, .bk = 32, .tm = 8, .tn = 4},
         tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 32, .tm = 4, .tn = 4},
-        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .laneRows = 16}}) {
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .laneRows = 4}}) {
     if (t.workgroupBytes() > room) continue;
     for (const auto& [products, atol] : {std::pair{edgeProducts(), kAtol}, {longKProducts(), kLongAtol}}) {
       const Case c = productsCase(products);

@@ -180,6 +180,30 @@ TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
   expectMatchesCpu(c, tiled);
 }
 
+// An epilogue whose buffers are all read at the product's own element (the residual, the other
+// product of a sum) loads each a vec4 at a time where the kernel stores vec4s (the tiled form);
+// one reading a broadcast bias keeps scalar loads.
+TEST(MatmulEpilogue, SameIndexReadsLoadVec4s) {
+  const Case c = epilogueCase(37, 21, 44);
+  const tg::detail::GemmTiling tiled{
+      .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
+  size_t vec4s = 0, scalars = 0;
+  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
+  for (tg::KernelSpec k : tg::emitKernels(c.graph, plan, kFast)) {
+    if (!k.wgsl.starts_with("// fast matmul")) continue;
+    const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
+    k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiled);
+    if (k.wgsl.find("in2 : array<vec4<f32>>") != std::string::npos) {
+      ++vec4s;
+      EXPECT_NE(k.wgsl.find("= epilogue4("), std::string::npos) << k.wgsl;
+    }
+    scalars += k.wgsl.find("in2 : array<f32>") != std::string::npos;
+  }
+  EXPECT_EQ(vec4s, 2u);    // the residual, the sum of two products
+  EXPECT_EQ(scalars, 1u);  // the bias
+  expectMatchesCpu(c, tiled);
+}
+
 TEST(MatmulEpilogue, AProductWithAnotherReaderIsNotFolded) {
   const Case c = epilogueCase(37, 21, 44, true);  // the first product is captured
   const Count n = count(c.graph);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "../ops/op_registry.h"
 #include "fuse_elementwise.h"
@@ -32,6 +33,27 @@ std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& 
     t = op.out;
   }
   return path;
+}
+
+// matmulEpilogue's `wgsl4` for an unpermuted path whose buffers (`external`, in binding order)
+// are all read at the product's element: the chain computed lane by lane at vec4 index q.
+std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
+                      const std::vector<int>& external) {
+  FusedChain chain(graph, group, 2);
+  int t = graph.ops[static_cast<size_t>(matmul)].out;
+  chain.provide(t, "mm");
+  for (int m : pathOf(graph, matmul, group)) {
+    t = graph.ops[static_cast<size_t>(m)].out;
+    chain.pin(t, "q");
+  }
+  std::string lanes;
+  for (const char* lane : {"x", "y", "z", "w"})
+    lanes += (lanes.empty() ? "" : ", ") + chain.value(t, "q", lane);
+  if (chain.external() != external)
+    throw std::logic_error("matmul epilogue: the vec4 form binds other buffers");
+  return chain.preamble() + chain.bindings(true) +
+         "fn epilogue4(o : u32, mm : vec4<f32>) -> vec4<f32> {\n  let q = o / 4u;\n" +
+         chain.vec4Loads("q") + chain.body() + "  return vec4<f32>(" + lanes + ");\n}\n";
 }
 
 }  // namespace
@@ -127,6 +149,11 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
   e.wgsl = chain.preamble() + chain.bindings() + "fn epilogue(o : u32, mm : f32) -> f32 {\n" +
            index + chain.body() + "  return " + result + ";\n}\n";
   if (permuted) e.wgsl += "fn outIndex(o : u32) -> u32 {\n" + index + "  return " + at + ";\n}\n";
+  const bool allF32 = std::all_of(external.begin(), external.end(), [&](int x) {
+    return graph.tensor(x).dtype == Dtype::F32;
+  });
+  if (!permuted && allF32 && chain.readsOnlyAt("o"))
+    e.wgsl4 = epilogue4(graph, matmul, group, external);
   return e;
 }
 

@@ -27,7 +27,9 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
     const int stored = folds.epilogue.empty()
                            ? op.out
                            : graph.ops[static_cast<size_t>(folds.epilogue.back())].out;
-    p.epilogue->wgsl += secondOutputFunction(graph, stored, folds.second);
+    const std::string second = secondOutputFunction(graph, stored, folds.second);
+    p.epilogue->wgsl += second;
+    if (!p.epilogue->wgsl4.empty()) p.epilogue->wgsl4 += second;
     p.epilogue->second = true;
   }
   const KernelSource src = fastMatmulKernel(p, tiling);

@@ -59,7 +59,8 @@ std::string FusedChain::inputIndex(const Op& op, size_t input, const std::string
 }
 
 std::string FusedChain::value(int tensor, const std::string& at, const std::string& lane) {
-  if (const auto it = provided_.find(tensor); it != provided_.end()) return it->second;
+  if (const auto it = provided_.find(tensor); it != provided_.end())
+    return lane.empty() ? it->second : it->second + "." + lane;
   const auto key = std::pair{tensor, at + "." + lane};
   if (const auto it = value_.find(key); it != value_.end()) return it->second;
   const int source = *graph_.tensor(tensor).source;

@@ -23,7 +23,8 @@ class FusedChain {
   // `members`: the ops the kernel computes, in op order; buffers read bind from `firstBinding`.
   FusedChain(const Graph& graph, std::vector<int> members, size_t firstBinding);
 
-  // A value the kernel has already (a matmul's result): members read `value` for `tensor`.
+  // A value the kernel has already (a matmul's result): members read `value` for `tensor`, or
+  // with a `lane` (see value()), that lane of the vec4 `value`.
   void provide(int tensor, std::string value);
   // `tensor` is read at index variable `index` (the caller's, e.g. a matmul's element along the
   // path to the chain's output), whatever its reader computes.

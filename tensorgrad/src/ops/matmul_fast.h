@@ -37,6 +37,12 @@ struct MatmulEpilogue {
   // they may be stored as one vec4.
   bool keepsRunsOf4 = false;
   bool second = false;
+  // Unpermuted, where every buffer the epilogue reads is read at the product's own element (an
+  // activation's gradient mask, a residual; not a broadcast bias): `wgsl` again with those
+  // buffers declared as vec4 arrays and `fn epilogue4(o : u32, mm : vec4<f32>) -> vec4<f32>`,
+  // elements o .. o + 3 (o a multiple of 4) from one vec4 load a buffer. A kernel storing vec4s
+  // declares this one instead.
+  std::string wgsl4{};
 };
 
 // WebGPU's default maxComputeWorkgroupStorageSize, which every adapter offers.
