@@ -226,7 +226,9 @@ void BM_Gemm(benchmark::State& state) {
 // 4096); D256's attention projections ([1024, 256] · [256, 256]) and MLP down projection
 // ([1024, 1024] · [1024, 256]); MLP H1024 B256's hidden layer ([256, 1024] · [1024, 1024]); D512's
 // input gradients (dy · Wᵀ: [4096, 512] · [512, 512]ᵀ, the MLP's two); MLP H256 B4096's hidden
-// layer; MLP H1024 B4096's input gradient ([4096, 1024] · [1024, 1024]ᵀ).
+// layer; MLP H1024 B4096's input gradient ([4096, 1024] · [1024, 1024]ᵀ); the outer products of
+// the MLPs at B4096 (K = 1: the first layer, the last layer's input gradient d · W₃ᵀ) and MLP
+// H1024 B4096's 1-wide weight gradients ([1, 4096] · [4096, 1024], [1024, 4096] · [4096, 1]).
 const std::vector<std::array<int64_t, 4>> kShapes = {
     // M, K, N, trans
     {256, 256, 256, 0},   {1024, 256, 1024, 0},  {4096, 1024, 1024, 0}, {4096, 4096, 4096, 0},
@@ -238,7 +240,7 @@ const std::vector<std::array<int64_t, 4>> kShapes = {
     {256, 4096, 1, 1},    {1024, 4096, 1024, 1}, {1024, 256, 256, 0},  {1024, 1024, 256, 0},
     {256, 1024, 1024, 0}, {4096, 512, 512, 2},   {4096, 2048, 512, 2},  {4096, 512, 2048, 2},
     {4096, 512, 512, 0},  {4096, 256, 256, 0},   {4096, 1024, 1024, 2}, {4096, 1, 1024, 0},
-    {4096, 1, 1024, 2},   {4096, 1, 256, 0},
+    {4096, 1, 1024, 2},   {4096, 1, 256, 0},     {1, 4096, 1024, 1},    {1024, 4096, 1, 1},
 };
 
 void gemmArgs(benchmark::internal::Benchmark* b) {
@@ -250,7 +252,7 @@ void gemmArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_Gemm)->Apply(gemmArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // TG_GEMM_TILINGS's forced tilings, each on the shapes it may suit (tiled forms on products of at
-// least 128² outputs, split-K on those of at most 512²).
+// least 128² outputs, split-K on those of at most 512² and on any of K ≤ 64).
 void registerTilings() {
   const char* env = std::getenv("TG_GEMM_TILINGS");
   if (!env) return;

@@ -74,7 +74,8 @@ std::string store4(const MatmulProblem& p, const std::string& idx,
     if (!p.epilogue->second) return "out[(" + idx + ") / 4u] = " + e + ";";
     std::string second = "vec4<f32>(";
     for (size_t j = 0; j < 4; ++j)
-      second += (j ? ", " : "") + std::string("second(") + at[j] + ", ev." + lane(static_cast<int64_t>(j)) + ")";
+      second += (j ? ", " : "") + std::string("second(") + at[j] + ", ev." +
+                lane(static_cast<int64_t>(j)) + ")";
     return "{ let ev = " + e + "; out[(" + idx + ") / 4u] = ev; out2[(" + idx + ") / 4u] = " +
            second + "); }";
   }
@@ -555,8 +556,9 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   // Tall patches of 32 invocations (16 × 2 of the invocation grid; 8 × 4 for 128×64 blocks)
   // beat laying the grid out row by row (2 × 16; 4 × 8 for 64×32) by 0–5% for 128×128 blocks,
   // 4–11% for 128×64 and 4–12% for 64×32 (forced layouts on an H100, 2026-11-26, RESULTS).
-  // 128×256 blocks take 4 × 8: 0.5–3% faster than 16 × 2 on the 4096×1024×1024 and 4096×512×2048
-  // products, either rhs layout, in two runs (H100, 2026-11-28); the same or 1–2% in one run before.
+  // 128×256 blocks take 4 × 8: 0.5–3% faster than 16 × 2 on the 4096×1024×1024 and
+  // 4096×512×2048 products, either rhs layout, in two runs (H100, 2026-11-28); the same or 1–2%
+  // in one run before.
   const auto tile = [](int64_t bm, int64_t bn, int64_t bk, int64_t tm, int64_t tn) {
     return GemmTiling{.form = F::Tiled,
                       .bm = bm,
@@ -569,8 +571,8 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   // An outer product (K = 1: an MLP's first layer, its last layer's input gradient) is all
   // stores: 16×64 blocks of one vec4 an invocation, thousands of them, instead of a tiled form's
   // one wave. H100 (2026-11-28, RESULTS): 4096×1×1024 13.3 → 10.0 µs, with the rhs transposed
-  // 15.0 → 9.4, 4096×1×256 8.0 → 6.0; MLP H1024 and H256 at batch 4096 pipelined 0.737 → 0.698
-  // and 0.129 → 0.110 ms a step.
+  // 15.0 → 9.4, 4096×1×256 8.0 → 6.0; MLP H1024 and H256 at batch 4096 pipelined 0.737–0.758 →
+  // 0.698–0.707 and 0.129–0.132 → 0.110–0.113 ms a step.
   if (p.k == 1 && p.m >= 16 && p.n >= 64 && p.batches * p.m * p.n >= int64_t{1} << 20)
     return {.form = F::SplitK, .bm = 16, .bn = 64, .bk = 0, .tm = 1, .tn = 4, .slices = 1};
   // 128×256 blocks of 8×16 accumulators, where they come in whole waves of 128 (an H100 or H200
