@@ -160,24 +160,34 @@ TEST(MatmulEpilogue, HeadSplitAndMergeStorePermuted) {
 // neighbours and go out as one vec4 (from the tiled form, whose invocations own 4 neighbours);
 // kᵀ moves that axis and stores each element at its place. ForcedEpilogueTiling runs the case
 // against the CPU under every form.
-TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
-  const Case c = headsCase(2, 9, 4, 8);
-  const tg::detail::GemmTiling tiled{
-      .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
-  size_t vec4s = 0, scalars = 0;
+// The tiled form, whose invocations store 4 neighbours as one vec4 where they may.
+constexpr tg::detail::GemmTiling kTiled{
+    .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
+
+// The WGSL of every fast matmul kernel of `c`, re-emitted with its folds under kTiled.
+std::vector<std::string> tiledMatmuls(const Case& c) {
+  std::vector<std::string> wgsl;
   const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
-  for (tg::KernelSpec k : tg::emitKernels(c.graph, plan, kFast)) {
+  for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
     if (!k.wgsl.starts_with("// fast matmul")) continue;
     const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
-    k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiled);
-    const size_t store = k.wgsl.find("out[outIndex(");
+    wgsl.push_back(tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, kTiled).wgsl);
+  }
+  return wgsl;
+}
+
+TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
+  const Case c = headsCase(2, 9, 4, 8);
+  size_t vec4s = 0, scalars = 0;
+  for (const std::string& w : tiledMatmuls(c)) {
+    const size_t store = w.find("out[outIndex(");
     if (store == std::string::npos) continue;
-    const std::string line = k.wgsl.substr(store, k.wgsl.find('\n', store) - store);
+    const std::string line = w.substr(store, w.find('\n', store) - store);
     (line.find(" / 4u] = vec4<f32>(") != std::string::npos ? vec4s : scalars) += 1;
   }
   EXPECT_EQ(vec4s, 2u);    // q, merged
   EXPECT_EQ(scalars, 1u);  // kᵀ
-  expectMatchesCpu(c, tiled);
+  expectMatchesCpu(c, kTiled);
 }
 
 // An epilogue whose buffers are all read at the product's own element (the residual, the other
@@ -185,23 +195,17 @@ TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
 // one reading a broadcast bias keeps scalar loads.
 TEST(MatmulEpilogue, SameIndexReadsLoadVec4s) {
   const Case c = epilogueCase(37, 21, 44);
-  const tg::detail::GemmTiling tiled{
-      .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
   size_t vec4s = 0, scalars = 0;
-  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
-  for (tg::KernelSpec k : tg::emitKernels(c.graph, plan, kFast)) {
-    if (!k.wgsl.starts_with("// fast matmul")) continue;
-    const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
-    k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiled);
-    if (k.wgsl.find("in2 : array<vec4<f32>>") != std::string::npos) {
+  for (const std::string& w : tiledMatmuls(c)) {
+    if (w.find("in2 : array<vec4<f32>>") != std::string::npos) {
       ++vec4s;
-      EXPECT_NE(k.wgsl.find("= epilogue4("), std::string::npos) << k.wgsl;
+      EXPECT_NE(w.find("= epilogue4("), std::string::npos) << w;
     }
-    scalars += k.wgsl.find("in2 : array<f32>") != std::string::npos;
+    scalars += w.find("in2 : array<f32>") != std::string::npos;
   }
   EXPECT_EQ(vec4s, 2u);    // the residual, the sum of two products
   EXPECT_EQ(scalars, 1u);  // the bias
-  expectMatchesCpu(c, tiled);
+  expectMatchesCpu(c, kTiled);
 }
 
 TEST(MatmulEpilogue, AProductWithAnotherReaderIsNotFolded) {
