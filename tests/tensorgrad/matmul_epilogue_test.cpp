@@ -52,15 +52,18 @@ Case epilogueCase(int64_t m, int64_t k, int64_t n, bool captureProduct = false) 
 // The MLP's loss head: the last layer's epilogue (bias, minus the target) stores the difference d,
 // which two groups read: the loss gradient 2·d/N (read by the most ops) and the squared error.
 // And a product with no epilogue (captured) that element-wise groups read; `blocked` adds the
-// readers that must not fold: d read through a transpose, d with another buffer.
-Case secondOutputCase(int64_t m, int64_t k, int64_t n, bool blocked = false) {
+// readers that must not fold: d read through a transpose, d with another buffer. Without the
+// bias the epilogue reads only y, at the product's element: its vec4 form stores both outputs.
+Case secondOutputCase(int64_t m, int64_t k, int64_t n, bool blocked = false,
+                      bool withBias = true) {
   return withValues(tg::traceFn([&] {
     const tg::Tensor x = tg::paramInput("x", {m, k});
     const tg::Tensor w = tg::paramInput("w", {k, n});
     const tg::Tensor bias = tg::paramInput("bias", {n});
     const tg::Tensor y = tg::paramInput("y", {m, n});
     const tg::Tensor res = tg::paramInput("res", {m, n});
-    const tg::Tensor d = tg::sub(tg::add(tg::matmul(x, w), bias), y);
+    const tg::Tensor xw = tg::matmul(x, w);
+    const tg::Tensor d = tg::sub(withBias ? tg::add(xw, bias) : xw, y);
     std::vector<tg::Tensor> outs;
     if (blocked) {
       outs.push_back(tg::capture("dt", tg::mul(tg::swapAxes(d, -1, -2), 3.0)));
@@ -156,10 +159,6 @@ TEST(MatmulEpilogue, HeadSplitAndMergeStorePermuted) {
   expectMatchesCpu(c);
 }
 
-// Heads 8 wide: the split and the merge keep the head's axis last, so 4 neighbours of a row stay
-// neighbours and go out as one vec4 (from the tiled form, whose invocations own 4 neighbours);
-// kᵀ moves that axis and stores each element at its place. ForcedEpilogueTiling runs the case
-// against the CPU under every form.
 // The tiled form, whose invocations store 4 neighbours as one vec4 where they may.
 constexpr tg::detail::GemmTiling kTiled{
     .form = tg::detail::GemmTiling::Form::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4};
@@ -176,6 +175,10 @@ std::vector<std::string> tiledMatmuls(const Case& c) {
   return wgsl;
 }
 
+// Heads 8 wide: the split and the merge keep the head's axis last, so 4 neighbours of a row stay
+// neighbours and go out as one vec4 (from the tiled form, whose invocations own 4 neighbours);
+// kᵀ moves that axis and stores each element at its place. ForcedEpilogueTiling runs the case
+// against the CPU under every form.
 TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
   const Case c = headsCase(2, 9, 4, 8);
   size_t vec4s = 0, scalars = 0;
@@ -224,6 +227,18 @@ TEST(MatmulSecondOutput, TheLossGradientIsStoredWithTheDifference) {
   EXPECT_EQ(n.seconds, 2u);    // the gradient (the most-read group), and tanh of the product
   EXPECT_EQ(n.others, 3u);     // the squared error, and the gradient's two readers
   expectMatchesCpu(c);
+}
+
+// The difference without a bias: the epilogue's vec4 form (one vec4 of y) computes the stored
+// vec4, and the second output is written from it as a vec4 too.
+TEST(MatmulSecondOutput, AVec4EpilogueStoresBothOutputsAsVec4s) {
+  const Case c = secondOutputCase(37, 21, 44, false, false);
+  size_t both = 0;
+  for (const std::string& w : tiledMatmuls(c))
+    both += w.find("{ let ev = epilogue4(") != std::string::npos &&
+            w.find("out2 : array<vec4<f32>>") != std::string::npos;
+  EXPECT_EQ(both, 1u);  // the difference and the loss gradient
+  expectMatchesCpu(c, kTiled);
 }
 
 TEST(MatmulSecondOutput, ReadersAtAnotherIndexOrOfAnotherBufferStayKernels) {

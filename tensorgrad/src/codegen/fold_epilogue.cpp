@@ -35,14 +35,14 @@ std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& 
   return path;
 }
 
-// matmulEpilogue's `wgsl4` for an unpermuted path whose buffers (`external`, in binding order)
-// are all read at the product's element: the chain computed lane by lane at vec4 index q.
+// matmulEpilogue's `wgsl4` for an unpermuted `path` whose buffers (`external`, in binding
+// order) are all read at the product's element: the chain computed lane by lane at vec4 index q.
 std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
-                      const std::vector<int>& external) {
+                      const std::vector<int>& path, const std::vector<int>& external) {
   FusedChain chain(graph, group, 2);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
   chain.provide(t, "mm");
-  for (int m : pathOf(graph, matmul, group)) {
+  for (int m : path) {
     t = graph.ops[static_cast<size_t>(m)].out;
     chain.pin(t, "q");
   }
@@ -153,7 +153,7 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
     return graph.tensor(x).dtype == Dtype::F32;
   });
   if (!permuted && allF32 && chain.readsOnlyAt("o"))
-    e.wgsl4 = epilogue4(graph, matmul, group, external);
+    e.wgsl4 = epilogue4(graph, matmul, group, path, external);
   return e;
 }
 
