@@ -9,6 +9,10 @@
 # them: the shim and runtime labels' cases with the layer loaded). Our code that only the layer
 # reaches (its message callback) and the Vulkan 1.1 path run here in vkvalidation.shim.vulkan_1_1,
 # the whole shim suite in one process, started on its own after the rest.
+# The reference label (samples.*_within_pytorch_spread: an app trained for 100-300 steps and held to
+# its PyTorch reference's spread) is a numerical check the Release suite makes; the apps' own code
+# runs here in their _run and _parity tests. mnist_cnn's took 270 s of its 300 s limit here on a
+# 2-vCPU CI machine (2.7 s a step) and timed out.
 # The benchmarks are not built here (no test runs them; the Release build compiles them), and debug
 # information is line tables only (-g1): enough for symbolised stack traces, a quarter less compile
 # time than -g. Optimisation is -Og: GCC's UBSan instrumentation at -O2 made this build the longest
@@ -26,5 +30,5 @@ cmake --build build-asan --parallel
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 -LE "fuzz|swiftshader|vkvalidation"
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 -LE "fuzz|swiftshader|vkvalidation|reference"
 ctest --test-dir build-asan --output-on-failure --timeout 900 -R '^vkvalidation\.shim\.vulkan_1_1$'
