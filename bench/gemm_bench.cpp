@@ -77,12 +77,14 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
   device.GetLimits(&limits);
   // The device's workgroup memory, as the runtime gives the fast set.
   const int64_t budget = limits.maxComputeWorkgroupStorageSize;
-  if (kernels == tg::KernelSet::Fast && !tiling)
+  // As the runtime compiles for this device: CPU tilings and no weight-gradient split on lavapipe.
+  if (kernels == tg::KernelSet::Fast && !tiling && (!g.gpu.cpu || forcedSplits() > 0))
     tg::splitWeightGradients(graph, budget, forcedSplits());
   const tg::BufferPlan plan =
       tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
   auto specs =
-      tg::emitKernels(graph, plan, {.kernels = kernels, .workgroupStorageBytes = budget});
+      tg::emitKernels(graph, plan,
+                      {.kernels = kernels, .workgroupStorageBytes = budget, .cpuDevice = g.gpu.cpu});
   if (tiling) {
     if (const std::string why = tiling->invalidReason(budget); !why.empty()) {
       g.errors.push_back(tiling->describe() + ": " + why);

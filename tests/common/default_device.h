@@ -15,6 +15,7 @@ namespace test_support {
 struct DefaultDevice {
   wgpu::Instance instance;
   wgpu::Device device;  // null when there is no adapter; `errors` says why
+  bool cpu = false;     // a software adapter (lavapipe, SwiftShader): EmitOptions::cpuDevice
 };
 
 inline DefaultDevice openDefaultDevice(std::vector<std::string>& errors) {
@@ -31,6 +32,9 @@ inline DefaultDevice openDefaultDevice(std::vector<std::string>& errors) {
     errors.push_back("no WebGPU adapter: " + why);
     return d;
   }
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  d.cpu = info.adapterType == wgpu::AdapterType::CPU;
   wgpu::Limits limits;
   adapter.GetLimits(&limits);
   wgpu::DeviceDescriptor desc;

@@ -102,7 +102,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   }
   detail::PrologueFolds prologues;  // reductions computing the group that produces their input
   if (options.kernels == KernelSet::Fast)
-    prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes);
+    prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes,
+                                      options.cpuDevice);
   std::vector<int> secondOf, secondFrom;  // matmul kernel's place → group written second, and back
   if (options.kernels == KernelSet::Fast) {
     secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,
@@ -152,7 +153,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, m,
           {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i], .second = secondAt(i)},
-          std::nullopt, workgroupBytes));
+          std::nullopt, workgroupBytes, options.cpuDevice));
       continue;
     }
     if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place
@@ -162,7 +163,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     if (!secondOf.empty() && secondOf[i] >= 0) {  // a matmul storing its product and a second output
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, static_cast<int>(i), {.permutes = permutesOf(i), .second = secondAt(i)},
-          std::nullopt, workgroupBytes));
+          std::nullopt, workgroupBytes, options.cpuDevice));
       continue;
     }
     const bool folded = !folds.folded.empty() && folds.folded[i];
@@ -186,13 +187,13 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, m,
           {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)},
-          std::nullopt, workgroupBytes));
+          std::nullopt, workgroupBytes, options.cpuDevice));
       continue;
     }
     if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
       kernels.push_back(
           detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)},
-                                     std::nullopt, workgroupBytes));
+                                     std::nullopt, workgroupBytes, options.cpuDevice));
       continue;
     }
     const detail::OpDef& def = detail::opDef(op.kind);
@@ -200,7 +201,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     k.opIndex = static_cast<int>(i);
     k.kind = op.kind;
     if (def.kernel && !folded && !use.aliasedReshape(op) && !(fuse && groups[i].empty())) {
-      const detail::KernelArgs args{op, graph, def, workgroupBytes};
+      const detail::KernelArgs args{op, graph, def, workgroupBytes, nullptr, options.cpuDevice};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);
       if (src.wgsl.empty()) src = def.kernel(args);

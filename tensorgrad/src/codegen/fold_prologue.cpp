@@ -21,7 +21,8 @@ bool reduction(OpKind kind) {
 PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,
                             const std::vector<std::vector<int>>& groups,
                             const std::vector<bool>& elsewhere, const std::vector<int>& epilogueFrom,
-                            const std::vector<int>& sumFrom, int64_t workgroupBytes) {
+                            const std::vector<int>& sumFrom, int64_t workgroupBytes,
+                            bool cpuDevice) {
   const size_t n = graph.ops.size();
   PrologueFolds folds{.folded = std::vector<bool>(n, false)};
   for (size_t i = 0; i < n; ++i) {
@@ -49,7 +50,7 @@ PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,
         .bindings = chain.external().size()};
     const OpDef& def = opDef(op.kind);
     if (!def.fastKernel) continue;
-    const KernelSource src = def.fastKernel({op, graph, def, workgroupBytes, &prologue});
+    const KernelSource src = def.fastKernel({op, graph, def, workgroupBytes, &prologue, cpuDevice});
     if (src.wgsl.empty()) continue;
     // Each invocation now also computes the group for every element it sums: where that is
     // many (a column sum of [1024, 64] into 64 outputs: 32 each), the group's own kernel, with an

@@ -29,6 +29,7 @@ struct PrologueFolds {
 PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,
                             const std::vector<std::vector<int>>& groups,
                             const std::vector<bool>& elsewhere, const std::vector<int>& epilogueFrom,
-                            const std::vector<int>& sumFrom, int64_t workgroupBytes);
+                            const std::vector<int>& sumFrom, int64_t workgroupBytes,
+                            bool cpuDevice = false);
 
 }  // namespace tg::detail

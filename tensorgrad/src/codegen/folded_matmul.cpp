@@ -10,11 +10,11 @@ namespace tg::detail {
 
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
                               const MatmulFolds& folds, std::optional<GemmTiling> tiling,
-                              int64_t workgroupBytes) {
+                              int64_t workgroupBytes, bool cpuDevice) {
   const auto bufferOf = [&](int t) { return plan.tensorToBuffer.at(static_cast<size_t>(t)); };
   const Op& op = graph.ops[static_cast<size_t>(matmul)];
   const OpDef& def = opDef(op.kind);
-  const KernelArgs args{op, graph, def, workgroupBytes};
+  const KernelArgs args{op, graph, def, workgroupBytes, nullptr, cpuDevice};
   MatmulProblem p = matmulProblem(args, op.kind == OpKind::MatmulBatched);
   p.transA = folds.permutes[0] >= 0;
   p.transB = folds.permutes[1] >= 0;

@@ -25,7 +25,8 @@ struct MatmulFolds {
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
                               const MatmulFolds& folds,
                               std::optional<GemmTiling> tiling = std::nullopt,
-                              int64_t workgroupBytes = kDefaultWorkgroupBytes);
+                              int64_t workgroupBytes = kDefaultWorkgroupBytes,
+                              bool cpuDevice = false);
 
 // The matmul op of an emitted matmul kernel and its folds, read back from its fusedOps (for a
 // test that re-emits it under another tiling).

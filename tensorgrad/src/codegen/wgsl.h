@@ -27,6 +27,7 @@ struct KernelArgs {
   // Set for a fast sum_last, mean_last or sum_to_shape whose input a prologue computes; a fast
   // template that cannot read through it returns no kernel.
   const ReducePrologue* prologue = nullptr;
+  bool cpuDevice = false;  // EmitOptions::cpuDevice
   const TensorInfo& in(size_t i) const { return graph.tensor(op.inputs.at(i)); }
   const TensorInfo& out() const { return graph.tensor(op.out); }
   std::string inName(size_t i) const;  // the WGSL variable bound to input i

@@ -59,6 +59,7 @@ struct MatmulProblem {
   std::optional<MatmulEpilogue> epilogue{};
   // Workgroup memory a kernel may use: WebGPU's default limit, or what the device was given.
   int64_t workgroupBytes = kDefaultWorkgroupBytes;
+  bool cpuDevice = false;  // EmitOptions::cpuDevice: tiles for lavapipe, not a GPU
 };
 
 struct GemmTiling {

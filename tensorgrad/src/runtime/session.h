@@ -27,6 +27,7 @@ CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& work
   const int64_t device = worker.workgroupStorageBytes();
   emit.workgroupStorageBytes =
       emit.workgroupStorageBytes > 0 ? std::min(emit.workgroupStorageBytes, device) : device;
+  emit.cpuDevice = worker.onCpu();
   CompiledIR ir = trace(pool, emit);
   if (pool || options.poolBuffers) return ir;
   int64_t bytes = 0;

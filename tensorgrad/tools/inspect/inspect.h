@@ -32,6 +32,7 @@ struct SourceOptions {
   bool pool = true;                                    // upstream's pooled buffer plan
   bool fast = false;                                   // KernelSet::Fast (fuses too)
   int64_t workgroupBytes = 0;                          // EmitOptions::workgroupStorageBytes
+  bool cpuDevice = false;                              // EmitOptions::cpuDevice
 };
 
 struct Subject {

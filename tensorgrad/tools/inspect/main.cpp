@@ -18,7 +18,7 @@ using tg_inspect::InputError;
 // The source and compile options every subcommand takes; sample sizes arrive as extras.
 struct SourceArgs {
   std::string source;
-  bool fuse = false, unpooled = false, fast = false;
+  bool fuse = false, unpooled = false, fast = false, cpuDevice = false;
   int64_t workgroupBytes = 0;
   void add(CLI::App* cmd, const std::string& name = "source") {
     cmd->add_option(
@@ -43,6 +43,10 @@ struct SourceArgs {
                     "device's maxComputeWorkgroupStorageSize, e.g. 49152 on an H100; default "
                     "WebGPU's 16384)")
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+    cmd->add_flag("--cpu-device", cpuDevice,
+                  "the fast set's matmul forms for a CPU device (RuntimeOptions::emit.cpuDevice, "
+                  "which the runtime sets on a software adapter such as lavapipe: large "
+                  "per-invocation blocks, weight gradients not split)");
     cmd->footer(
         "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
         "lists them).");
@@ -58,7 +62,8 @@ Sizes takeSizes(std::vector<std::string>& args) {
   static const std::set<std::string> kOptions = {
       "help",   "fuse",   "unpooled", "json",   "all",        "upstream",   "out",
       "format", "device", "reps",     "a-fuse", "b-fuse",     "a-unpooled", "b-unpooled",
-      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace", "workgroup-bytes"};
+      "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace", "workgroup-bytes",
+      "cpu-device"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -96,7 +101,7 @@ Sizes gSizes;  // what takeSizes found
 tg_inspect::Subject load(const SourceArgs& args) {
   return tg_inspect::loadSubject(
       {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled, .fast = args.fast,
-       .workgroupBytes = args.workgroupBytes});
+       .workgroupBytes = args.workgroupBytes, .cpuDevice = args.cpuDevice});
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
@@ -399,7 +404,8 @@ int main(int argc, char** argv) {
                                                              .fuse = aFuse || src.fuse,
                                                              .pool = !(aUnpooled || src.unpooled),
                                                              .fast = aFast || src.fast,
-                                                             .workgroupBytes = src.workgroupBytes});
+                                                             .workgroupBytes = src.workgroupBytes,
+                                   .cpuDevice = src.cpuDevice});
       const std::string bSource = srcB.source.empty() ? src.source : srcB.source;
       const tg_inspect::Subject b =
           tg_inspect::loadSubject({.source = bSource,
@@ -407,7 +413,8 @@ int main(int argc, char** argv) {
                                    .fuse = bFuse || src.fuse,
                                    .pool = !(bUnpooled || src.unpooled),
                                    .fast = bFast || src.fast,
-                                   .workgroupBytes = src.workgroupBytes});
+                                   .workgroupBytes = src.workgroupBytes,
+                                   .cpuDevice = src.cpuDevice});
       std::optional<tg_inspect::Profile> pa, pb;
       if (withProfile) {
         pa = tg_inspect::profileKernels(a, {.device = device, .reps = reps, .warmUpMs = warmUp});

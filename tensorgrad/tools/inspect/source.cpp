@@ -33,7 +33,8 @@ std::string describeOptions(const SourceOptions& o) {
                    : ", upstream's kernels") +
          (o.fast && o.workgroupBytes > 0
               ? ", " + std::to_string(o.workgroupBytes) + " bytes of workgroup memory"
-              : "");
+              : "") +
+         (o.fast && o.cpuDevice ? ", matmuls for a CPU device" : "");
 }
 
 void finish(Subject& s) {
@@ -49,7 +50,8 @@ Subject loadSubject(const SourceOptions& o) {
   s.options = describeOptions(o);
   const tg::EmitOptions emit{.fuseElementwise = o.fuse,
                              .kernels = o.fast ? tg::KernelSet::Fast : tg::KernelSet::Upstream,
-                             .workgroupStorageBytes = o.workgroupBytes};
+                             .workgroupStorageBytes = o.workgroupBytes,
+                             .cpuDevice = o.cpuDevice};
   if (looksLikeBundle(o.source)) {
     if (!o.sizes.empty())
       throw InputError("--" + o.sizes.front().first +
