@@ -260,6 +260,30 @@ TEST(InspectDiff, FastKernelSetChangesEveryMatmul) {
   EXPECT_EQ(changedMatmuls + removedMatmuls, matmuls);
 }
 
+// --cpu-device: the matmul forms the runtime takes on lavapipe (16×16 blocks of 4×4 outputs
+// an invocation: 16 invocations a workgroup), named in the options line.
+TEST(InspectDiff, CpuDeviceTakesTheCpuMatmulForms) {
+  const Result r = inspect("summary mlp-sin --fast --cpu-device");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("matmuls for a CPU device"), std::string::npos) << r.out;
+  const auto matmulWorkgroups = [](bool cpuDevice) {
+    const tg_inspect::Subject s =
+        tg_inspect::loadSubject({.source = "mlp-sin", .fast = true, .cpuDevice = cpuDevice});
+    std::vector<int> sizes;
+    for (size_t i = 0; i < s.kernels.size(); ++i)
+      if (s.kernel(i).kind == tg::OpKind::Matmul) sizes.push_back(s.kernel(i).workgroupSize);
+    return sizes;
+  };
+  const std::vector<int> cpu = matmulWorkgroups(true), gpu = matmulWorkgroups(false);
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(cpu.size(), gpu.size());
+  // The 256×64 products take 16×16 blocks of 4×4 (16 invocations); those of the 1-wide head,
+  // 16×1 or 1×16 blocks of 4×1 or 1×4 (4).
+  for (const int size : cpu) EXPECT_TRUE(size == 16 || size == 4) << ::testing::PrintToString(cpu);
+  EXPECT_NE(std::count(cpu.begin(), cpu.end(), 16), 0) << ::testing::PrintToString(cpu);
+  EXPECT_NE(cpu, gpu) << ::testing::PrintToString(gpu);
+}
+
 TEST(InspectDiff, UnifiedDiffMarksLines) {
   EXPECT_EQ(tg_inspect::unifiedDiff("a\nb\nc\n", "a\nB\nc\n"),
             "--- a\n+++ b\n@@ line 1 @@\n a\n-b\n+B\n c\n");
