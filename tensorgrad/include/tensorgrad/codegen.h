@@ -72,10 +72,10 @@ struct EmitOptions {
   // device's limit (it requests the adapter's), clamping a larger value to it. Deeper matmul
   // tiles need more than the default.
   int64_t workgroupStorageBytes = 0;
-  // KernelSet::Fast: shape matmuls for a CPU device (lavapipe) rather than a GPU: large
-  // per-invocation tiles, since llvmpipe pays per load and per lane where a GPU pays for idle
-  // cores, and weight gradients not split across workgroups. The runtime sets it from the
-  // adapter's type.
+  // KernelSet::Fast: shape matmuls for a CPU device (lavapipe) rather than a GPU: 4×4 outputs
+  // an invocation read straight from the buffers, since llvmpipe pays per load and per lane where
+  // a GPU pays for idle cores, and weight gradients not split across workgroups. The runtime sets
+  // it from the adapter's type.
   bool cpuDevice = false;
   // KernelSet::Fast: into how many slices of K each weight gradient is split across workgroups
   // (passes.h, splitWeightGradients). 0: chosen by shape; N ≥ 1: N wherever N divides K.

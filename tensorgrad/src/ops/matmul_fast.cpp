@@ -539,16 +539,18 @@ std::string GemmTiling::describe() const {
 constexpr int64_t kMinSplitK = 2048;
 constexpr int64_t kMaxKSplits = 32;
 
+namespace {
+
 // A CPU device: llvmpipe runs a workgroup 8 invocations to a SIMD register, but loads any value
 // whose address differs between lanes (from a buffer or from workgroup memory) one lane at a
-// time, ~7 ns each on the 2-vCPU CI VM, while its multiply-adds are 8 wide. So each invocation
-// sums a 4×4 block straight from the buffers (8 loads for 16 multiply-adds where one output an
-// invocation takes 2 for 1), in one slice: no workgroup memory and no barrier, each sum in k
-// order. On that VM (2026-11-28, RESULTS) the transformer sample's step took 1.15 s against 2.22
-// with the GPU's forms and 4.87 with upstream's kernels. Larger blocks run faster but compile
-// slower (llvmpipe compiles a kernel when its pipeline is created): 64×64 tiles of 8×8 outputs
-// an invocation gave 0.90 s but started 31.5 s cold against 19.7, 16×16 of them 0.59 s and
-// about 2 s of compiling a kernel.
+// time, ~7 ns each on a 2-vCPU AMD EPYC VM, while its multiply-adds are 8 wide. So each
+// invocation sums a 4×4 block straight from the buffers (8 loads for 16 multiply-adds where one
+// output an invocation takes 2 for 1), in one slice: no workgroup memory and no barrier, each sum
+// in k order. On that VM (2026-11-28, RESULTS) the transformer sample's step took 1.13 s against
+// 2.24 with the GPU's forms (upstream's kernels: 4.72 and 5.25 s in the same runs). Larger blocks
+// run faster but compile slower (llvmpipe compiles a kernel when its pipeline is created): 64×64
+// tiles of 8×8 outputs an invocation gave 0.90 s a step but a cold start of 31.5 s against 19.7,
+// 16×16 of them 0.59 s and about 2 s of compiling a kernel.
 GemmTiling cpuTiling(const MatmulProblem& p) {
   const int64_t tm = p.m >= 4 ? 4 : 1, tn = p.n >= 4 ? 4 : 1;
   const auto block = [](int64_t x) { return x >= 16 ? 16 : x >= 4 ? 8 : 1; };
@@ -560,6 +562,8 @@ GemmTiling cpuTiling(const MatmulProblem& p) {
           .tn = tn,
           .slices = 1};
 }
+
+}  // namespace
 
 GemmTiling chooseTiling(const MatmulProblem& raw) {
   const MatmulProblem p = normalized(raw);
