@@ -77,9 +77,9 @@ void setUp(Gemm& g, int64_t m, int64_t k, int64_t n, int64_t trans, tg::KernelSe
   device.GetLimits(&limits);
   // The device's workgroup memory, as the runtime gives the fast set.
   const int64_t budget = limits.maxComputeWorkgroupStorageSize;
-  // As the runtime compiles for this device: CPU tilings and no weight-gradient split on lavapipe.
-  if (kernels == tg::KernelSet::Fast && !tiling && (!g.gpu.cpu || forcedSplits() > 0))
-    tg::splitWeightGradients(graph, budget, forcedSplits());
+  // As the runtime compiles for this device (the CPU forms on lavapipe).
+  if (kernels == tg::KernelSet::Fast && !tiling)
+    tg::splitWeightGradients(graph, budget, forcedSplits(), g.gpu.cpu);
   const tg::BufferPlan plan =
       tg::planBuffers(graph, {}, {}, true, kernels == tg::KernelSet::Fast);
   auto specs =

@@ -46,6 +46,9 @@ TEST(SplitWeightGradients, ChoosesSlicesByShape) {
   EXPECT_EQ(chooseKSplits({.m = 256, .k = 4096, .n = 256, .workgroupBytes = kH100}), 1);
   EXPECT_EQ(chooseKSplits({.m = 64, .k = 4096, .n = 64, .transA = true, .workgroupBytes = kH100}), 1);
   EXPECT_EQ(chooseKSplits({.m = 256, .k = 4098, .n = 256, .transA = true, .workgroupBytes = kH100}), 1);
+  // Nor on a CPU device, where the GPU would take 16 slices.
+  EXPECT_EQ(chooseKSplits({.m = 256, .k = 4096, .n = 256, .transA = true, .workgroupBytes = kH100,
+                           .cpuDevice = true}), 1);
 }
 
 TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
@@ -98,6 +101,10 @@ TEST(SplitWeightGradients, RewritesTheProductIntoSlicesAndASum) {
   tg::splitWeightGradients(odd, 0, 5);
   EXPECT_EQ(count(odd, tg::OpKind::MatmulBatched), 0u);
   EXPECT_THROW(tg::splitWeightGradients(odd, 0, -2), std::invalid_argument);
+  // A forced count splits on a CPU device too.
+  tg::Graph onCpu = before;
+  tg::splitWeightGradients(onCpu, 0, 4, true);
+  EXPECT_EQ(count(onCpu, tg::OpKind::MatmulBatched), 1u);
 }
 
 TEST(SplitWeightGradients, MatchesTheCpuOnTheDevice) {

@@ -26,8 +26,10 @@ void readReluGradsFromOutputs(Graph& graph);
 // Where the product's only reader is the identity sum_to_shape([m, n]) the Matmul adjoint ends
 // with, that op sums the slices and the product goes: one kernel and one dispatch level fewer.
 // `forcedSplits` 0: as many slices as chooseKSplits picks for a device with `workgroupBytes`
-// of workgroup memory (0: WebGPU's default); N ≥ 1: N slices wherever N divides K (1: none).
-void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits = 0);
+// of workgroup memory (0: WebGPU's default), none on a CPU device (`cpuDevice`,
+// EmitOptions::cpuDevice); N ≥ 1: N slices wherever N divides K (1: none).
+void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits = 0,
+                          bool cpuDevice = false);
 
 namespace detail {
 struct OptimizerFold;  // codegen/fold_optimizer.h

@@ -645,7 +645,8 @@ int64_t chooseKSplits(const MatmulProblem& p) {
   // K = 4096, 128×128 tiles over slices of K ≥ 512 gained most (512×4096×512ᵀ 93 → 67 µs at 8
   // slices, 1024×4096×1024ᵀ 243 → 219 µs at 2), then 128×64 tiles over K ≥ 256 (256×4096×256ᵀ
   // 35 → 30 µs at 16).
-  if (p.batches != 1 || !p.transA || p.k < kMinSplitK) return 1;
+  // On a CPU device every workgroup is already busy: a split would only add the partials' sum.
+  if (p.cpuDevice || p.batches != 1 || !p.transA || p.k < kMinSplitK) return 1;
   const GemmTiling whole = chooseTiling(p);
   if (whole.form == GemmTiling::Form::Tiled && whole.bm * whole.bn >= 128 * 128) return 1;
   // The fewest slices whose batched product takes ≥ 128 tiles of bm×bn, each slice ≥ minK deep.

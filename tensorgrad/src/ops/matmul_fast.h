@@ -89,7 +89,7 @@ GemmTiling chooseTiling(const MatmulProblem& p);
 // into how many slices of K `p` is cut, each slice its own product of a batched matmul whose
 // [slices, m, n] partials a column sum then adds (passes.h: splitWeightGradients). 1: not split.
 // A split pays a second pass over slices·m·n partials to give every workgroup a short K and
-// the GPU enough output tiles.
+// the GPU enough output tiles. Never on a CPU device.
 int64_t chooseKSplits(const MatmulProblem& p);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with

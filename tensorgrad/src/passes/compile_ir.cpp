@@ -109,9 +109,8 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
   if (emit.kernels == KernelSet::Fast) {
     readReluGradsFromOutputs(ir.graph);
-    // On a CPU device every workgroup is already busy: a split would only add the partials' sum.
-    if (!emit.cpuDevice || emit.weightGradientSplits > 0)
-      splitWeightGradients(ir.graph, emit.workgroupStorageBytes, emit.weightGradientSplits);
+    splitWeightGradients(ir.graph, emit.workgroupStorageBytes, emit.weightGradientSplits,
+                         emit.cpuDevice);
   }
   std::vector<std::pair<std::string, int64_t>> order;  // the ParamStore's arena layout
   for (const auto& p : ir.params) order.emplace_back(p->path, shapeSize(p->shape));

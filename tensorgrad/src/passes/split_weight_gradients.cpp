@@ -20,7 +20,7 @@ struct WeightGradient {
 };
 
 std::vector<WeightGradient> findWeightGradients(const Graph& graph, int64_t workgroupBytes,
-                                                int64_t forcedSplits) {
+                                                int64_t forcedSplits, bool cpuDevice) {
   std::vector<int> readers(graph.tensors.size(), 0);
   std::vector<size_t> lastReader(graph.tensors.size(), 0);
   for (size_t i = 0; i < graph.ops.size(); ++i)
@@ -50,7 +50,8 @@ std::vector<WeightGradient> findWeightGradients(const Graph& graph, int64_t work
     } else {
       w.splits = detail::chooseKSplits({.m = w.m, .k = w.k, .n = w.n, .transA = true,
                                         .workgroupBytes = workgroupBytes > 0 ? workgroupBytes
-                                                                             : detail::kDefaultWorkgroupBytes});
+                                                                             : detail::kDefaultWorkgroupBytes,
+                                        .cpuDevice = cpuDevice});
     }
     if (w.splits <= 1) continue;
     const auto out = static_cast<size_t>(op.out);
@@ -66,12 +67,13 @@ std::vector<WeightGradient> findWeightGradients(const Graph& graph, int64_t work
 
 }  // namespace
 
-void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits) {
+void splitWeightGradients(Graph& graph, int64_t workgroupBytes, int64_t forcedSplits,
+                          bool cpuDevice) {
   if (forcedSplits < 0) {
     throw std::invalid_argument("EmitOptions::weightGradientSplits is " + std::to_string(forcedSplits) +
                                 ": 0 picks the slices by shape, N >= 1 forces N");
   }
-  const std::vector<WeightGradient> found = findWeightGradients(graph, workgroupBytes, forcedSplits);
+  const std::vector<WeightGradient> found = findWeightGradients(graph, workgroupBytes, forcedSplits, cpuDevice);
   if (found.empty()) return;
   const auto newTensor = [&](Shape shape, int like) {
     TensorInfo t = graph.tensor(like);

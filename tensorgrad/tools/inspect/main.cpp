@@ -45,8 +45,8 @@ struct SourceArgs {
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
     cmd->add_flag("--cpu-device", cpuDevice,
                   "the fast set's matmul forms for a CPU device (RuntimeOptions::emit.cpuDevice, "
-                  "which the runtime sets on a software adapter such as lavapipe: large "
-                  "per-invocation blocks, weight gradients not split)");
+                  "which the runtime sets on a software adapter such as lavapipe: 4x4 outputs an "
+                  "invocation read straight from the buffers, weight gradients not split)");
     cmd->footer(
         "Sample sizes: --<size> N, e.g. `transformer --d 256 --layers 6` (`tg-inspect models` "
         "lists them).");
@@ -405,7 +405,7 @@ int main(int argc, char** argv) {
                                                              .pool = !(aUnpooled || src.unpooled),
                                                              .fast = aFast || src.fast,
                                                              .workgroupBytes = src.workgroupBytes,
-                                   .cpuDevice = src.cpuDevice});
+                                                             .cpuDevice = src.cpuDevice});
       const std::string bSource = srcB.source.empty() ? src.source : srcB.source;
       const tg_inspect::Subject b =
           tg_inspect::loadSubject({.source = bSource,
