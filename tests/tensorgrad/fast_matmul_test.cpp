@@ -75,8 +75,8 @@ Case productsCase(const std::vector<Product>& products) {
   return c;
 }
 
-// Small products, as chooseTiling takes them: split-K blocks of 8×8 or 16×16, and of 1×4, 4×1
-// or 1×1 for matrix-vector products.
+// Small products, as chooseTiling takes them: split-K blocks of 8×8 or 16×16, of 1×4, 4×1 or 1×1
+// for matrix-vector products, and the column form for those whose vector runs along K.
 std::vector<Product> smallProducts() {
   return {
       {{1, 1}, {1, 1}},
@@ -90,8 +90,15 @@ std::vector<Product> smallProducts() {
       {{3, 1, 32}, {3, 32, 1}},
       {{2, 2, 9, 5}, {2, 2, 5, 3}},
       {{2, 40, 64}, {2, 64, 12}},  // vec4 loads, K a multiple of the k-tile
-      {{1, 300}, {300, 36}},       // matrix-vector forms: 1×4 blocks, 64 slices of 75 chunks
-      {{30, 517}, {517, 2}},       // 4×1 blocks (N < 4), odd K: scalar loads
+      {{30, 517}, {517, 2}},       // a matrix-vector product (N < 4): 4×1 blocks, odd K: scalar loads
+      {{1, 300}, {300, 36}},       // too few outputs for the column form: 1×4 blocks
+      // The column form (v·M, Mᵀ·v, 1024 outputs or more): 2 vec4 lanes of 128 row lanes; an
+      // edge in N, K short of one unrolled stride (300 < 4·128) and past it (1000); batched with a
+      // batched rhs; K under 128 row lanes (wider blocks).
+      {{1, 300}, {300, 1028}},
+      {{1024, 1000}, {1000, 1}, true},
+      {{2, 1, 130}, {2, 130, 512}},
+      {{1, 100}, {100, 1024}},
   };
 }
 
@@ -195,9 +202,24 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   EXPECT_EQ(pick(512, 8, 16, 8).describe(), "splitk 8x8 1x1 s1");     // attention scores
   EXPECT_EQ(pick(1, 1024, 64, 64).describe(), "splitk 16x16 1x1 s1");  // short K: k order
   EXPECT_EQ(pick(512, 8, 100, 8).describe(), "splitk 8x8 2x2 s16");
-  // The weight gradients of a 1-wide layer: a workgroup on 4 outputs or 1.
+  // The weight gradients of a 1-wide layer, contiguous along their outputs: the column form, two
+  // vec4 lanes of 128 row lanes, wider where K is short.
+  const auto column = [](int64_t m, int64_t k, int64_t n, bool transA, bool transB) {
+    return tg::detail::chooseTiling(
+        {.m = m, .k = k, .n = n, .transA = transA, .transB = transB});
+  };
+  EXPECT_EQ(column(1, 4096, 1024, true, false).describe(), "column 1x8 1x4 s128");
+  EXPECT_EQ(column(1024, 4096, 1, true, false).describe(), "column 8x1 4x1 s128");
+  EXPECT_EQ(column(1024, 4096, 1, true, true).describe(), "column 8x1 4x1 s128");
+  EXPECT_EQ(column(1, 100, 1024, false, false).describe(), "column 1x16 1x4 s64");
+  EXPECT_EQ(pick(2, 1, 4096, 512).describe(), "column 1x8 1x4 s128");  // 2 × 64 workgroups
+  // Not contiguous along the outputs, not 4 wide, or under 128 workgroups: a workgroup on 4
+  // outputs or 1.
+  EXPECT_EQ(column(1, 4096, 1024, false, true).describe(), "splitk 1x4 1x4 s256");
+  EXPECT_EQ(column(1024, 4096, 1, false, false).describe(), "splitk 4x1 4x1 s256");
+  EXPECT_EQ(pick(1, 1, 4096, 1026).describe(), "splitk 1x4 1x4 s256");
   EXPECT_EQ(pick(1, 1, 4096, 64).describe(), "splitk 1x4 1x4 s256");
-  EXPECT_EQ(pick(1, 64, 4096, 1).describe(), "splitk 4x1 4x1 s256");
+  EXPECT_EQ(column(256, 4096, 1, true, false).describe(), "splitk 4x1 4x1 s256");
   EXPECT_EQ(pick(1, 1, 256, 1).describe(), "splitk 1x1 1x1 s64");
   EXPECT_EQ(pick(1, 1, 1, 1).form, F::SplitK);
   // Outer products of at least 2²⁰ outputs: 16×64 blocks storing a vec4 an invocation.
@@ -206,7 +228,8 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   EXPECT_NE(pick(1, 4096, 1, 64).describe(), "splitk 16x64 1x4 s1");
   EXPECT_NE(pick(1, 4096, 2, 1024).describe(), "splitk 16x64 1x4 s1");
   for (const auto& p : {pick(1, 4096, 4096, 4096), pick(1, 64, 1024, 64), pick(512, 8, 16, 8),
-                        pick(1, 256, 256, 256), pick(1, 1, 1, 1), pick(1, 1, 4096, 64)})
+                        pick(1, 256, 256, 256), pick(1, 1, 1, 1), pick(1, 1, 4096, 64),
+                        column(1, 100, 1024, false, false)})
     EXPECT_EQ(p.invalidReason(), "") << p.describe();
   // A lane layout must cut the invocation grid (16 × 8 for 64×32 blocks of 4×4) into patches
   // of 32.

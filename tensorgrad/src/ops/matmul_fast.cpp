@@ -1,5 +1,6 @@
 #include "matmul_fast.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <functional>
@@ -480,11 +481,67 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   return {std::move(w), workgroups * inv, static_cast<int>(inv)};
 }
 
+// Whether `p` is a matrix-vector product the column form takes: out [1, W] = v · M with M [K, W]
+// (B untransposed), or out [W, 1] = Mᵀ · v with M stored [K, W] (A transposed); W a multiple of 4.
+bool columnShape(const MatmulProblem& p) {
+  return (p.m == 1 && !p.transB && p.n % 4 == 0) || (p.n == 1 && p.transA && p.m % 4 == 0);
+}
+
+// Column: invocation lid owns outputs x0 .. x0 + 3 (x0 = the block's first + (lid % C)·4, C =
+// the block's vec4 lanes) and sums rows r, r + R, r + 2R, ... of M (r = lid / C, R = slices)
+// weighted by v[k], in four accumulators; the row lanes' partials meet in a tree over slots C
+// apart. A warp reads 32 / C whole rows of C vec4s, where the split-K form's 1 × 4 blocks read
+// 16 bytes of 32 rows (MLP H1024 B4096's xᵀ·dh₁ in 10.1 µs against the column sum of dh₁ in
+// 6.6 on an H200, 2026-11-28, bench/RESULTS.md).
+KernelSource columnKernel(const MatmulProblem& p, const GemmTiling& g) {
+  const bool rowOut = p.m == 1;  // out [1, W]: v is the lhs, M the rhs
+  const int64_t W = rowOut ? p.n : p.m, inv = g.invocations(), R = g.slices;
+  const int64_t lanes = (rowOut ? g.bn : g.bm) / 4;
+  const bool vecOut = vec4Stores(p);
+  std::string w = head(p, g, !rowOut, rowOut, vecOut,
+                       "var<workgroup> part : array<vec4<f32>, " + n(inv) + ">;\n");
+  const std::string v = rowOut ? p.lhs : p.rhs, mat = rowOut ? p.rhs : p.lhs;
+  const std::string vBase = rowOut ? "aBase" : "bBase", mBase = rowOut ? "bBase" : "aBase";
+  w += "  let r = lid / " + u(lanes) + ";\n";
+  w += "  let x0 = " + std::string(rowOut ? "col0" : "row0") + " + (lid % " + u(lanes) + ") * 4u;\n";
+  for (int i = 0; i < 4; ++i) w += "  var s" + n(i) + " = vec4<f32>(0.0);\n";
+  const auto term = [&](const std::string& k) {
+    return v + "[" + vBase + " + " + k + "] * " + mat + "[(" + mBase + " + (" + k + ") * " + u(W) +
+           " + x0) / 4u]";
+  };
+  w += "  if (x0 < " + u(W) + ") {\n    var k = r;\n";
+  w += "    for (; k + " + u(3 * R) + " < " + u(p.k) + "; k += " + u(4 * R) + ") {\n";
+  for (int i = 0; i < 4; ++i)
+    w += "      s" + n(i) + " = s" + n(i) + " + " + term(i ? "k + " + u(i * R) : "k") + ";\n";
+  w += "    }\n    for (; k < " + u(p.k) + "; k += " + u(R) + ") { s0 = s0 + " + term("k") +
+       "; }\n  }\n";
+  w += "  part[lid] = (s0 + s1) + (s2 + s3);\n  workgroupBarrier();\n";
+  if (R > 1) {
+    w += "  for (var h = " + u(R / 2) + "; h > 0u; h = h / 2u) {\n";
+    w += "    if (r < h) { part[lid] = part[lid] + part[lid + h * " + u(lanes) + "]; }\n";
+    w += "    workgroupBarrier();\n  }\n";
+  }
+  const std::string o = "oBase + x0";
+  std::string st;
+  if (vecOut && !p.epilogue) {
+    st = "out[(" + o + ") / 4u] = t;";
+  } else if (vecOut) {
+    st = store4(p, o, {"t.x", "t.y", "t.z", "t.w"});
+  } else {
+    for (int64_t j = 0; j < 4; ++j)
+      st += (j ? " " : "") + store(p, "(" + o + ") + " + u(j), "t." + lane(j));
+  }
+  w += "  if (r == 0u && x0 < " + u(W) + ") {\n    let t = part[lid];\n    " + st + "\n  }\n}\n";
+  const int64_t workgroups = blocks(p, g.bm, g.bn);
+  return {std::move(w), workgroups * inv, static_cast<int>(inv)};
+}
+
 }  // namespace
 
 int64_t GemmTiling::workgroupBytes() const {
   // Tiled: padded rows (a k-contiguous source) are the worst case.
   if (form == Form::Tiled) return (bm / 4 + 1 + bn / 4 + 1) * bk * 16;
+  if (form == Form::Column) return invocations() * 16;
   return slices > 1 ? slices * bm * bn * 4 : 0;
 }
 
@@ -505,9 +562,13 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
     if (laneRows && (laneRows < 0 || laneRows > kLanes || kLanes % laneRows || inv % kLanes ||
                      (bm / tm) % laneRows || (bn / tn) % (kLanes / laneRows)))
       return "lane rows must tile the invocation grid by patches of 32";
-  } else {
+  } else if (form == Form::SplitK) {
     if (tm > 4 || tn > 4) return "split-K TM, TN at most 4";
     if (!pow2(slices)) return "slices must be a power of two";
+  } else {
+    if (!((bm == 1 && tm == 1 && tn == 4) || (bn == 1 && tn == 1 && tm == 4)))
+      return "a column block is one row of 1×4 or one column of 4×1";
+    if (!pow2(slices) || !pow2(bm * bn / 4)) return "lanes and slices must be powers of two";
   }
   return "";
 }
@@ -516,7 +577,8 @@ std::string GemmTiling::describe() const {
   if (form == Form::Tiled)
     return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn) +
            (laneRows ? " lanes " + n(laneRows) + "x" + n(kLanes / laneRows) : "");
-  return "splitk " + n(bm) + "x" + n(bn) + " " + n(tm) + "x" + n(tn) + " s" + n(slices);
+  return std::string(form == Form::SplitK ? "splitk " : "column ") + n(bm) + "x" + n(bn) + " " +
+         n(tm) + "x" + n(tn) + " s" + n(slices);
 }
 
 // From an H100 sweep of every tiling over the bench's shapes (bench/RESULTS.md): the largest
@@ -631,6 +693,27 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   const int64_t narrow = p.m <= 8 || p.n <= 8 ? 8 : 16;  // a block the product fills
   if (p.k <= 64)
     return {.form = F::SplitK, .bm = narrow, .bn = narrow, .bk = 0, .tm = 1, .tn = 1, .slices = 1};
+  // The column form where two vec4 lanes a row (32 bytes) give 128 workgroups or more: on an
+  // H200 (2026-11-28, bench/RESULTS.md) [1, 4096]ᵀ · [4096, 1024] and its [1024, 1] twin took
+  // 11.3 µs against 12.5–12.7 in 1 × 4 blocks, and MLP H1024 B4096's pipelined step 0.688 →
+  // 0.676 ms; at 256 outputs (32 workgroups) they took 8.6–9.2 µs against 8.1–8.7.
+  if (const int64_t units = (p.m == 1 ? p.n : p.m) / 4;
+      columnShape(p) && p.batches * ceilDiv(units, 2) >= 128) {
+    // Wider while the row lanes outnumber K or while half as many workgroups would still be 264
+    // (two an SM) or more.
+    int64_t lanes = std::min<int64_t>(2, std::bit_ceil(static_cast<uint64_t>(units)));
+    while (lanes < units && lanes < kWorkgroupSize &&
+           (kWorkgroupSize / lanes > p.k || p.batches * ceilDiv(units, 2 * lanes) >= 264))
+      lanes *= 2;
+    const int64_t bx = 4 * lanes;
+    return {.form = F::Column,
+            .bm = p.m == 1 ? 1 : bx,
+            .bn = p.m == 1 ? bx : 1,
+            .bk = 0,
+            .tm = p.m == 1 ? 1 : 4,
+            .tn = p.m == 1 ? 4 : 1,
+            .slices = kWorkgroupSize / lanes};
+  }
   if (p.m < 4 || p.n < 4) {  // a matrix-vector product: a whole workgroup on 4 outputs or 1
     const int64_t bm = p.m < 4 ? 1 : 4, bn = p.n < 4 ? 1 : 4;
     return split(bm, bn, bm, bn);
@@ -685,7 +768,18 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
   const GemmTiling g = tiling ? *tiling : chooseTiling(p);
   if (const std::string why = g.invalidReason(p.workgroupBytes); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
-  return g.form == GemmTiling::Form::Tiled ? tiledKernel(p, g) : splitKernel(p, g);
+  switch (g.form) {
+    case GemmTiling::Form::Tiled:
+      return tiledKernel(p, g);
+    case GemmTiling::Form::SplitK:
+      return splitKernel(p, g);
+    case GemmTiling::Form::Column:
+      if (!columnShape(p))
+        throw std::logic_error("fastMatmulKernel: " + g.describe() +
+                               ": not a matrix-vector product along K");
+      return columnKernel(p, g);
+  }
+  throw std::logic_error("fastMatmulKernel: unknown form");
 }
 
 }  // namespace tg::detail

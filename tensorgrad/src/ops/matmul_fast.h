@@ -11,6 +11,9 @@
 //   from the buffers (through the cache), then add their partial blocks through workgroup
 //   memory. For few outputs over a long K (weight gradients) and for tiny batched products
 //   (attention), where the tiled form would leave most of a GPU idle.
+// - Column: a matrix-vector product whose vector runs along K and whose matrix is contiguous
+//   along the outputs (the weight gradients of a 1-wide layer: xᵀ·dh, hᵀ·d) is a weighted
+//   column sum; it is read as a column reduction reads, whole 32-byte row segments a warp.
 #pragma once
 
 #include <optional>
@@ -63,23 +66,26 @@ struct MatmulProblem {
 };
 
 struct GemmTiling {
-  enum class Form : uint8_t { Tiled, SplitK };
+  enum class Form : uint8_t { Tiled, SplitK, Column };
   Form form = Form::Tiled;
   int64_t bm = 128, bn = 128;
   int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
-  int64_t slices = 1;  // SplitK: invocation groups sharing K (a workgroup is positions × slices)
+  // SplitK: invocation groups sharing K (a workgroup is positions × slices); Column: the row
+  // lanes striding K (a BM×BN block is one row or one column of outputs, 4 an invocation).
+  int64_t slices = 1;
   // Tiled: each 32 consecutive invocations (an NVIDIA warp) own a laneRows × (32 / laneRows)
   // patch of the BM/TM × BN/TN invocation grid; 0 lays the grid out row by row.
   int64_t laneRows = 0;
   int64_t invocations() const {
-    return (bm / tm) * (bn / tn) * (form == Form::SplitK ? slices : 1);
+    return (bm / tm) * (bn / tn) * (form == Form::Tiled ? 1 : slices);
   }
   int64_t workgroupBytes() const;  // the worst case over operand layouts
   // Empty when the tiling fits `workgroupBytes` of workgroup memory, WebGPU's other default
   // limits and the form's own rules, else why not.
   std::string invalidReason(int64_t workgroupBytes = kDefaultWorkgroupBytes) const;
-  std::string describe() const;  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16"
+  // e.g. "tiled 128x128x8 8x8", "splitk 16x16 4x4 s16", "column 1x8 1x4 s128"
+  std::string describe() const;
 };
 
 // The tiling the fast set uses for `p`.
