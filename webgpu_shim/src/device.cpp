@@ -13,6 +13,7 @@
 #include "process_exit.h"
 #include "queue.h"
 #include "shader_module.h"
+#include "submit_trace.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -134,6 +135,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   device->memory_ = std::make_unique<MemoryAllocator>(vk, device->memoryProperties_);
   device->queue_ = std::make_shared<QueueImpl>(
       device.get(), std::string(std::string_view(descriptor.defaultQueue.label)));
+  device->trace_ = SubmitTrace::Open(*device, adapter->Physical(), adapter->ComputeQueueFamily());
   WatchProcessExit();  // after the driver set up what this device needs (see process_exit.h)
   return device;
 }
@@ -165,6 +167,8 @@ DeviceImpl::~DeviceImpl() {
     fn();
   }
   indirect_.reset();
+  if (trace_) trace_->Completed(completed_);
+  trace_.reset();
   if (!freeCommandBuffers_.empty())
     vkFreeCommandBuffers(device_, commandPool_, static_cast<uint32_t>(freeCommandBuffers_.size()),
                          freeCommandBuffers_.data());
@@ -348,6 +352,7 @@ void DeviceImpl::PollCompleted() {
     value = lastSubmitted_;  // nothing will complete any more; release what waits
   }
   completed_ = std::max(completed_, value);
+  if (trace_) trace_->Completed(completed_);
 }
 
 bool DeviceImpl::SerialDone(uint64_t serial) {

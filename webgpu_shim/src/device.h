@@ -113,6 +113,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   VkCommandBuffer AcquireCommandBuffer(bool reusable = false);
   void ReleaseCommandBuffer(VkCommandBuffer cmd);  // only once the GPU is done with it
 
+  // WEBGPU_SHIM_SUBMIT_TRACE's trace of this device's submissions, or null (submit_trace.h).
+  class SubmitTrace* Trace() const { return trace_.get(); }
+
   // ---- accessors ----
   VkDevice Vk() const { return device_; }
   VkQueue VkQueueHandle() const { return vkQueue_; }
@@ -206,6 +209,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::weak_ptr<DeviceImpl> self_;
   std::shared_ptr<QueueImpl> queue_;
   std::unique_ptr<class IndirectValidator> indirect_;
+  std::unique_ptr<class SubmitTrace> trace_;
 };
 
 }  // namespace wgpu::detail

@@ -6,6 +6,7 @@
 
 #include "buffer.h"
 #include "command_encoder.h"
+#include "submit_trace.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -213,6 +214,11 @@ bool QueueImpl::SubmitWithPending(std::span<const VkCommandBuffer> commands) {
   if (all.empty()) return true;
 
   const uint64_t serial = device_->NextSerial();
+  if (SubmitTrace* trace = device_->Trace())
+    if (const auto wrap = trace->Wrap(serial)) {
+      all.insert(all.begin(), wrap->first);
+      all.push_back(wrap->second);
+    }
   VkSemaphore timeline = device_->Timeline();
   VkTimelineSemaphoreSubmitInfo timelineInfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   timelineInfo.signalSemaphoreValueCount = 1;
