@@ -1,5 +1,6 @@
 // 2-D convolution (grouped, NCHW, PyTorch layout) and max pooling, with their gather-form
 // gradients. Padded positions contribute nothing (conv) or count as -inf (pool).
+#include "conv_fast.h"
 #include "op_registry.h"
 
 namespace tg::detail {
@@ -22,16 +23,6 @@ int64_t spatialOut(const InferArgs& a, int64_t in, int64_t k, int64_t stride, in
   return out;
 }
 
-struct Geometry {
-  int64_t batch, cIn, h, w, cOut, cInPerG, kH, kW, hOut, wOut, groups, sH, sW, pH, pW;
-  int64_t cOutPerG() const { return cOut / groups; }
-};
-
-Geometry geometry(const Shape& input, const Shape& weight, const Shape& out, const OpAttrs& at) {
-  return {input[0], input[1], input[2],  input[3],   weight[0],  weight[1], weight[2], weight[3],
-          out[2],   out[3],   at.groups, at.strideH, at.strideW, at.padH,   at.padW};
-}
-
 // Output position (ho, wo) that tap (kh, kw) maps input row/col (hi, wi) to, if any.
 bool tapSource(int64_t i, int64_t pad, int64_t k, int64_t stride, int64_t outSize, int64_t& o) {
   const int64_t num = i + pad - k;
@@ -40,7 +31,7 @@ bool tapSource(int64_t i, int64_t pad, int64_t k, int64_t stride, int64_t outSiz
   return o < outSize;
 }
 
-float poolMax(const float* plane, const Geometry& g, int64_t ho, int64_t wo, int64_t& argH,
+float poolMax(const float* plane, const ConvGeometry& g, int64_t ho, int64_t wo, int64_t& argH,
               int64_t& argW) {
   float m = -3.4e38f;
   argH = argW = -1;
@@ -57,7 +48,7 @@ float poolMax(const float* plane, const Geometry& g, int64_t ho, int64_t wo, int
   return m;
 }
 
-Geometry poolGeometry(const Shape& input, const Shape& out, const OpAttrs& at) {
+ConvGeometry poolGeometry(const Shape& input, const Shape& out, const OpAttrs& at) {
   return {input[0], input[1], input[2], input[3],   input[1],   1,       at.kH,  at.kW,
           out[2],   out[3],   1,        at.strideH, at.strideW, at.padH, at.padW};
 }
@@ -70,13 +61,8 @@ void requireF32Rank4(const InferArgs& a, size_t i, const char* what, const char*
            showShape(a.in[i]->shape));
 }
 
-// WGSL text for geometry constants: signed, since padded coordinates go negative.
-std::string si(int64_t v) {
-  return std::to_string(v) + "i";
-}
-
 // The input position a tap maps an output to, skipping padding (for conv and pool).
-std::string forwardTaps(const Geometry& g, const std::string& inner) {
+std::string forwardTaps(const ConvGeometry& g, const std::string& inner) {
   return "    for (var kh = 0i; kh < " + si(g.kH) +
          "; kh++) {\n"
          "      let hi = ho * " +
@@ -96,7 +82,7 @@ std::string forwardTaps(const Geometry& g, const std::string& inner) {
 }
 
 // The output positions whose window covers input (hi, wi) through tap (kh, kw).
-std::string backwardTaps(const Geometry& g, const std::string& inner) {
+std::string backwardTaps(const ConvGeometry& g, const std::string& inner) {
   return "    for (var kh = 0i; kh < " + si(g.kH) +
          "; kh++) {\n"
          "      let nh = hi + " +
@@ -130,7 +116,7 @@ std::string coords4(const std::array<int64_t, 4>& s, const std::array<const char
 }
 
 // Argmax of the pooling window of output (ho, wo) in plane `plane`, first maximum winning.
-std::string poolWindow(const Geometry& g) {
+std::string poolWindow(const ConvGeometry& g) {
   return "  var m = -3.4e38;\n  var arg = -1i;\n" +
          forwardTaps(g, "        let v = input[plane + hi * " + si(g.w) +
                             " + wi];\n"
@@ -172,7 +158,7 @@ void registerConvOps(OpTable& t) {
            },
        .eval =
            [](const EvalArgs& e) {
-             const Geometry g = geometry(e.in[0]->shape, e.in[1]->shape, e.out.shape, e.op.attrs);
+             const ConvGeometry g = convGeometry(e.in[0]->shape, e.in[1]->shape, e.out.shape, e.op.attrs);
              const float* x = e.in[0]->f.data();
              const float* w = e.in[1]->f.data();
              HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
@@ -232,7 +218,7 @@ void registerConvOps(OpTable& t) {
            },
        .eval =
            [](const EvalArgs& e) {
-             const Geometry g = geometry(e.out.shape, e.in[0]->shape, e.in[1]->shape, e.op.attrs);
+             const ConvGeometry g = convGeometry(e.out.shape, e.in[0]->shape, e.in[1]->shape, e.op.attrs);
              const float* w = e.in[0]->f.data();
              const float* dy = e.in[1]->f.data();
              HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
@@ -279,7 +265,7 @@ void registerConvOps(OpTable& t) {
            },
        .eval =
            [](const EvalArgs& e) {
-             const Geometry g = geometry(e.in[0]->shape, e.out.shape, e.in[1]->shape, e.op.attrs);
+             const ConvGeometry g = convGeometry(e.in[0]->shape, e.out.shape, e.in[1]->shape, e.op.attrs);
              const float* x = e.in[0]->f.data();
              const float* dy = e.in[1]->f.data();
              HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
@@ -325,7 +311,7 @@ void registerConvOps(OpTable& t) {
                    },
                .eval =
                    [](const EvalArgs& e) {
-                     const Geometry g = poolGeometry(e.in[0]->shape, e.out.shape, e.op.attrs);
+                     const ConvGeometry g = poolGeometry(e.in[0]->shape, e.out.shape, e.op.attrs);
                      HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
                      size_t o = 0;
                      for (int64_t plane = 0; plane < g.batch * g.cIn; ++plane)
@@ -354,7 +340,7 @@ void registerConvOps(OpTable& t) {
                    },
                .eval =
                    [](const EvalArgs& e) {
-                     const Geometry g = poolGeometry(e.in[0]->shape, e.in[1]->shape, e.op.attrs);
+                     const ConvGeometry g = poolGeometry(e.in[0]->shape, e.in[1]->shape, e.op.attrs);
                      HostTensor r = HostTensor::zeros(e.out.shape, Dtype::F32);
                      for (int64_t plane = 0; plane < g.batch * g.cIn; ++plane) {
                        const float* x = e.in[0]->f.data() + plane * g.h * g.w;
@@ -373,7 +359,7 @@ void registerConvOps(OpTable& t) {
                .differentiable = Differentiable::Rejected});
 
   kernelOf(t, OpKind::Conv2d) = [](const KernelArgs& a) {
-    const Geometry g = geometry(a.in(0).shape, a.in(1).shape, a.out().shape, a.op.attrs);
+    const ConvGeometry g = convGeometry(a.in(0).shape, a.in(1).shape, a.out().shape, a.op.attrs);
     return elementwise(
         a, shapeSize(a.out().shape),
         coords4({g.batch, g.cOut, g.hOut, g.wOut}, {"b", "co", "ho", "wo"}) + "  let grp = co / " +
@@ -390,7 +376,7 @@ void registerConvOps(OpTable& t) {
             "  }\n  out[i] = s;\n");
   };
   kernelOf(t, OpKind::Conv2dInputGrad) = [](const KernelArgs& a) {
-    const Geometry g = geometry(a.out().shape, a.in(0).shape, a.in(1).shape, a.op.attrs);
+    const ConvGeometry g = convGeometry(a.out().shape, a.in(0).shape, a.in(1).shape, a.op.attrs);
     return elementwise(
         a, shapeSize(a.out().shape),
         coords4({g.batch, g.cIn, g.h, g.w}, {"b", "ci", "hi", "wi"}) + "  let grp = ci / " +
@@ -410,7 +396,7 @@ void registerConvOps(OpTable& t) {
   // workgroup per weight element, 256 threads striding the flattened (b, ho, wo) index, then a
   // tree in shared memory; otherwise one thread per weight element loops b, ho, wo in order.
   kernelOf(t, OpKind::Conv2dWeightGrad) = [](const KernelArgs& a) {
-    const Geometry g = geometry(a.in(0).shape, a.out().shape, a.in(1).shape, a.op.attrs);
+    const ConvGeometry g = convGeometry(a.in(0).shape, a.out().shape, a.in(1).shape, a.op.attrs);
     const std::string coords =
         coords4({g.cOut, g.cInPerG, g.kH, g.kW}, {"co", "cl", "kh", "kw"}) + "  let ci = (co / " +
         si(g.cOutPerG()) + ") * " + si(g.cInPerG) + " + cl;\n  var s = 0.0;\n";
@@ -452,8 +438,11 @@ void registerConvOps(OpTable& t) {
                            "        s = s + " + term + ";\n"
                            "      }\n    }\n  }\n  out[i] = s;\n");
   };
+  fastKernelOf(t, OpKind::Conv2d) = fastConv2dKernel;
+  fastKernelOf(t, OpKind::Conv2dInputGrad) = fastConv2dInputGradKernel;
+  fastKernelOf(t, OpKind::Conv2dWeightGrad) = fastConv2dWeightGradKernel;
   kernelOf(t, OpKind::MaxPool2d) = [](const KernelArgs& a) {
-    const Geometry g = poolGeometry(a.in(0).shape, a.out().shape, a.op.attrs);
+    const ConvGeometry g = poolGeometry(a.in(0).shape, a.out().shape, a.op.attrs);
     return elementwise(a, shapeSize(a.out().shape),
                        coords4({g.batch, g.cIn, g.hOut, g.wOut}, {"b", "c", "ho", "wo"}) +
                            "  let plane = (b * " + si(g.cIn) + " + c) * " + si(g.h * g.w) + ";\n" +
@@ -461,7 +450,7 @@ void registerConvOps(OpTable& t) {
   };
   // Gather form (no atomics): each input element sums dy over the windows whose argmax it is.
   kernelOf(t, OpKind::MaxPool2dGrad) = [](const KernelArgs& a) {
-    const Geometry g = poolGeometry(a.in(0).shape, a.in(1).shape, a.op.attrs);
+    const ConvGeometry g = poolGeometry(a.in(0).shape, a.in(1).shape, a.op.attrs);
     const std::string self = "hi0 * " + si(g.w) + " + wi0";
     const std::string window = poolWindow(g);
     return elementwise(
