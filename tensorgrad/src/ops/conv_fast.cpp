@@ -1,5 +1,6 @@
 #include "conv_fast.h"
 
+#include <array>
 #include <functional>
 
 namespace tg::detail {
@@ -113,6 +114,14 @@ KernelSource implicitProductKernel(const KernelArgs& args, const ImplicitProduct
   return {std::move(w), workgroups * inv, static_cast<int>(inv)};
 }
 
+// `let`s splitting the flat i32 index `flat` over [*, e1, e2] into `n0`, `n1`, `n2`.
+std::string split3(const std::string& flat, const std::array<std::string, 3>& names, int64_t e1,
+                   int64_t e2, const std::string& indent) {
+  return indent + "let " + names[0] + " = " + flat + " / " + si(e1 * e2) + ";\n" + indent + "let " +
+         names[1] + " = (" + flat + " / " + si(e2) + ") % " + si(e1) + ";\n" + indent + "let " +
+         names[2] + " = " + flat + " % " + si(e2) + ";\n";
+}
+
 // `value` of buffer `buffer` at `index` where `ok`, else 0 (a padded position).
 std::string padded(const std::string& buffer, const std::string& index, const std::string& ok) {
   return "select(0.0, " + buffer + "[u32(select(0i, " + index + ", " + ok + "))], " + ok + ")";
@@ -132,13 +141,10 @@ KernelSource fastConv2dKernel(const KernelArgs& a) {
                     .cols = g.batch * g.hOut * g.wOut,
                     .depth = g.cIn * taps};
   p.colSetup = [&](int j) {
-    const std::string c = "c" + n(j), s = n(j);
-    return "  let b" + s + "_ = " + c + " / " + si(g.hOut * g.wOut) + ";\n  let ho" + s + " = (" +
-           c + " / " + si(g.wOut) + ") % " + si(g.hOut) + ";\n  let wo" + s + " = " + c + " % " +
-           si(g.wOut) + ";\n";
+    const std::string s = n(j);
+    return split3("c" + s, {"b" + s + "_", "ho" + s, "wo" + s}, g.hOut, g.wOut, "  ");
   };
-  p.kSetup = "    let ci = k / " + si(taps) + ";\n    let kh = (k / " + si(g.kW) + ") % " +
-             si(g.kH) + ";\n    let kw = k % " + si(g.kW) + ";\n";
+  p.kSetup = split3("k", {"ci", "kh", "kw"}, g.kH, g.kW, "    ");
   for (int j = 0; j < 4; ++j) {
     const std::string s = n(j);
     p.kSetup += "    let hi" + s + " = ho" + s + " * " + si(g.sH) + " + kh - " + si(g.pH) +
@@ -175,13 +181,10 @@ KernelSource fastConv2dInputGradKernel(const KernelArgs& a) {
                     .cols = g.batch * g.h * g.w,
                     .depth = g.cOut * taps};
   p.colSetup = [&](int j) {
-    const std::string c = "c" + n(j), s = n(j);
-    return "  let b" + s + "_ = " + c + " / " + si(g.h * g.w) + ";\n  let hi" + s + " = (" + c +
-           " / " + si(g.w) + ") % " + si(g.h) + ";\n  let wi" + s + " = " + c + " % " + si(g.w) +
-           ";\n";
+    const std::string s = n(j);
+    return split3("c" + s, {"b" + s + "_", "hi" + s, "wi" + s}, g.h, g.w, "  ");
   };
-  p.kSetup = "    let co = k / " + si(taps) + ";\n    let kh = (k / " + si(g.kW) + ") % " +
-             si(g.kH) + ";\n    let kw = k % " + si(g.kW) + ";\n";
+  p.kSetup = split3("k", {"co", "kh", "kw"}, g.kH, g.kW, "    ");
   for (int j = 0; j < 4; ++j) {
     const std::string s = n(j);
     p.kSetup += "    let nh" + s + " = hi" + s + " + " + si(g.pH) + " - kh;\n    let nw" + s +
@@ -221,12 +224,10 @@ KernelSource fastConv2dWeightGradKernel(const KernelArgs& a) {
                     .cols = g.cIn * taps,
                     .depth = g.batch * g.hOut * g.wOut};
   p.colSetup = [&](int j) {
-    const std::string c = "c" + n(j), s = n(j);
-    return "  let ci" + s + " = " + c + " / " + si(taps) + ";\n  let kh" + s + " = (" + c + " / " +
-           si(g.kW) + ") % " + si(g.kH) + ";\n  let kw" + s + " = " + c + " % " + si(g.kW) + ";\n";
+    const std::string s = n(j);
+    return split3("c" + s, {"ci" + s, "kh" + s, "kw" + s}, g.kH, g.kW, "  ");
   };
-  p.kSetup = "    let b = k / " + si(g.hOut * g.wOut) + ";\n    let ho = (k / " + si(g.wOut) +
-             ") % " + si(g.hOut) + ";\n    let wo = k % " + si(g.wOut) + ";\n";
+  p.kSetup = split3("k", {"b", "ho", "wo"}, g.hOut, g.wOut, "    ");
   for (int j = 0; j < 4; ++j) {
     const std::string s = n(j);
     p.kSetup += "    let hi" + s + " = ho * " + si(g.sH) + " + kh" + s + " - " + si(g.pH) +
