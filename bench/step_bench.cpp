@@ -6,7 +6,8 @@
 // waits against their absence in one command: TG_BENCH_WAITS_SLEEP=1 makes every wait sleep at
 // once on a GPU too (tg::spinWaitsForTesting(false)); TG_BENCH_STD_FUTURE=1 waits for each result
 // through the std::future a tg::Future converts to, which sleeps until the result is set (the
-// idle GPU thread still spins).
+// idle GPU thread still spins). TG_BENCH_POOL=1 or 0 sets RuntimeOptions::poolBuffers for the
+// step cases (pooled intermediates or a buffer each) instead of the runtime's choice.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ tg::Feed transformerFeed(const tg_models::TransformerConfig& c) {
 }
 
 bool stdFutures = false;  // TG_BENCH_STD_FUTURE
+std::optional<bool> poolBuffers;  // TG_BENCH_POOL: 1 pooled, 0 own buffers, unset the runtime's choice
 
 // `pipelined`: each iteration calls step() before reading the previous step's result, so the
 // runtime submits step n + 1 before reading step n's loss. The last iteration also reads its own
@@ -44,7 +46,9 @@ bool stdFutures = false;  // TG_BENCH_STD_FUTURE
 template <class M>
 void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed,
            const tg::RuntimeOptions& options = {}, bool pipelined = false) {
-  auto train = tg::compile(spec, options);
+  tg::RuntimeOptions o = options;
+  if (poolBuffers) o.poolBuffers = poolBuffers;
+  auto train = tg::compile(spec, o);
   for (int i = 0; i < 20; ++i) train.step(feed).get();  // warm up
   std::optional<tg::Future<tg::StepResult>> previous;
   const auto check = [&](tg::Future<tg::StepResult> f) {
@@ -237,6 +241,7 @@ int main(int argc, char** argv) {
   };
   if (set("TG_BENCH_WAITS_SLEEP")) tg::spinWaitsForTesting(false);
   stdFutures = set("TG_BENCH_STD_FUTURE");
+  if (const char* v = std::getenv("TG_BENCH_POOL"); v && *v) poolBuffers = std::string_view(v) == "1";
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
