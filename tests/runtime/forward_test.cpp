@@ -106,10 +106,18 @@ TEST(Forward, WildcardsMustAgreeAndInputsAreChecked) {
 }
 
 // By default the runtime gives every intermediate its own buffer on a GPU, unless that plan
-// would need more than kUnpooledBudgetBytes: then, and on CPU devices, it pools them as upstream
-// does. A chain of element-wise ops on a 1 MiB vector needs a buffer per op unpooled, two or
-// three pooled.
+// would need more than the device's unpooled budget (a quarter of its maxBufferSize, at least
+// 256 MiB): then, and on CPU devices, it pools them as upstream does. A chain of element-wise ops
+// on a 1 MiB vector needs a buffer per op unpooled, two or three pooled.
 struct Chain : tg::Module {};
+TEST(Forward, TheUnpooledBudgetIsAQuarterOfTheLargestBufferAndAtLeast256MiB) {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  EXPECT_EQ(tg::unpooledBudgetBytes(0), tg::kUnpooledBudgetBytes);
+  EXPECT_EQ(tg::unpooledBudgetBytes(kGiB), tg::kUnpooledBudgetBytes);
+  EXPECT_EQ(tg::unpooledBudgetBytes(2 * kGiB), int64_t{512} << 20);
+  EXPECT_EQ(tg::unpooledBudgetBytes(80 * kGiB), int64_t{20} << 30);
+  EXPECT_EQ(tg::unpooledBudgetBytes(UINT64_MAX), (int64_t{1} << 62) - 1);  // no wrap to negative
+}
 TEST(Forward, IntermediatesGetTheirOwnBuffersOnGpusWithinTheBudget) {
   Chain model;
   auto chainOf = [&](int ops, std::optional<bool> pool = std::nullopt) {
@@ -139,7 +147,17 @@ TEST(Forward, IntermediatesGetTheirOwnBuffersOnGpusWithinTheBudget) {
   EXPECT_EQ(completedRun(shortChain.run({{"x", x}})).output.f32()[7], 2.0f);  // 2 is the fixed point
   auto longChain = chainOf(140);  // 280 MiB unpooled
   const auto longIr = await(longChain.graphFor({{"x", x}}));
-  EXPECT_LE(bytes(*longIr), 4 << 20);
+  const tg::WebGPUSupport device = tg::checkWebGPU();
+  if (gpu) {
+    EXPECT_GE(device.unpooledBudgetBytes, tg::kUnpooledBudgetBytes);
+  } else {
+    EXPECT_EQ(device.unpooledBudgetBytes, 0);
+  }
+  if (gpu && device.unpooledBudgetBytes >= int64_t{281} << 20) {
+    EXPECT_EQ(longIr->plan.buffers.size(), 281u);  // within this device's budget
+  } else {
+    EXPECT_LE(bytes(*longIr), 4 << 20);
+  }
   EXPECT_EQ(completedRun(longChain.run({{"x", x}})).output.f32()[7], 2.0f);
   // Asked for, the unpooled plan is used on any device.
   auto unpooled = chainOf(20, false);

@@ -13,6 +13,8 @@
 // once at compile and replayed: per step the host copies inputs, submits and reads one buffer.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <future>
 #include <limits>
@@ -123,7 +125,9 @@ struct RuntimeOptions {
   // would have shared one do not wait for each other and the step runs in fewer barrier-separated
   // levels (upstream's transformer sample on an H100: 2.25 instead of 2.99 ms a step, for 115
   // instead of 21 MiB of intermediates). Unset (the default): on a GPU, own buffers when that
-  // plan needs at most kUnpooledBudgetBytes, else pooled; on a CPU device (lavapipe), pooled,
+  // plan needs at most unpooledBudgetBytes of the device's maxBufferSize (a quarter of it, at
+  // least 256 MiB: the transformer at D512 L8 T64 takes 9.0 GB so and 1.7 GB pooled, and its
+  // step 18.0-18.2 ms against 18.9-19.0 on an H100), else pooled; on a CPU device (lavapipe), pooled,
   // which there is as fast and touches 5x less memory. Either plan runs the same kernels and
   // gives the same bits (Training.FusedAndUnpooledPlansMatchUpstreamsPlan).
   std::optional<bool> poolBuffers{};
@@ -138,9 +142,14 @@ struct RuntimeOptions {
   bool failOnNonFiniteLoss = true;
 };
 
-// RuntimeOptions::poolBuffers unset: the largest plan (all buffers) that goes unpooled. WebGPU's
-// default maxBufferSize, a size every WebGPU device can spare.
+// RuntimeOptions::poolBuffers unset: the largest plan (all buffers) that goes unpooled on a GPU,
+// given the device's maxBufferSize (the shim gives its largest memory heap, within the driver's
+// largest allocation; WebGPU reports no memory size): a quarter of it, and never less than
+// kUnpooledBudgetBytes, WebGPU's default maxBufferSize, a size every WebGPU device can spare.
 inline constexpr int64_t kUnpooledBudgetBytes = int64_t{256} << 20;
+inline int64_t unpooledBudgetBytes(uint64_t maxBufferSize) {
+  return std::max(kUnpooledBudgetBytes, static_cast<int64_t>(maxBufferSize / 4));  // < 2^62
+}
 
 // A compile-time failure on the GPU side: no device, a tensor over the binding limit, a kernel
 // the device rejects. The message names the tensor or kernel.
@@ -322,6 +331,9 @@ struct WebGPUSupport {
   std::optional<WebGPUFailureReason> reason{};  // empty when ok
   std::string adapter{};                      // the adapter's name when ok
   bool cpu = false;  // the adapter is a software device running on the CPU (lavapipe)
+  // The largest plan of own buffers an unset RuntimeOptions::poolBuffers allows on this device
+  // (unpooledBudgetBytes of its maxBufferSize; a CPU device pools every plan).
+  int64_t unpooledBudgetBytes = 0;
 };
 WebGPUSupport checkWebGPU(const RuntimeOptions& options = {});
 

@@ -49,6 +49,7 @@ WebGPUSupport checkWebGPU(const RuntimeOptions& options) {
     s.ok = true;
     s.adapter = gpu->adapterName;
     s.cpu = gpu->cpuAdapter;
+    s.unpooledBudgetBytes = s.cpu ? 0 : unpooledBudgetBytes(gpu->limits.maxBufferSize);
   } catch (const std::exception& e) {
     s.reason = WebGPUFailureReason::NoAdapter;
     s.message = e.what();

@@ -246,6 +246,7 @@ GpuWorker::GpuWorker(const RuntimeOptions& options) : state_(std::make_shared<St
   }
   onCpu_ = state_->gpu->cpuAdapter;  // written before `opened` was set, never after
   workgroupStorageBytes_ = state_->gpu->limits.maxComputeWorkgroupStorageSize;
+  maxBufferSize_ = state_->gpu->limits.maxBufferSize;
   lostFlag_ = &state_->gpu->lost;
 }
 

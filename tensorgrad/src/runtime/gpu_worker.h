@@ -77,6 +77,8 @@ class GpuWorker {
   bool onCpu() const { return onCpu_; }
   // The device's maxComputeWorkgroupStorageSize (readable from any thread).
   int64_t workgroupStorageBytes() const { return workgroupStorageBytes_; }
+  // The device's maxBufferSize (readable from any thread).
+  uint64_t maxBufferSize() const { return maxBufferSize_; }
   // Whether the device was lost (readable from any thread). A lost worker stays with the compiles
   // made on it, whose calls then fail; sharedWorker hands later compiles a new one.
   bool lost() const { return lostFlag_->load(); }
@@ -135,6 +137,7 @@ class GpuWorker {
   std::thread thread_;
   bool onCpu_ = false;
   int64_t workgroupStorageBytes_ = 0;
+  uint64_t maxBufferSize_ = 0;
   const std::atomic<bool>* lostFlag_ = nullptr;  // the GpuContext's, which the state keeps
 };
 

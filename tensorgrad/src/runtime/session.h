@@ -18,7 +18,7 @@ class ForwardImpl;
 
 // Traces with `options`' buffer pooling. Unset: pooled on a CPU device (no barrier stalls to
 // save there, and 5x the memory to zero and stream through caches), else unpooled unless that
-// plan's buffers total more than kUnpooledBudgetBytes (then planned again, pooled). Kernels may
+// plan's buffers total more than unpooledBudgetBytes (then planned again, pooled). Kernels may
 // use the device's workgroup memory (EmitOptions::workgroupStorageBytes, resolved here).
 template <class TraceFn>
 CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
@@ -32,7 +32,7 @@ CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& work
   if (pool || options.poolBuffers) return ir;
   int64_t bytes = 0;
   for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;
-  if (bytes > kUnpooledBudgetBytes) planAndEmit(ir, true, emit);
+  if (bytes > unpooledBudgetBytes(worker.maxBufferSize())) planAndEmit(ir, true, emit);
   return ir;
 }
 
