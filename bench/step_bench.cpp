@@ -41,8 +41,8 @@ std::optional<bool> poolBuffers;  // TG_BENCH_POOL: 1 pooled, 0 own buffers, uns
 // `pipelined`: each iteration calls step() before reading the previous step's result, so the
 // runtime submits step n + 1 before reading step n's loss. The last iteration also reads its own
 // result, so the timed loop holds as many results as steps: left to after the loop, the last
-// step ran untimed, and a pipelined step of 17.7 ms timed over 12 iterations read about 8% short
-// (bench/RESULTS.md, twenty-fourth session).
+// step ran untimed, about 1/N of N iterations short (an H200's D512 read 18.2 ms over 84
+// iterations where its GPU period was 18.46; bench/RESULTS.md, twenty-fourth session).
 template <class M>
 void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::Feed& feed,
            const tg::RuntimeOptions& options = {}, bool pipelined = false) {
