@@ -69,9 +69,10 @@ void steps(benchmark::State& state, const tg::TrainingSpec<M>& spec, const tg::F
       previous.reset();
     }
   }
-  const auto kernels = train.kernels();
+  const auto ir = train.ir();
   state.counters["kernels"] = static_cast<double>(
-      std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }));
+      std::count_if(ir->kernels.begin(), ir->kernels.end(), [](const auto& k) { return !k.wgsl.empty(); }));
+  state.counters["plan_MiB"] = static_cast<double>(ir->plan.totalBytes()) / (1 << 20);  // the buffer plan's memory
 }
 
 // compile() from the model to the first step ready: trace, codegen, SPIR-V (translated, or read

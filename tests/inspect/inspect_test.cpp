@@ -118,6 +118,23 @@ TEST(InspectSummary, KnownCounts) {
   int64_t bytes = 0;
   for (const auto& k : tr.byKind) bytes += k.bytes;
   EXPECT_EQ(bytes, tr.totalBytes);
+  // Shared across levels (the runtime's GPU default): own buffers' levels in less memory, each
+  // byte counted once (a view under its parent's kind only when that kind differs: the fast set's
+  // parameters in their arena).
+  for (const bool fast : {false, true}) {
+    const tg_inspect::Summary own =
+        tg_inspect::summarize(tg_inspect::loadSubject({.source = "transformer", .pool = false, .fast = fast}));
+    const tg_inspect::Summary shared = tg_inspect::summarize(
+        tg_inspect::loadSubject({.source = "transformer", .pool = false, .share = true, .fast = fast}));
+    EXPECT_EQ(shared.levels, own.levels);
+    EXPECT_LT(shared.totalBytes * 3, own.totalBytes);
+    int64_t sharedBytes = 0;
+    for (const auto& k : shared.byKind) sharedBytes += k.bytes;
+    EXPECT_EQ(sharedBytes, shared.totalBytes) << (fast ? "fast" : "upstream");
+  }
+  const Result shared = inspect("summary transformer --shared");
+  ASSERT_EQ(shared.status, 0);
+  EXPECT_NE(shared.out.find("own buffers shared across dispatch levels"), std::string::npos) << shared.out;
   const Result text = inspect("summary mlp-sin");
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("dispatch levels     30"), std::string::npos) << text.out;

@@ -46,7 +46,8 @@ struct BufferSpec {
   std::string name{};
   double initValue = 0;
   // A view: this buffer is bytes [offset, offset + byteSize) of buffer `parent`, which is no
-  // view itself (the fast set's optimizer arenas, fold_optimizer.h). -1: a buffer of its own.
+  // view itself (the fast set's optimizer arenas, fold_optimizer.h; intermediates sharing a
+  // buffer across dispatch levels, schedule.h). -1: a buffer of its own.
   int parent = -1;
   int64_t offset = 0;
 };

@@ -124,12 +124,14 @@ struct RuntimeOptions {
   // overlap share a buffer. Without it every intermediate has its own buffer, so kernels that
   // would have shared one do not wait for each other and the step runs in fewer barrier-separated
   // levels (upstream's transformer sample on an H100: 2.25 instead of 2.99 ms a step, for 115
-  // instead of 21 MiB of intermediates). Unset (the default): on a GPU, own buffers when that
-  // plan needs at most unpooledBudgetBytes of the device's maxBufferSize (a quarter of it, at
-  // least 256 MiB: the transformer at D512 L8 T64 takes 9.0 GB so and 1.7 GB pooled, and its
-  // step 18.0-18.2 ms against 18.9-19.0 on an H100), else pooled; on a CPU device (lavapipe), pooled,
-  // which there is as fast and touches 5x less memory. Either plan runs the same kernels and
-  // gives the same bits (Training.FusedAndUnpooledPlansMatchUpstreamsPlan).
+  // instead of 21 MiB of intermediates). Unset (the default): on a GPU, own buffers, then the
+  // intermediates whose kernels' dispatch levels never meet share one (shareBuffersAcrossLevels,
+  // schedule.h: the same kernels and levels; the transformer at D512 L8 T64 takes 2.2 GB so, 9.0
+  // GB with every buffer its own, 1.7 GB pooled), unless that plan needs more than
+  // unpooledBudgetBytes of the device's maxBufferSize and more than kSharedOverPooled times the
+  // pooled plan (then pooled); on a CPU device (lavapipe), pooled, which there is as fast and
+  // touches 5x less memory. False: every intermediate its own buffer. Every plan runs the same
+  // kernels' arithmetic and gives the same bits (Training.FusedAndUnpooledPlansMatchUpstreamsPlan).
   std::optional<bool> poolBuffers{};
   // Read back every kernel's output after it runs (StepResult/RunResult::kernelOutputs): each
   // kernel gets its own pass and a copy, in op order, so steps are slower. For finding the
@@ -142,11 +144,14 @@ struct RuntimeOptions {
   bool failOnNonFiniteLoss = true;
 };
 
-// RuntimeOptions::poolBuffers unset: the largest plan (all buffers) that goes unpooled on a GPU,
-// given the device's maxBufferSize (the shim gives its largest memory heap, within the driver's
-// largest allocation; WebGPU reports no memory size): a quarter of it, and never less than
-// kUnpooledBudgetBytes, WebGPU's default maxBufferSize, a size every WebGPU device can spare.
+// RuntimeOptions::poolBuffers unset: the largest plan (all buffers) a GPU takes unpooled whatever
+// the pooled plan would need, given the device's maxBufferSize (the shim gives its largest memory
+// heap, within the driver's largest allocation; WebGPU reports no memory size): a quarter of it,
+// and never less than kUnpooledBudgetBytes, WebGPU's default maxBufferSize, a size every WebGPU
+// device can spare. Over it, the unpooled plan (buffers shared across levels) is still taken
+// while it needs at most kSharedOverPooled times the pooled plan's bytes.
 inline constexpr int64_t kUnpooledBudgetBytes = int64_t{256} << 20;
+inline constexpr double kSharedOverPooled = 1.5;
 inline int64_t unpooledBudgetBytes(uint64_t maxBufferSize) {
   return std::max(kUnpooledBudgetBytes, static_cast<int64_t>(maxBufferSize / 4));  // < 2^62
 }

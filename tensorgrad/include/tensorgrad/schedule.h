@@ -22,4 +22,11 @@ struct DispatchSchedule {
 // Kernels read every binding but the last and write the last (codegen's convention).
 DispatchSchedule scheduleDispatches(const std::vector<KernelSpec>& kernels);
 
+// Own buffers at a fraction of their memory: plain intermediates (no output, capture, writeback
+// or view parent) whose kernels' levels never meet, and whose kernels never interleave in kernel
+// order either, become views of one shared buffer. Kernels, levels and barriers stay as they
+// were: a buffer's occupants are used at different levels, with at least one barrier between.
+// Returns the number of shared buffers made.
+int shareBuffersAcrossLevels(BufferPlan& plan, const std::vector<KernelSpec>& kernels);
+
 }  // namespace tg

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <list>
 
+#include "tensorgrad/schedule.h"
+
 #include "graph_executor.h"
 #include "gpu_worker.h"
 #include "param_store.h"
@@ -16,24 +18,44 @@ namespace tg::detail {
 
 class ForwardImpl;
 
+// What the buffer plan depends on in the device (GpuWorker's; a test may give its own).
+struct PlanTarget {
+  bool onCpu = false;
+  uint64_t maxBufferSize = 0;
+  int64_t workgroupStorageBytes = 0;
+  double sharedOverPooled = kSharedOverPooled;
+};
+
 // Traces with `options`' buffer pooling. Unset: pooled on a CPU device (no barrier stalls to
-// save there, and 5x the memory to zero and stream through caches), else unpooled unless that
-// plan's buffers total more than unpooledBudgetBytes (then planned again, pooled). Kernels may
-// use the device's workgroup memory (EmitOptions::workgroupStorageBytes, resolved here).
+// save there, and 5x the memory to zero and stream through caches); on a GPU, own buffers, then
+// intermediates whose dispatch levels never meet share one (shareBuffersAcrossLevels: the same
+// kernels and levels in a fraction of the memory), unless that plan needs more than
+// unpooledBudgetBytes and more than sharedOverPooled times the pooled plan (then the pooled
+// one). False: own buffers, none shared. Kernels may use the device's workgroup memory
+// (EmitOptions::workgroupStorageBytes, resolved here).
 template <class TraceFn>
-CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
-  const bool pool = options.poolBuffers.value_or(worker.onCpu());
+CompiledIR traceForDevice(const RuntimeOptions& options, const PlanTarget& device, const TraceFn& trace) {
+  const bool pool = options.poolBuffers.value_or(device.onCpu);
   EmitOptions emit = options.emit;
-  const int64_t device = worker.workgroupStorageBytes();
-  emit.workgroupStorageBytes =
-      emit.workgroupStorageBytes > 0 ? std::min(emit.workgroupStorageBytes, device) : device;
-  emit.cpuDevice = worker.onCpu();
+  emit.workgroupStorageBytes = emit.workgroupStorageBytes > 0
+                                   ? std::min(emit.workgroupStorageBytes, device.workgroupStorageBytes)
+                                   : device.workgroupStorageBytes;
+  emit.cpuDevice = device.onCpu;
   CompiledIR ir = trace(pool, emit);
   if (pool || options.poolBuffers) return ir;
-  int64_t bytes = 0;
-  for (const BufferSpec& b : ir.plan.buffers) bytes += b.byteSize;
-  if (bytes > unpooledBudgetBytes(worker.maxBufferSize())) planAndEmit(ir, true, emit);
-  return ir;
+  shareBuffersAcrossLevels(ir.plan, ir.kernels);
+  const int64_t bytes = ir.plan.totalBytes();
+  if (bytes <= unpooledBudgetBytes(device.maxBufferSize)) return ir;
+  CompiledIR pooled = ir;
+  planAndEmit(pooled, true, emit);
+  const double limit = device.sharedOverPooled * static_cast<double>(pooled.plan.totalBytes());
+  return static_cast<double>(bytes) <= limit ? ir : pooled;
+}
+
+template <class TraceFn>
+CompiledIR traceWithPooling(const RuntimeOptions& options, const GpuWorker& worker, const TraceFn& trace) {
+  return traceForDevice(options, {worker.onCpu(), worker.maxBufferSize(), worker.workgroupStorageBytes()},
+                        trace);
 }
 
 class TrainingImpl {

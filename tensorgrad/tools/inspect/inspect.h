@@ -30,6 +30,7 @@ struct SourceOptions {
   std::vector<std::pair<std::string, int64_t>> sizes;  // sample sizes given on the command line
   bool fuse = false;                                   // EmitOptions::fuseElementwise
   bool pool = true;                                    // upstream's pooled buffer plan
+  bool share = false;  // without pool: tg::shareBuffersAcrossLevels (the runtime's GPU default)
   bool fast = false;                                   // KernelSet::Fast (fuses too)
   int64_t workgroupBytes = 0;                          // EmitOptions::workgroupStorageBytes
   bool cpuDevice = false;                              // EmitOptions::cpuDevice

@@ -18,7 +18,7 @@ using tg_inspect::InputError;
 // The source and compile options every subcommand takes; sample sizes arrive as extras.
 struct SourceArgs {
   std::string source;
-  bool fuse = false, unpooled = false, fast = false, cpuDevice = false;
+  bool fuse = false, unpooled = false, shared = false, fast = false, cpuDevice = false;
   int64_t workgroupBytes = 0;
   void add(CLI::App* cmd, const std::string& name = "source") {
     cmd->add_option(
@@ -31,7 +31,11 @@ struct SourceArgs {
                   "fused element-wise kernels (RuntimeOptions::emit.fuseElementwise)");
     cmd->add_flag(
         "--unpooled", unpooled,
-        "every intermediate in its own buffer (the GPU default) instead of upstream's pooled plan");
+        "every intermediate in its own buffer instead of upstream's pooled plan");
+    cmd->add_flag("--shared", shared,
+                  "own buffers, then intermediates whose dispatch levels never meet share one: "
+                  "the same kernels and levels as --unpooled in less memory (the runtime's GPU "
+                  "default while that plan fits its budget; implies --unpooled)");
     cmd->add_flag("--fast", fast,
                   "the fast kernel set (RuntimeOptions::emit.kernels = KernelSet::Fast: our tiled "
                   "matmuls and reductions, element-wise chains fused with layout ops as indexing "
@@ -63,7 +67,7 @@ Sizes takeSizes(std::vector<std::string>& args) {
       "help",   "fuse",   "unpooled", "json",   "all",        "upstream",   "out",
       "format", "device", "reps",     "a-fuse", "b-fuse",     "a-unpooled", "b-unpooled",
       "profile", "no-graph", "fast", "a-fast", "b-fast", "warm-up", "trace", "workgroup-bytes",
-      "cpu-device"};
+      "cpu-device", "shared"};
   Sizes sizes;
   std::vector<std::string> rest;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -100,7 +104,8 @@ Sizes gSizes;  // what takeSizes found
 
 tg_inspect::Subject load(const SourceArgs& args) {
   return tg_inspect::loadSubject(
-      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled, .fast = args.fast,
+      {.source = args.source, .sizes = gSizes, .fuse = args.fuse, .pool = !args.unpooled && !args.shared,
+       .share = args.shared, .fast = args.fast,
        .workgroupBytes = args.workgroupBytes, .cpuDevice = args.cpuDevice});
 }
 
@@ -402,7 +407,8 @@ int main(int argc, char** argv) {
       const tg_inspect::Subject a = tg_inspect::loadSubject({.source = src.source,
                                                              .sizes = sizes,
                                                              .fuse = aFuse || src.fuse,
-                                                             .pool = !(aUnpooled || src.unpooled),
+                                                             .pool = !(aUnpooled || src.unpooled || src.shared),
+                                                             .share = src.shared,
                                                              .fast = aFast || src.fast,
                                                              .workgroupBytes = src.workgroupBytes,
                                                              .cpuDevice = src.cpuDevice});
@@ -411,7 +417,8 @@ int main(int argc, char** argv) {
           tg_inspect::loadSubject({.source = bSource,
                                    .sizes = tg_inspect::looksLikeBundle(bSource) ? Sizes{} : sizes,
                                    .fuse = bFuse || src.fuse,
-                                   .pool = !(bUnpooled || src.unpooled),
+                                   .pool = !(bUnpooled || src.unpooled || src.shared),
+                                   .share = src.shared,
                                    .fast = bFast || src.fast,
                                    .workgroupBytes = src.workgroupBytes,
                                    .cpuDevice = src.cpuDevice});

@@ -27,7 +27,9 @@ const tg::Op& Subject::opOf(size_t index) const {
 namespace {
 
 std::string describeOptions(const SourceOptions& o) {
-  return std::string(o.pool ? "pooled buffers" : "own buffers") +
+  return std::string(o.pool    ? "pooled buffers"
+                     : o.share ? "own buffers shared across dispatch levels"
+                               : "own buffers") +
          (o.fast   ? ", the fast kernel set (fused element-wise kernels)"
           : o.fuse ? ", fused element-wise kernels"
                    : ", upstream's kernels") +
@@ -37,7 +39,8 @@ std::string describeOptions(const SourceOptions& o) {
          (o.fast && o.cpuDevice ? ", matmuls for a CPU device" : "");
 }
 
-void finish(Subject& s) {
+void finish(Subject& s, const SourceOptions& o) {
+  if (!o.pool && o.share) tg::shareBuffersAcrossLevels(s.ir.plan, s.ir.kernels);
   for (size_t i = 0; i < s.ir.kernels.size(); ++i)
     if (!s.ir.kernels[i].wgsl.empty()) s.kernels.push_back(i);
   s.schedule = tg::scheduleDispatches(s.ir.kernels);
@@ -98,7 +101,7 @@ Subject loadSubject(const SourceOptions& o) {
       throw InputError(o.source + " does not trace at these sizes: " + e.what());
     }
   }
-  finish(s);
+  finish(s, o);
   return s;
 }
 

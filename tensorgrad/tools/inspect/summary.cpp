@@ -28,16 +28,23 @@ Summary summarize(const Subject& s) {
                     tg::BufferSpec::Kind::State, tg::BufferSpec::Kind::TensorInput,
                     tg::BufferSpec::Kind::Intermediate, tg::BufferSpec::Kind::Output}) {
     Summary::Kind k{std::string(tg::bufferKindName(kind)), 0, 0};
+    // A view of a buffer of its own kind (an arena's, a shared intermediate's) is counted there.
+    const auto counted = [&](const tg::BufferSpec& b) {
+      return b.parent < 0 || plan.buffers.at(static_cast<size_t>(b.parent)).kind != b.kind;
+    };
     for (const tg::BufferSpec& b : plan.buffers)
-      if (b.kind == kind) {
+      if (b.kind == kind && counted(b)) {
         ++k.buffers;
         k.bytes += b.byteSize;
       }
     sum.byKind.push_back(std::move(k));
   }
   std::map<int, size_t> tensorsPerBuffer;
-  for (int b : plan.tensorToBuffer)
-    if (b >= 0) ++tensorsPerBuffer[b];
+  for (int b : plan.tensorToBuffer) {
+    if (b < 0) continue;
+    const int parent = plan.buffers.at(static_cast<size_t>(b)).parent;
+    ++tensorsPerBuffer[parent >= 0 ? parent : b];
+  }
   sum.tensors = 0;
   for (const auto& [b, n] : tensorsPerBuffer) {
     sum.tensors += n;
