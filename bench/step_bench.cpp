@@ -161,8 +161,9 @@ void BM_StepTransformerSweep(benchmark::State& s) {
                                   .captures = false});
   steps(s, tg_models::transformerSpec(m), transformerFeed(m.cfg), kernelSet(s, 4), s.range(5) != 0);
 }
-// The transformer under other plans: pooled intermediates (upstream's plan; by default each
-// intermediate has its own buffer, within a memory budget), fused element-wise chains, both.
+// The transformer under other plans: pooled intermediates (upstream's plan; by default on a GPU
+// each intermediate has its own buffer, shared only across dispatch levels), fused element-wise
+// chains, both.
 void BM_StepTransformerOptions(benchmark::State& s) {
   tg::RuntimeOptions o;
   o.emit.fuseElementwise = s.range(0) != 0;
