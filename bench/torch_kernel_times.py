@@ -52,25 +52,9 @@ def main():
     torch.set_float32_matmul_precision("highest")
     device = torch.device("cuda")
     torch.manual_seed(0)
-    model, host, loss_fn, make_optimizer, schedule = MODELS[args.model](device)
-    params = list(model.parameters())
-    clip = schedule is not None
-    static = {k: v.to(device) for k, v in host.items()}
-    opt = make_optimizer(True)
-    compiled_loss = torch.compile(loss_fn, mode="default")
-
-    @torch.compile(mode="default")
-    def update():
-        if clip:
-            torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
-        opt.step()
-
-    def step():
-        opt.zero_grad(set_to_none=False)
-        loss = compiled_loss(static)
-        loss.backward()
-        update()
-        return loss
+    case = MODELS[args.model](device)
+    static = {k: v.to(device) for k, v in case[1].items()}
+    _, step = torch_steps.compiled_parts(case, static)
 
     for _ in range(5):  # compile and warm up
         step()

@@ -139,6 +139,32 @@ def timed(run_steps, steps, repetitions):
     return statistics.median(per_step)
 
 
+def compiled_parts(case, static):
+    """The compiled variant's optimizer and step: the loss (forward and backward through
+    AOTAutograd) and the clip + optimizer update, each compiled by torch.compile (Inductor, mode
+    "default"), reading the batch from `static`."""
+    model, _, loss_fn, make_optimizer, schedule = case
+    params = list(model.parameters())
+    clip = schedule is not None  # the transformer clips, as its sample does
+    opt = make_optimizer(True)
+    compiled_loss = torch.compile(loss_fn, mode="default")
+
+    @torch.compile(mode="default")
+    def update():
+        if clip:
+            torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
+        opt.step()
+
+    def compiled_step():
+        opt.zero_grad(set_to_none=False)
+        loss = compiled_loss(static)
+        loss.backward()
+        update()
+        return loss
+
+    return opt, compiled_step
+
+
 def bench(case, steps, repetitions, device, compile_too=False):
     model, host, loss_fn, make_optimizer, schedule = case
     params = list(model.parameters())
@@ -212,21 +238,7 @@ def bench(case, steps, repetitions, device, compile_too=False):
     # AOTAutograd) and of the clip + optimizer update, then the whole step captured as one CUDA
     # graph as above. The first three steps compile; their time is the cold compile.
     torch._dynamo.reset()
-    opt = make_optimizer(True)
-    compiled_loss = torch.compile(loss_fn, mode="default")
-
-    @torch.compile(mode="default")
-    def update():
-        if clip:
-            torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
-        opt.step()
-
-    def compiled_step():
-        opt.zero_grad(set_to_none=False)
-        loss = compiled_loss(static)
-        loss.backward()
-        update()
-        return loss
+    opt, compiled_step = compiled_parts(case, static)
 
     start = time.perf_counter()
     side = torch.cuda.Stream()
