@@ -45,12 +45,7 @@ def main():
     parser.add_argument("--steps", type=int, default=10, help="profiled steps (default 10)")
     parser.add_argument("--top", type=int, default=15, help="kernels listed (default 15)")
     args = parser.parse_args()
-    if not torch.cuda.is_available():
-        raise SystemExit("torch_kernel_times: no CUDA device")
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    torch.set_float32_matmul_precision("highest")
-    device = torch.device("cuda")
+    device = torch_steps.f32_cuda_device("torch_kernel_times")
     torch.manual_seed(0)
     case = MODELS[args.model](device)
     static = {k: v.to(device) for k, v in case[1].items()}

@@ -283,6 +283,17 @@ def bandwidth(repetitions, device, elements=16 << 20, launches=10):
     return rows
 
 
+def f32_cuda_device(tool):
+    """The CUDA device with TF32 off (f32 matmuls throughout, as ours); exits naming `tool` when
+    there is none."""
+    if not torch.cuda.is_available():
+        raise SystemExit(f"{tool}: no CUDA device")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    return torch.device("cuda")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=100, help="steps per timed run (default 100)")
@@ -293,12 +304,7 @@ def main():
                         help="also torch.compile (Inductor) the step and replay it as a CUDA graph; prints its cold "
                              "compile time (tens of seconds per model)")
     args = parser.parse_args()
-    if not torch.cuda.is_available():
-        raise SystemExit("torch_steps: no CUDA device")
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    torch.set_float32_matmul_precision("highest")
-    device = torch.device("cuda")
+    device = f32_cuda_device("torch_steps")
     print(f"# {torch.cuda.get_device_name()}, PyTorch {torch.__version__}, CUDA {torch.version.cuda}, "
           f"TF32 off; median ms/step of {args.repetitions} runs of {args.steps} steps")
     header = f"{'model':32} {'eager':>9} {'graph':>9} {'graph, no sync':>15}"
