@@ -11,10 +11,14 @@ namespace tg_inspect {
 std::vector<BufferRow> bufferRows(const Subject& s) {
   const tg::BufferPlan& plan = s.ir.plan;
   std::vector<BufferRow> rows;
-  for (const tg::BufferSpec& b : plan.buffers)
-    rows.push_back({b.id, std::string(tg::bufferKindName(b.kind)), b.name,
+  for (const tg::BufferSpec& b : plan.buffers) {
+    // An unnamed view (an intermediate sharing a buffer across levels) says where it lives.
+    const std::string name =
+        b.name.empty() && b.parent >= 0 ? "in buffer " + std::to_string(b.parent) : b.name;
+    rows.push_back({b.id, std::string(tg::bufferKindName(b.kind)), name,
                     std::string(tg::dtypeName(b.dtype)), shapeText(b.shape), b.byteSize, 0,
                     std::nullopt, std::nullopt});
+  }
   for (int b : plan.tensorToBuffer)
     if (b >= 0 && static_cast<size_t>(b) < rows.size()) ++rows[static_cast<size_t>(b)].tensors;
   for (size_t i = 0; i < s.kernels.size(); ++i)
