@@ -135,6 +135,9 @@ TEST(InspectSummary, KnownCounts) {
   const Result shared = inspect("summary transformer --shared");
   ASSERT_EQ(shared.status, 0);
   EXPECT_NE(shared.out.find("own buffers shared across dispatch levels"), std::string::npos) << shared.out;
+  const Result sharedPlan = inspect("plan mlp-sin --shared");
+  ASSERT_EQ(sharedPlan.status, 0);
+  EXPECT_NE(sharedPlan.out.find("in buffer "), std::string::npos) << sharedPlan.out;  // a view's home
   const Result text = inspect("summary mlp-sin");
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("dispatch levels     30"), std::string::npos) << text.out;
