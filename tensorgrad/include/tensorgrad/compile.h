@@ -70,6 +70,9 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 // The last two passes, buffer planning and codegen, (re)run on a traced IR's graph: how a
 // training or forward trace ends, and how the runtime switches an IR to another buffer plan.
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit);
+// The buffer plan alone, for a graph planAndEmit has already prepared (what another plan would
+// take, before deciding to emit its kernels).
+BufferPlan planFor(const CompiledIR& ir, bool poolBuffers, const EmitOptions& emit);
 }  // namespace detail
 
 template <class M>

@@ -112,11 +112,15 @@ void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
     splitWeightGradients(ir.graph, emit.workgroupStorageBytes, emit.weightGradientSplits,
                          emit.cpuDevice);
   }
+  ir.plan = planFor(ir, poolBuffers, emit);
+  ir.kernels = emitKernels(ir.graph, ir.plan, emit);
+}
+
+BufferPlan planFor(const CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
   std::vector<std::pair<std::string, int64_t>> order;  // the ParamStore's arena layout
   for (const auto& p : ir.params) order.emplace_back(p->path, shapeSize(p->shape));
-  ir.plan = planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers,
-                        emit.kernels == KernelSet::Fast, order);
-  ir.kernels = emitKernels(ir.graph, ir.plan, emit);
+  return planBuffers(ir.graph, ir.paramGrads, ir.optimizer.writebacks, poolBuffers,
+                     emit.kernels == KernelSet::Fast, order);
 }
 
 }  // namespace detail

@@ -13,8 +13,6 @@ namespace tg {
 
 namespace {
 
-bool dispatches(const KernelSpec& k) { return !k.wgsl.empty() && k.threads > 0 && !k.bindings.empty(); }
-
 // When a buffer is in use: the first and last level, and the first and last kernel, touching it.
 struct Span {
   int firstLevel = 0, lastLevel = -1;
@@ -35,26 +33,23 @@ struct Span {
 
 int shareBuffersAcrossLevels(BufferPlan& plan, const std::vector<KernelSpec>& kernels) {
   const size_t nb = plan.buffers.size();
-  // Only anonymous intermediates of their own that neither the host nor a copy touches.
+  // Only anonymous intermediates of their own that neither the host nor a copy reads (outputs,
+  // params, states and arenas are other kinds; a capture or a writeback source is an
+  // intermediate the host or a copy reads after the kernels).
   std::vector<bool> candidate(nb, false);
   for (const BufferSpec& b : plan.buffers)
     candidate[static_cast<size_t>(b.id)] = b.kind == BufferSpec::Kind::Intermediate && b.parent < 0 && b.name.empty();
   for (const BufferSpec& b : plan.buffers)
     if (b.parent >= 0) candidate[static_cast<size_t>(b.parent)] = false;
-  const auto exclude = [&](int id) {
-    if (id >= 0 && static_cast<size_t>(id) < nb) candidate[static_cast<size_t>(id)] = false;
-  };
-  for (int id : plan.outputBufferIds) exclude(id);
-  for (const auto& [name, id] : plan.capturesByName) exclude(id);
-  for (const Writeback& w : plan.writebacks) exclude(w.source), exclude(w.dest);
-  for (const InPlaceUpdate& u : plan.inPlace) exclude(u.buffer);
+  for (const auto& [name, id] : plan.capturesByName) candidate.at(static_cast<size_t>(id)) = false;
+  for (const Writeback& w : plan.writebacks) candidate.at(static_cast<size_t>(w.source)) = false;
 
   const DispatchSchedule schedule = scheduleDispatches(kernels);
   std::vector<Span> span(nb);
   for (size_t k = 0; k < kernels.size(); ++k) {
     const KernelSpec& spec = kernels[k];
-    if (!dispatches(spec)) continue;
     const int level = schedule.level[k];
+    if (level == 0) continue;  // dispatches nothing
     const auto touch = [&](int id) {
       Span& s = span.at(static_cast<size_t>(id));
       if (!s.used()) s.firstLevel = level, s.firstKernel = k;

@@ -46,10 +46,10 @@ CompiledIR traceForDevice(const RuntimeOptions& options, const PlanTarget& devic
   shareBuffersAcrossLevels(ir.plan, ir.kernels);
   const int64_t bytes = ir.plan.totalBytes();
   if (bytes <= unpooledBudgetBytes(device.maxBufferSize)) return ir;
-  CompiledIR pooled = ir;
-  planAndEmit(pooled, true, emit);
-  const double limit = device.sharedOverPooled * static_cast<double>(pooled.plan.totalBytes());
-  return static_cast<double>(bytes) <= limit ? ir : pooled;
+  // The pooled plan's bytes first: its kernels are emitted only if it is taken.
+  const double pooled = static_cast<double>(planFor(ir, true, emit).totalBytes());
+  if (static_cast<double>(bytes) > device.sharedOverPooled * pooled) planAndEmit(ir, true, emit);
+  return ir;
 }
 
 template <class TraceFn>
