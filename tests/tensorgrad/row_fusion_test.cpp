@@ -76,6 +76,49 @@ TEST(RowFusion, ALayerNormAndItsGradientRunAsRowKernels) {
   }
 }
 
+// A softmax's gradient, as its adjoint writes it: the row sums of dP · P, reshaped to [..., 1] and
+// broadcast back over the row, then P · (dP − sums). One row kernel (the broadcast row sum is a
+// per-row value), not a reduction with a prologue and an element-wise kernel after it; causal
+// and plain, rows of 8 (an invocation a row) and of 64 (16 lanes).
+TEST(RowFusion, ASoftmaxGradientBroadcastingItsRowSumsIsOneRowKernel) {
+  for (const int64_t t : {8, 64}) {
+    for (const bool causal : {true, false}) {
+      SCOPED_TRACE(std::to_string(t) + (causal ? " causal" : " plain"));
+      tg::Graph g = tg::traceFn([&] {
+        const tg::Tensor x = tg::paramInput("x", {3, 2, t, t});
+        const tg::Tensor w = tg::paramInput("w", {3, 2, t, t});
+        const tg::Tensor p = causal ? tg::softmaxCausal(x) : tg::softmax(x);
+        return std::vector<tg::Tensor>{tg::sum(tg::mul(tg::mul(p, 0.5), w))};
+      });
+      for (const auto& [name, grad] : tg::appendGrad(g).paramGrads)
+        g.captures.emplace_back("d" + name, grad);
+      const Emitted e = emit(g);
+      const auto gradient = std::find_if(e.run.begin(), e.run.end(), [&](const tg::KernelSpec& k) {
+        const auto has = [&](tg::OpKind kind) {
+          return std::any_of(k.fusedOps.begin(), k.fusedOps.end(), [&](int op) {
+            return g.ops[static_cast<size_t>(op)].kind == kind;
+          });
+        };
+        return k.wgsl.find("// row kernel:") != std::string::npos && has(tg::OpKind::SumLast) &&
+               has(tg::OpKind::BroadcastTo);
+      });
+      ASSERT_NE(gradient, e.run.end()) << "no row kernel computes the softmax gradient";
+      // The gradient's row sums have no kernel of their own (the loss's total sum does).
+      EXPECT_EQ(std::count_if(e.run.begin(), e.run.end(),
+                              [&](const tg::KernelSpec& k) {
+                                const tg::Op& op = g.ops[static_cast<size_t>(k.opIndex)];
+                                return k.kind == tg::OpKind::SumLast &&
+                                       g.tensor(op.out).shape == tg::Shape{3, 2, t};
+                              }),
+                0);
+      const tg::EvalInputs env = tg_test::uniformParams(g, 5);
+      for (const bool pool : {false, true})
+        for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+          tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-5, kFast, {}, pool);
+    }
+  }
+}
+
 TEST(RowFusion, PooledBuffersStayCorrect) {
   // Upstream's pooled plan reuses buffers as soon as values die: a row kernel must not write a
   // buffer it reads, nor a value before its readers outside the kernel are done.

@@ -304,17 +304,23 @@ KernelSpec rowKernel(const Graph& graph, const BufferUse& use, const std::vector
   return k;
 }
 
-// Whether some op of `group` computes with a row reduction's result (more than reshaping it):
-// else element-wise fusion and a reduction prologue (fold_prologue.h) already make the group one
-// kernel.
+// Whether some op of `group` computes with a row reduction's result (more than reshaping or
+// broadcasting it, as a softmax's gradient broadcasts its row sums): else element-wise fusion and
+// a reduction prologue (fold_prologue.h) already make the group one kernel.
 bool spansAReduction(const Graph& graph, const std::vector<int>& group) {
+  const auto layout = [&](int m) {
+    const OpKind kind = graph.ops[static_cast<size_t>(m)].kind;
+    return kind == OpKind::Reshape || kind == OpKind::BroadcastTo;
+  };
+  std::set<int> fromReduction;  // ops of the group whose value is a reduction's, re-laid out
   for (int m : group) {
-    if (graph.ops[static_cast<size_t>(m)].kind == OpKind::Reshape) continue;
-    for (int t : graph.ops[static_cast<size_t>(m)].inputs) {
-      const int source = *graph.tensor(t).source;
-      if (contains(group, source) && rowReduction(graph, graph.ops[static_cast<size_t>(source)]))
-        return true;
+    const Op& op = graph.ops[static_cast<size_t>(m)];
+    for (int t : op.inputs) {
+      if (!fromReduction.contains(*graph.tensor(t).source)) continue;
+      if (!layout(m)) return true;
+      fromReduction.insert(m);
     }
+    if (rowReduction(graph, op)) fromReduction.insert(m);
   }
   return false;
 }
