@@ -613,6 +613,7 @@ TEST(Training, FastKernelsTrackUpstreamKernelsOnTheTransformerSample) {
   EXPECT_GT(fastMatmuls(fast), 0u);
   EXPECT_EQ(kernelsWith(fast, "// fused optimizer"), 1u);  // AdamW with clipping: one update
   EXPECT_EQ(kernelsWith(fast, "// clip norm"), 2u);        // and a two-stage norm
+  EXPECT_EQ(kernelsWith(fast, "and the clip scale from them"), 1u);  // its second stage: the scale
   tg::Mulberry32 rng(5);
   for (int step = 0; step < 40; ++step) {
     const auto [tokens, targets, mask] = tg_models::randomTransformerBatch(c, rng);
@@ -646,6 +647,8 @@ void expectFusedOptimizerMatches(const tg::OptimizerConfig& optimizer, size_t no
   auto fast = tg::compile(spec, fastKernels());
   EXPECT_EQ(kernelsWith(fast, "// fused optimizer"), 1u);
   EXPECT_EQ(kernelsWith(fast, "// clip norm"), normKernels);
+  // With clipping, the norm's second stage computes the clip scale too (no kernel of its own).
+  EXPECT_EQ(kernelsWith(fast, "and the clip scale from them"), normKernels / 2);
   tg_test::SineBatches data;
   for (int step = 0; step < 6; ++step) {
     const tg::Feed feed = sineFeed(data, 64);

@@ -110,6 +110,18 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                          sumOf, prologues.folded, folds.permuteOf);
     secondFrom = inverse(secondOf, graph.ops.size());
   }
+  // Clipping's scale computed by the norm's second stage (where no other fold took its group),
+  // and the op its group ends at.
+  detail::NormScale normScale;
+  if (fold && fuse) normScale = detail::foldNormScale(graph, use, *fold, groups);
+  if (!normScale.group.empty()) {
+    const size_t end = static_cast<size_t>(normScale.group.back());
+    const auto taken = [&](const std::vector<int>& v) { return !v.empty() && v[end] >= 0; };
+    const bool prologue = prologues.kernels.contains(static_cast<int>(end)) ||
+                          (!prologues.folded.empty() && prologues.folded[end]);
+    if (taken(epilogueFrom) || taken(secondFrom) || prologue) normScale = {};
+  }
+  const int normScaleEnd = normScale.group.empty() ? -1 : normScale.group.back();
   const auto secondAt = [&](size_t place) {
     return secondOf.empty() || secondOf[place] < 0 ? std::vector<int>{}
                                                    : groups[static_cast<size_t>(secondOf[place])];
@@ -122,11 +134,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     const Op& op = graph.ops[i];
     if (fold && fold->folded[i]) {
       KernelSpec k{.opIndex = static_cast<int>(i), .kind = op.kind};
-      if (auto hosted = detail::foldedOptimizerKernel(*fold, plan, static_cast<int>(i))) {
+      if (auto hosted = detail::foldedOptimizerKernel(*fold, plan, static_cast<int>(i),
+                                                      normScale.group.empty() ? nullptr : &normScale)) {
         k = std::move(*hosted);
         k.kind = op.kind;
       }
       kernels.push_back(std::move(k));
+      continue;
+    }
+    if (static_cast<int>(i) == normScaleEnd) {  // computed by the norm's second stage
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
       continue;
     }
     if (!rows.folded.empty() && rows.folded[i]) {

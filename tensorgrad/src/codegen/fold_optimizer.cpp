@@ -5,6 +5,7 @@
 #include <set>
 
 #include "../ops/op_registry.h"
+#include "fold_second_output.h"
 
 namespace tg::detail {
 
@@ -324,20 +325,28 @@ KernelSpec normStage1(const OptimizerFold& f, const BufferPlan& plan) {
   return k;
 }
 
-KernelSpec normStage2(const OptimizerFold& f, const BufferPlan& plan) {
+KernelSpec normStage2(const OptimizerFold& f, const BufferPlan& plan, const NormScale* scale) {
   const int64_t partials = f.normPartials;
   KernelSpec k;
   k.opIndex = f.normStage2Host;
   k.kind = OpKind::Add;
-  k.wgsl = "// clip norm, stage 2: the partial sums added up\n"
+  k.wgsl = std::string("// clip norm, stage 2: the partial sums added up") +
+           (scale ? ", and the clip scale from them\n" + scale->wgsl : "\n") +
            "var<workgroup> partial : array<f32, " + std::to_string(kWorkgroupSize) + ">;\n" +
-           storage(0, "partials", false) + storage(1, "out", true) + groupIndex(1) +
+           storage(0, "partials", false) + storage(1, "out", true) +
+           (scale ? storage(2, "out2", true) : "") + groupIndex(1) +
            "  var s = 0.0;\n  for (var j = lid; j < " + u(partials) + "; j = j + " +
            u(kWorkgroupSize) + ") { s = s + partials[j]; }\n" + workgroupReduce("partial", "s") +
-           "  if (lid == 0u) { out[0] = partial[0]; }\n}\n";
+           "  if (lid == 0u) {\n    out[0] = partial[0];\n" +
+           (scale ? "    out2[0] = second(0u, partial[0]);\n" : "") + "  }\n}\n";
   k.threads = kWorkgroupSize;
   k.loopLength = (partials + kWorkgroupSize - 1) / kWorkgroupSize;
   k.bindings = {f.buffers[0].partials, plan.tensorToBuffer.at(static_cast<size_t>(f.normTotal))};
+  if (scale) {
+    k.bindings.push_back(scale->buffer);
+    k.outputs = 2;
+    k.fusedOps = scale->group;
+  }
   return k;
 }
 
@@ -436,13 +445,40 @@ std::shared_ptr<OptimizerFold> foldOptimizer(
   return f;
 }
 
+NormScale foldNormScale(const Graph& graph, const BufferUse& use, const OptimizerFold& fold,
+                        const std::vector<std::vector<int>>& groups) {
+  const int total = fold.normTotal, host = fold.normStage2Host;
+  if (total < 0 || host < 0) return {};
+  const std::set<int>& readers = use.readers(total);
+  for (size_t end = 0; end < groups.size(); ++end) {
+    const std::vector<int>& group = groups[end];
+    if (group.empty() || static_cast<int>(end) <= host ||
+        std::none_of(group.begin(), group.end(), [&](int m) { return readers.contains(m); }))
+      continue;
+    const int out = graph.ops[end].out;
+    const bool whole = std::all_of(readers.begin(), readers.end(), [&](int r) {
+      return std::binary_search(group.begin(), group.end(), r);
+    });
+    // The host's own op stands for the second stage, which reads the partials and writes the
+    // total alone (the add chain it replaces touches no buffer): the scale may share neither.
+    const int buffer = use.bufferOf(out);
+    if (!whole || graph.tensor(out).dtype != Dtype::F32 || shapeSize(graph.tensor(out).shape) != 1 ||
+        !readsOnlyStoredValue(graph, total, group) || buffer == use.bufferOf(total) ||
+        buffer == fold.buffers.at(0).partials ||
+        !use.idle(out, host + 1, static_cast<int>(end), group))
+      return {};
+    return {group, secondOutputFunction(graph, total, group), buffer};
+  }
+  return {};
+}
+
 std::optional<KernelSpec> foldedOptimizerKernel(const OptimizerFold& fold, const BufferPlan& plan,
-                                                int opIndex) {
+                                                int opIndex, const NormScale* scale) {
   for (size_t arena = 0; arena < fold.updateHost.size(); ++arena) {
     if (fold.updateHost[arena] == opIndex) return updateKernel(fold, plan, static_cast<int>(arena));
   }
   if (opIndex == fold.normStage1Host) return normStage1(fold, plan);
-  if (opIndex == fold.normStage2Host) return normStage2(fold, plan);
+  if (opIndex == fold.normStage2Host) return normStage2(fold, plan, scale);
   return std::nullopt;
 }
 

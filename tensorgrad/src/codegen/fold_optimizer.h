@@ -5,7 +5,8 @@
 // one dispatch updates every parameter in place: parameters, gradients and each moment live in
 // arenas (one buffer each, a parameter at the same offset in all of them), each workgroup finds
 // its parameter from its index, and the copies go. Gradient clipping's norm, a squared sum per
-// parameter added up, becomes a two-stage sum over the gradient arena (two dispatches).
+// parameter added up, becomes a two-stage sum over the gradient arena (two dispatches), whose
+// second stage also computes the clip scale from the total (NormScale).
 //
 // The graph does not change: the CPU evaluator still runs the per-parameter ops, which is what
 // the fold is tested against. Anything the pattern does not cover (a value read outside the
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "buffer_use.h"
 #include "tensorgrad/codegen.h"
 
 namespace tg::detail {
@@ -76,8 +78,23 @@ std::shared_ptr<OptimizerFold> foldOptimizer(
     const Graph& graph, const ParamGrads& grads, const std::vector<WritebackDecl>& writebacks,
     const std::vector<std::pair<std::string, int64_t>>& paramOrder);
 
-// The kernel emitKernels puts at op `opIndex` when the fold hosts one there (else nullopt).
+// Clipping's scale, min(limit / (√Σg² + ε), 1), computed by the norm's second stage from the
+// total it holds (one dispatch level fewer): the fused group that reads the total alone.
+struct NormScale {
+  std::vector<int> group;  // its ops, in order (the fused group ending at the scale)
+  std::string wgsl;        // `fn second(o : u32, v : f32) -> f32` (fold_second_output.h)
+  int buffer = -1;         // the scale's buffer
+};
+
+// The scale's group for `fold`'s norm among the fused `groups` (by last op), or none (an empty
+// group): when one group reads every use of the total and nothing else, ends in one f32 value,
+// comes after the second stage in op order, and no op in between touches the scale's buffer.
+NormScale foldNormScale(const Graph& graph, const BufferUse& use, const OptimizerFold& fold,
+                        const std::vector<std::vector<int>>& groups);
+
+// The kernel emitKernels puts at op `opIndex` when the fold hosts one there (else nullopt); the
+// norm's second stage also writes `scale` when given.
 std::optional<KernelSpec> foldedOptimizerKernel(const OptimizerFold& fold, const BufferPlan& plan,
-                                                int opIndex);
+                                                int opIndex, const NormScale* scale = nullptr);
 
 }  // namespace tg::detail

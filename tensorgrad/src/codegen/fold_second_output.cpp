@@ -8,18 +8,13 @@
 #include "fused_chain.h"
 
 namespace tg::detail {
-namespace {
 
-// The group computed at element "o" from `stored` read there and nothing else: its chain reads
-// one buffer, the stored value's, only at the group's own index, and needs no helper function.
-bool readsOnlyTheStoredValue(const Graph& graph, int stored, const std::vector<int>& group) {
+bool readsOnlyStoredValue(const Graph& graph, int stored, const std::vector<int>& group) {
   FusedChain probe(graph, group, 0);
   probe.value(graph.ops[static_cast<size_t>(group.back())].out, "o");
   return probe.external() == std::vector<int>{stored} && probe.readsOnlyAt("o") &&
          probe.preamble().empty();
 }
-
-}  // namespace
 
 std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
                                    const std::vector<std::vector<int>>& groups,
@@ -79,7 +74,7 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
       if (!std::all_of(group.begin(), group.end(),
                        [&](int m) { return fusable(graph, m, elsewhere); }))
         continue;
-      if (!readsOnlyTheStoredValue(graph, stored, group)) continue;
+      if (!readsOnlyStoredValue(graph, stored, group)) continue;
       if (!use.idle(end.out, first, last, group)) continue;
       const auto readers = [&](int g) {
         return use.readers(graph.ops[static_cast<size_t>(g)].out).size();

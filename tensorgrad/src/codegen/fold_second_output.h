@@ -33,6 +33,10 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
                                    const std::vector<bool>& prologueFolded,
                                    const std::vector<std::array<int, 2>>& permuteOf);
 
+// Whether `group` (op indices, in order) computes its value at element "o" from `stored`, read
+// there, and nothing else: one external buffer, read only at the group's own index, no helper.
+bool readsOnlyStoredValue(const Graph& graph, int stored, const std::vector<int>& group);
+
 // WGSL defining `fn second(o : u32, v : f32) -> f32`: `group` (op indices, in order) at element
 // o, given the value v of `stored` there.
 std::string secondOutputFunction(const Graph& graph, int stored, const std::vector<int>& group);
