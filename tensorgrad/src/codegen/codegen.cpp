@@ -110,17 +110,11 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                          sumOf, prologues.folded, folds.permuteOf);
     secondFrom = inverse(secondOf, graph.ops.size());
   }
-  // Clipping's scale computed by the norm's second stage (where no other fold took its group),
-  // and the op its group ends at.
+  // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
+  // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
+  // scalar is read by the clip's per-parameter products, not by a reduction as a transient input.
   detail::NormScale normScale;
   if (fold && fuse) normScale = detail::foldNormScale(graph, use, *fold, groups);
-  if (!normScale.group.empty()) {
-    const size_t end = static_cast<size_t>(normScale.group.back());
-    const auto taken = [&](const std::vector<int>& v) { return !v.empty() && v[end] >= 0; };
-    const bool prologue = prologues.kernels.contains(static_cast<int>(end)) ||
-                          (!prologues.folded.empty() && prologues.folded[end]);
-    if (taken(epilogueFrom) || taken(secondFrom) || prologue) normScale = {};
-  }
   const int normScaleEnd = normScale.group.empty() ? -1 : normScale.group.back();
   const auto secondAt = [&](size_t place) {
     return secondOf.empty() || secondOf[place] < 0 ? std::vector<int>{}

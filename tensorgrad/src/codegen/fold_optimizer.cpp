@@ -452,9 +452,8 @@ NormScale foldNormScale(const Graph& graph, const BufferUse& use, const Optimize
   const std::set<int>& readers = use.readers(total);
   for (size_t end = 0; end < groups.size(); ++end) {
     const std::vector<int>& group = groups[end];
-    if (group.empty() || static_cast<int>(end) <= host ||
-        std::none_of(group.begin(), group.end(), [&](int m) { return readers.contains(m); }))
-      continue;
+    if (std::none_of(group.begin(), group.end(), [&](int m) { return readers.contains(m); }))
+      continue;  // (a group reading the total comes after the host, which writes it)
     const int out = graph.ops[end].out;
     const bool whole = std::all_of(readers.begin(), readers.end(), [&](int r) {
       return std::binary_search(group.begin(), group.end(), r);

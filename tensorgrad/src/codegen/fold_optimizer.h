@@ -88,7 +88,7 @@ struct NormScale {
 
 // The scale's group for `fold`'s norm among the fused `groups` (by last op), or none (an empty
 // group): when one group reads every use of the total and nothing else, ends in one f32 value,
-// comes after the second stage in op order, and no op in between touches the scale's buffer.
+// and no op between the second stage and it touches the scale's buffer.
 NormScale foldNormScale(const Graph& graph, const BufferUse& use, const OptimizerFold& fold,
                         const std::vector<std::vector<int>>& groups);
 

@@ -46,9 +46,12 @@ CompiledIR traceForDevice(const RuntimeOptions& options, const PlanTarget& devic
   shareBuffersAcrossLevels(ir.plan, ir.kernels);
   const int64_t bytes = ir.plan.totalBytes();
   if (bytes <= unpooledBudgetBytes(device.maxBufferSize)) return ir;
-  // The pooled plan's bytes first: its kernels are emitted only if it is taken.
-  const double pooled = static_cast<double>(planFor(ir, true, emit).totalBytes());
-  if (static_cast<double>(bytes) > device.sharedOverPooled * pooled) planAndEmit(ir, true, emit);
+  // The pooled plan over the same prepared graph; its kernels are emitted only if it is taken.
+  BufferPlan pooled = planFor(ir, true, emit);
+  if (static_cast<double>(bytes) > device.sharedOverPooled * static_cast<double>(pooled.totalBytes())) {
+    ir.plan = std::move(pooled);
+    ir.kernels = emitKernels(ir.graph, ir.plan, emit);
+  }
   return ir;
 }
 
