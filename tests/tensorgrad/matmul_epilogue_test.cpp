@@ -9,8 +9,7 @@
 
 #include <optional>
 
-#include "../../tensorgrad/src/codegen/folded_matmul.h"
-#include "gpu_oracle.h"
+#include "folded_matmul_case.h"
 #include "tiling_name.h"
 
 namespace {
@@ -18,16 +17,9 @@ namespace {
 constexpr double kRtol = 1e-4, kAtol = 1e-4;
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
-struct Case {
-  tg::Graph graph;
-  tg::EvalInputs env;
-};
+using Case = tg_test::MatmulCase;
 
-// Leaves named by the traced graph's param inputs, filled with uniform values.
-Case withValues(tg::Graph g) {
-  tg::EvalInputs env = tg_test::uniformParams(g, 60);
-  return {std::move(g), std::move(env)};
-}
+Case withValues(tg::Graph g) { return tg_test::withUniformValues(std::move(g), 60); }
 
 // m rows, k inner, n columns; b, t, h, dh: the attention shapes.
 Case epilogueCase(int64_t m, int64_t k, int64_t n, bool captureProduct = false) {
@@ -124,22 +116,8 @@ Count count(const tg::Graph& graph) {
   return c;
 }
 
-// Every f32 buffer against the CPU, on lavapipe and in Dawn, under the pooled plan and with own
-// buffers; with `tiling`, every fast matmul kernel re-emitted with its folds under it.
 void expectMatchesCpu(const Case& c, std::optional<tg::detail::GemmTiling> tiling = std::nullopt) {
-  for (const bool pool : {true, false}) {
-    const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, pool, true);
-    const auto rewrite = [&](std::vector<tg::KernelSpec>& kernels) {
-      for (tg::KernelSpec& k : kernels) {
-        if (!tiling || !k.wgsl.starts_with("// fast matmul")) continue;
-        const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
-        k = tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, tiling);
-      }
-    };
-    for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
-      tg_test::expectGpuMatchesCpu(backend, c.graph, {}, {}, c.env, kRtol, kAtol, kFast, rewrite,
-                                   pool);
-  }
+  tg_test::expectFoldedMatmulsMatchCpu(c, kFast, kRtol, kAtol, tiling);
 }
 
 TEST(MatmulEpilogue, LinearLayersFoldTheirElementwiseReaders) {

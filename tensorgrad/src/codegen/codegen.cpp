@@ -7,6 +7,7 @@
 #include "fold_epilogue.h"
 #include "fold_identity_sum.h"
 #include "fold_optimizer.h"
+#include "fold_product_sum.h"
 #include "fold_prologue.h"
 #include "fold_second_output.h"
 #include "fold_transpose.h"
@@ -110,6 +111,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                          sumOf, prologues.folded, folds.permuteOf);
     secondFrom = inverse(secondOf, graph.ops.size());
   }
+  // Products added into another's K loop (by the matmul whose epilogue adds them), and back.
+  std::vector<std::vector<int>> summedInto;
+  std::vector<int> summedBy;
+  if (options.kernels == KernelSet::Fast) {
+    summedInto = detail::foldProductSums(graph, use, groups, epilogueOf, secondOf, folds.permuteOf,
+                                         sumOf, workgroupBytes, options.cpuDevice);
+    summedBy.assign(graph.ops.size(), -1);
+    for (size_t m = 0; m < summedInto.size(); ++m)
+      for (int p : summedInto[m]) summedBy[static_cast<size_t>(p)] = static_cast<int>(m);
+  }
   // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
   // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
   // scalar is read by the clip's per-parameter products, not by a reduction as a transient input.
@@ -134,6 +145,10 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         k.kind = op.kind;
       }
       kernels.push_back(std::move(k));
+      continue;
+    }
+    if (!summedBy.empty() && summedBy[i] >= 0) {  // added in another product's K loop
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
       continue;
     }
     if (static_cast<int>(i) == normScaleEnd) {  // computed by the norm's second stage
@@ -161,10 +176,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     }
     if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store
       const int m = epilogueFrom[i];
-      kernels.push_back(detail::foldedMatmulKernel(
-          graph, plan, m,
-          {.permutes = permutesOf(static_cast<size_t>(m)), .epilogue = groups[i], .second = secondAt(i)},
-          std::nullopt, workgroupBytes, options.cpuDevice));
+      detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)),
+                            .epilogue = groups[i],
+                            .second = secondAt(i)};
+      if (!summedInto.empty())
+        for (int p : summedInto[static_cast<size_t>(m)]) {
+          f.summed.push_back(p);
+          f.summedPermutes.push_back(permutesOf(static_cast<size_t>(p)));
+        }
+      kernels.push_back(detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt,
+                                                   workgroupBytes, options.cpuDevice));
       continue;
     }
     if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place

@@ -11,10 +11,32 @@
 namespace tg::detail {
 namespace {
 
-// The group's ops that carry the product's value to the group's result, in order; empty when the
-// value does not reach the result one element to one element (it is broadcast, read by two ops
-// of the group, or read at another shape by an op that is no reshape or permute).
-std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& group) {
+// matmulEpilogue's `wgsl4` for an unpermuted `path` whose buffers (`external`, in binding
+// order) are all read at the product's element: the chain computed lane by lane at vec4 index q.
+std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
+                      const std::vector<int>& path, const std::vector<int>& external,
+                      const std::vector<int>& summed, size_t firstBinding) {
+  FusedChain chain(graph, group, firstBinding);
+  int t = graph.ops[static_cast<size_t>(matmul)].out;
+  chain.provide(t, "mm");
+  for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
+  for (int m : path) {
+    t = graph.ops[static_cast<size_t>(m)].out;
+    chain.pin(t, "q");
+  }
+  std::string lanes;
+  for (const char* lane : {"x", "y", "z", "w"})
+    lanes += (lanes.empty() ? "" : ", ") + chain.value(t, "q", lane);
+  if (chain.external() != external)
+    throw std::logic_error("matmul epilogue: the vec4 form binds other buffers");
+  return chain.preamble() + chain.bindings(true) +
+         "fn epilogue4(o : u32, mm : vec4<f32>) -> vec4<f32> {\n  let q = o / 4u;\n" +
+         chain.vec4Loads("q") + chain.body() + "  return vec4<f32>(" + lanes + ");\n}\n";
+}
+
+}  // namespace
+
+std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<int>& group) {
   std::vector<int> path;
   int t = graph.ops[static_cast<size_t>(matmul)].out;
   while (path.empty() || path.back() != group.back()) {
@@ -34,29 +56,6 @@ std::vector<int> pathOf(const Graph& graph, int matmul, const std::vector<int>& 
   }
   return path;
 }
-
-// matmulEpilogue's `wgsl4` for an unpermuted `path` whose buffers (`external`, in binding
-// order) are all read at the product's element: the chain computed lane by lane at vec4 index q.
-std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
-                      const std::vector<int>& path, const std::vector<int>& external) {
-  FusedChain chain(graph, group, 2);
-  int t = graph.ops[static_cast<size_t>(matmul)].out;
-  chain.provide(t, "mm");
-  for (int m : path) {
-    t = graph.ops[static_cast<size_t>(m)].out;
-    chain.pin(t, "q");
-  }
-  std::string lanes;
-  for (const char* lane : {"x", "y", "z", "w"})
-    lanes += (lanes.empty() ? "" : ", ") + chain.value(t, "q", lane);
-  if (chain.external() != external)
-    throw std::logic_error("matmul epilogue: the vec4 form binds other buffers");
-  return chain.preamble() + chain.bindings(true) +
-         "fn epilogue4(o : u32, mm : vec4<f32>) -> vec4<f32> {\n  let q = o / 4u;\n" +
-         chain.vec4Loads("q") + chain.body() + "  return vec4<f32>(" + lanes + ");\n}\n";
-}
-
-}  // namespace
 
 std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
                                const std::vector<std::vector<int>>& groups,
@@ -86,7 +85,7 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
     // fused kernel may compute.
     if (!std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }))
       continue;
-    if (pathOf(graph, static_cast<int>(i), group).empty()) continue;
+    if (epiloguePath(graph, static_cast<int>(i), group).empty()) continue;
     // The matmul now reads its operands at the group's end.
     const int at = static_cast<int>(i);
     bool safe = true;
@@ -107,11 +106,13 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
 }
 
 MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
-                              std::vector<int>& external) {
-  const std::vector<int> path = pathOf(graph, matmul, group);
-  FusedChain chain(graph, group, 2);
+                              std::vector<int>& external, const std::vector<int>& summed) {
+  const std::vector<int> path = epiloguePath(graph, matmul, group);
+  const size_t firstBinding = 2 + 2 * summed.size();
+  FusedChain chain(graph, group, firstBinding);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
   chain.provide(t, "mm");
+  for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
   // Where the product's element o travels along the path: through a permute, from the input's
   // index to the output's (the permute's inverse map); the rest keep the flat index.
   std::string index, at = "o";
@@ -153,7 +154,7 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
     return graph.tensor(x).dtype == Dtype::F32;
   });
   if (!permuted && allF32 && chain.readsOnlyAt("o"))
-    e.wgsl4 = epilogue4(graph, matmul, group, path, external);
+    e.wgsl4 = epilogue4(graph, matmul, group, path, external, summed, firstBinding);
   return e;
 }
 

@@ -1,7 +1,8 @@
 // The fast set's matmul kernel with its folded neighbours: operands read through folded permutes
 // (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), an
-// element-wise epilogue (fold_epilogue.h) and a second output (fold_second_output.h). fusedOps lists every op it computes, so tools show
-// them as one kernel.
+// element-wise epilogue (fold_epilogue.h), a second output (fold_second_output.h) and other
+// products added in its K loop (fold_product_sum.h). fusedOps lists every op it computes, so
+// tools show them as one kernel.
 #pragma once
 
 #include <array>
@@ -18,7 +19,17 @@ struct MatmulFolds {
   int sumOp = -1;                       // the identity sum_to_shape computed in its place
   std::vector<int> epilogue{};          // the fused group computed in its store, in op order
   std::vector<int> second{};            // the group of a second output (fold_second_output.h)
+  // Matmuls whose products its K loop adds (fold_product_sum.h), in binding order, and per
+  // operand of each, its folded permute (-1: none).
+  std::vector<int> summed{};
+  std::vector<std::array<int, 2>> summedPermutes{};
 };
+
+// The problem matmul op `matmul` computes, its operands read through `permutes` (transposed),
+// with the products of the matmuls `summed` added as K parts after its own. No epilogue.
+MatmulProblem foldedProblem(const Graph& graph, int matmul, const std::array<int, 2>& permutes,
+                            const std::vector<int>& summed, int64_t workgroupBytes,
+                            bool cpuDevice);
 
 // The kernel of matmul op `matmul` with `folds`, under chooseTiling's tiling or `tiling`. With a
 // sum or an epilogue it stands at that op's place and writes that op's buffer.

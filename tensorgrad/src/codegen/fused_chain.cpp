@@ -19,6 +19,10 @@ void FusedChain::provide(int tensor, std::string value) {
   provided_[tensor] = std::move(value);
 }
 
+void FusedChain::provideZero(int tensor) {
+  zeros_.insert(tensor);
+}
+
 void FusedChain::pin(int tensor, std::string index) {
   pinned_[tensor] = std::move(index);
 }
@@ -59,6 +63,7 @@ std::string FusedChain::inputIndex(const Op& op, size_t input, const std::string
 }
 
 std::string FusedChain::value(int tensor, const std::string& at, const std::string& lane) {
+  if (zeros_.contains(tensor)) return "0.0";
   if (const auto it = provided_.find(tensor); it != provided_.end())
     return lane.empty() ? it->second : it->second + "." + lane;
   const auto key = std::pair{tensor, at + "." + lane};

@@ -26,6 +26,9 @@ class FusedChain {
   // A value the kernel has already (a matmul's result): members read `value` for `tensor`, or
   // with a `lane` (see value()), that lane of the vec4 `value`.
   void provide(int tensor, std::string value);
+  // A value the kernel has added in already (a product summed into a matmul's K loop): members
+  // read 0.0 for `tensor`, in every lane.
+  void provideZero(int tensor);
   // `tensor` is read at index variable `index` (the caller's, e.g. a matmul's element along the
   // path to the chain's output), whatever its reader computes.
   void pin(int tensor, std::string index);
@@ -65,6 +68,7 @@ class FusedChain {
   std::vector<int> members_;
   size_t firstBinding_;
   std::map<int, std::string> provided_, pinned_;
+  std::set<int> zeros_;
   std::map<int, std::string> array_;                               // tensor → its binding's name
   std::map<std::pair<int, std::string>, std::string> value_;       // (tensor, index+lane) → value
   std::map<std::string, std::string> indexVar_;                    // index expression → variable

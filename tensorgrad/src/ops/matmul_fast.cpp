@@ -46,6 +46,16 @@ int64_t blocks(const MatmulProblem& p, int64_t bm, int64_t bn) {
   return p.batches * ceilDiv(p.m, bm) * ceilDiv(p.n, bn);
 }
 
+// The K parts of `p` (MatmulProblem::kParts): one, all of K, where it names none.
+std::vector<int64_t> partsOf(const MatmulProblem& p) {
+  return p.kParts.empty() ? std::vector<int64_t>{p.k} : p.kParts;
+}
+
+// The binding name of K part `part` of an operand named `name` (no kernel names a value so).
+std::string partName(const std::string& name, size_t part) {
+  return part ? name + "_part" + n(static_cast<int64_t>(part)) : name;
+}
+
 // Whether 4 consecutive product elements (from a multiple of 4) may go out as one vec4: stored
 // in place, or through permutes that keep runs of 4 (attention's head split and merge: D512's Q
 // and K projections 67 → 55 µs, its step 19.3 → 18.7–18.8 ms pipelined; H100, bench/RESULTS.md).
@@ -110,8 +120,16 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
   w += workgroupVars;
   w += "@group(0) @binding(0) var<storage, read> " + p.lhs + " : " + arr(vecA) + ";\n";
   w += "@group(0) @binding(1) var<storage, read> " + p.rhs + " : " + arr(vecB) + ";\n";
+  const int64_t parts = static_cast<int64_t>(partsOf(p).size());
+  for (int64_t s = 1; s < parts; ++s) {
+    w += "@group(0) @binding(" + n(2 * s) + ") var<storage, read> " +
+         partName(p.lhs, static_cast<size_t>(s)) + " : " + arr(vecA) + ";\n";
+    w += "@group(0) @binding(" + n(2 * s + 1) + ") var<storage, read> " +
+         partName(p.rhs, static_cast<size_t>(s)) + " : " + arr(vecB) + ";\n";
+  }
   if (p.epilogue) w += vecOut && !p.epilogue->wgsl4.empty() ? p.epilogue->wgsl4 : p.epilogue->wgsl;
-  const int64_t outBinding = 2 + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  const int64_t outBinding =
+      2 * parts + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
   w += "@group(0) @binding(" + n(outBinding) + ") var<storage, read_write> out : " +
        std::string(arr(vecOut)) + ";\n";
   if (p.epilogue && p.epilogue->second)
@@ -140,7 +158,7 @@ struct TiledOperand {
   std::string name, smem, reg;  // binding, workgroup array, prefetch register prefix
   std::string base;             // batch offset
   int64_t bx = 0, bk = 0;       // tile extent along x and k
-  int64_t x = 0, k = 0;         // the operand's extent
+  int64_t x = 0;                // the operand's extent along x
   bool xContig = false;         // element (k, x) at k·X + x; else at x·K + k
   bool vec = false;             // the binding is array<vec4<f32>>
   std::string x0;               // the tile's first x ("row0" / "col0")
@@ -157,16 +175,18 @@ struct TiledOperand {
            ") * 4u;\n";
   }
 
-  // Loads group g of the tile starting at k index `kt` into register reg<g>.
-  std::string load(int64_t g, const std::string& kt, const std::string& ind) const {
+  // Loads group g of the tile starting at k index `kt` of buffer `src` (this operand, or one K
+  // part of it, `extent` long) into register reg<g>.
+  std::string load(const std::string& src, int64_t extent, int64_t g, const std::string& kt,
+                   const std::string& ind) const {
     const std::string r = reg + n(g), kk = "(" + kt + " + " + reg + "k" + n(g) + ")";
     const std::string xx = "(" + x0 + " + " + reg + "x" + n(g) + ")";
-    const std::string kOk = k % bk ? kk + " < " + u(k) : "";
+    const std::string kOk = extent % bk ? kk + " < " + u(extent) : "";
     std::string s = ind + r + " = vec4<f32>(0.0);\n";
     if (vec) {  // xContig and X % 4 == 0: the 4 values are all in range or all out
       const std::string xOk = x % bx ? xx + " < " + u(x) : "";
       return s + ind +
-             guarded(both(kOk, xOk), r + " = " + name + "[(" + base + " + " + kk + " * " + u(x) +
+             guarded(both(kOk, xOk), r + " = " + src + "[(" + base + " + " + kk + " * " + u(x) +
                                          " + " + xx + ") / 4u];") +
              "\n";
     }
@@ -174,10 +194,10 @@ struct TiledOperand {
       const std::string xj = xx + " + " + u(j);
       const std::string xOk = x % bx ? xj + " < " + u(x) : "";
       const std::string at =
-          xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(k) + " + " + kk;
+          xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(extent) + " + " + kk;
       s += ind +
            guarded(both(kOk, xOk),
-                   r + "." + lane(j) + " = " + name + "[" + base + " + " + at + "];") +
+                   r + "." + lane(j) + " = " + src + "[" + base + " + " + at + "];") +
            "\n";
     }
     return s;
@@ -205,7 +225,6 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .bx = g.bm,
                  .bk = g.bk,
                  .x = p.m,
-                 .k = p.k,
                  .xContig = p.transA,
                  .vec = p.transA && p.m % 4 == 0,
                  .x0 = "row0"};
@@ -216,7 +235,6 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .bx = g.bn,
                  .bk = g.bk,
                  .x = p.n,
-                 .k = p.k,
                  .xContig = !p.transB,
                  .vec = !p.transB && p.n % 4 == 0,
                  .x0 = "col0"};
@@ -241,16 +259,37 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   for (int64_t r = 0; r < g.tm; ++r)
     for (int64_t h = 0; h < g.tn / 4; ++h)
       w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
-  for (const TiledOperand* o : {&a, &b})
-    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "0u", "  ");
+  // Loads the K tile from `kt` into the prefetch registers. With K in parts, a tile lies in one
+  // part (BK divides each), the same for the whole workgroup.
+  const std::vector<int64_t> parts = partsOf(p);
+  const auto loadTile = [&](const std::string& kt, const std::string& ind) {
+    const auto from = [&](size_t part, const std::string& at, const std::string& in) {
+      std::string s;
+      for (const TiledOperand* o : {&a, &b})
+        for (int64_t q = 0; q < o->groups() / inv; ++q)
+          s += o->load(partName(o->name, part), parts[part], q, at, in);
+      return s;
+    };
+    if (parts.size() == 1 || kt == "0u") return from(0, kt, ind);
+    std::string s;
+    int64_t start = 0;
+    for (size_t part = 0; part < parts.size(); ++part) {
+      const bool last = part + 1 == parts.size();
+      s += (part ? " else " : ind) +
+           (last ? std::string("{\n") : "if (" + kt + " < " + u(start + parts[part]) + ") {\n");
+      s += from(part, start ? "(" + kt + " - " + u(start) + ")" : kt, ind + "  ") + ind + "}";
+      start += parts[part];
+    }
+    return s + "\n";
+  };
+  w += loadTile("0u", "  ");
   w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
   for (const TiledOperand* o : {&a, &b})
     for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->store(q);
   w += "    workgroupBarrier();\n";
   if (p.k > g.bk) {
     w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
-    for (const TiledOperand* o : {&a, &b})
-      for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->load(q, "k0 + " + u(g.bk), "      ");
+    w += loadTile("k0 + " + u(g.bk), "      ");
     w += "    }\n";
   }
   // The k loop unrolled: workgroup addresses become constant offsets from the invocation's base.
@@ -310,7 +349,9 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
 // stored).
 KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrN = g.bn / g.tn, S = g.slices;
-  const int64_t kc = p.k % 4 == 0 ? 4 : 1;
+  const std::vector<int64_t> kParts = partsOf(p);
+  const int64_t kc =
+      std::all_of(kParts.begin(), kParts.end(), [](int64_t k) { return k % 4 == 0; }) ? 4 : 1;
   const bool edgeM = p.m % g.bm != 0, edgeN = p.n % g.bn != 0;
   // vec4 loads: along k for a k-contiguous operand, along x for an x-contiguous one whose
   // invocation owns 4 aligned consecutive x.
@@ -345,68 +386,73 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
   const std::string ra4 = edgeM ? "ra4" : "ra0", cb4 = edgeN ? "cb4" : "cb0";
   for (int64_t i = 0; i < g.tm; ++i)
     for (int64_t j = 0; j < g.tn; ++j) w += "  var c" + n(i) + "_" + n(j) + " = 0.0;\n";
-  w += "  for (var k = s * " + u(kc) + "; k < " + u(p.k) + "; k += " + u(S * kc) + ") {\n";
-  // a(i, q): A's row i at k + q; b(q, j): B's k + q at column j.
-  std::function<std::string(int64_t, int64_t)> av, bv;
-  if (!p.transA) {
-    for (int64_t i = 0; i < g.tm; ++i) {
-      if (vecA) {
-        w += "    let a" + n(i) + " = " + p.lhs + "[(aBase + ra" + n(i) + " * " + u(p.k) +
-             " + k) / 4u];\n";
-      } else {
-        w +=
-            "    let a" + n(i) + " = " + p.lhs + "[aBase + ra" + n(i) + " * " + u(p.k) + " + k];\n";
+  // The slice's sum over K, part by part (each from its own buffers, in k order within a part).
+  for (size_t part = 0; part < kParts.size(); ++part) {
+    const std::string lhs = partName(p.lhs, part), rhs = partName(p.rhs, part);
+    const int64_t K = kParts[part];
+    w += "  for (var k = s * " + u(kc) + "; k < " + u(K) + "; k += " + u(S * kc) + ") {\n";
+    // a(i, q): A's row i at k + q; b(q, j): B's k + q at column j.
+    std::function<std::string(int64_t, int64_t)> av, bv;
+    if (!p.transA) {
+      for (int64_t i = 0; i < g.tm; ++i) {
+        if (vecA) {
+          w += "    let a" + n(i) + " = " + lhs + "[(aBase + ra" + n(i) + " * " + u(K) +
+               " + k) / 4u];\n";
+        } else {
+          w +=
+              "    let a" + n(i) + " = " + lhs + "[aBase + ra" + n(i) + " * " + u(K) + " + k];\n";
+        }
       }
-    }
-    av = [vecA](int64_t i, int64_t q) { return "a" + n(i) + (vecA ? "." + lane(q) : ""); };
-  } else {
-    for (int64_t q = 0; q < kc; ++q) {
-      const std::string kq = "(k + " + u(q) + ") * " + u(p.m);
-      if (vecA) {
-        w += "    let a" + n(q) + " = " + p.lhs + "[(aBase + " + kq + " + " + ra4 + ") / 4u];\n";
-      } else {
-        for (int64_t i = 0; i < g.tm; ++i)
-          w += "    let a" + n(q) + "_" + n(i) + " = " + p.lhs + "[aBase + " + kq + " + ra" + n(i) +
-               "];\n";
+      av = [vecA](int64_t i, int64_t q) { return "a" + n(i) + (vecA ? "." + lane(q) : ""); };
+    } else {
+      for (int64_t q = 0; q < kc; ++q) {
+        const std::string kq = "(k + " + u(q) + ") * " + u(p.m);
+        if (vecA) {
+          w += "    let a" + n(q) + " = " + lhs + "[(aBase + " + kq + " + " + ra4 + ") / 4u];\n";
+        } else {
+          for (int64_t i = 0; i < g.tm; ++i)
+            w += "    let a" + n(q) + "_" + n(i) + " = " + lhs + "[aBase + " + kq + " + ra" + n(i) +
+                 "];\n";
+        }
       }
+      av = [vecA](int64_t i, int64_t q) {
+        return vecA ? "a" + n(q) + "." + lane(i) : "a" + n(q) + "_" + n(i);
+      };
     }
-    av = [vecA](int64_t i, int64_t q) {
-      return vecA ? "a" + n(q) + "." + lane(i) : "a" + n(q) + "_" + n(i);
-    };
-  }
-  if (p.transB) {
-    for (int64_t j = 0; j < g.tn; ++j) {
-      if (vecB) {
-        w += "    let b" + n(j) + " = " + p.rhs + "[(bBase + cb" + n(j) + " * " + u(p.k) +
-             " + k) / 4u];\n";
-      } else {
-        w +=
-            "    let b" + n(j) + " = " + p.rhs + "[bBase + cb" + n(j) + " * " + u(p.k) + " + k];\n";
-      }
-    }
-    bv = [vecB](int64_t q, int64_t j) { return "b" + n(j) + (vecB ? "." + lane(q) : ""); };
-  } else {
-    for (int64_t q = 0; q < kc; ++q) {
-      const std::string kq = "(k + " + u(q) + ") * " + u(p.n);
-      if (vecB) {
-        w += "    let b" + n(q) + " = " + p.rhs + "[(bBase + " + kq + " + " + cb4 + ") / 4u];\n";
-      } else {
-        for (int64_t j = 0; j < g.tn; ++j)
-          w += "    let b" + n(q) + "_" + n(j) + " = " + p.rhs + "[bBase + " + kq + " + cb" + n(j) +
-               "];\n";
-      }
-    }
-    bv = [vecB](int64_t q, int64_t j) {
-      return vecB ? "b" + n(q) + "." + lane(j) : "b" + n(q) + "_" + n(j);
-    };
-  }
-  for (int64_t q = 0; q < kc; ++q)
-    for (int64_t i = 0; i < g.tm; ++i)
+    if (p.transB) {
       for (int64_t j = 0; j < g.tn; ++j) {
-        const std::string c = "c" + n(i) + "_" + n(j);
-        w += "    " + c + " = " + c + " + " + av(i, q) + " * " + bv(q, j) + ";\n";
+        if (vecB) {
+          w += "    let b" + n(j) + " = " + rhs + "[(bBase + cb" + n(j) + " * " + u(K) +
+               " + k) / 4u];\n";
+        } else {
+          w +=
+              "    let b" + n(j) + " = " + rhs + "[bBase + cb" + n(j) + " * " + u(K) + " + k];\n";
+        }
       }
-  w += "  }\n";
+      bv = [vecB](int64_t q, int64_t j) { return "b" + n(j) + (vecB ? "." + lane(q) : ""); };
+    } else {
+      for (int64_t q = 0; q < kc; ++q) {
+        const std::string kq = "(k + " + u(q) + ") * " + u(p.n);
+        if (vecB) {
+          w += "    let b" + n(q) + " = " + rhs + "[(bBase + " + kq + " + " + cb4 + ") / 4u];\n";
+        } else {
+          for (int64_t j = 0; j < g.tn; ++j)
+            w += "    let b" + n(q) + "_" + n(j) + " = " + rhs + "[bBase + " + kq + " + cb" + n(j) +
+                 "];\n";
+        }
+      }
+      bv = [vecB](int64_t q, int64_t j) {
+        return vecB ? "b" + n(q) + "." + lane(j) : "b" + n(q) + "_" + n(j);
+      };
+    }
+    for (int64_t q = 0; q < kc; ++q)
+      for (int64_t i = 0; i < g.tm; ++i)
+        for (int64_t j = 0; j < g.tn; ++j) {
+          const std::string c = "c" + n(i) + "_" + n(j);
+          w += "    " + c + " = " + c + " + " + av(i, q) + " * " + bv(q, j) + ";\n";
+        }
+    w += "  }\n";
+  }
   const auto outIndex = [&](const std::string& r, const std::string& c) {
     return "oBase + (" + r + ") * " + u(p.n) + " + " + c;
   };
@@ -763,10 +809,27 @@ MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
   return p;
 }
 
+std::string kPartsUnsupported(const MatmulProblem& raw, const GemmTiling& g) {
+  if (raw.kParts.empty()) return "";
+  const MatmulProblem p = normalized(raw);
+  int64_t sum = 0;
+  for (int64_t k : p.kParts) {
+    if (k <= 0) return "an empty K part";
+    sum += k;
+    if (g.form == GemmTiling::Form::Tiled && k % g.bk) return "BK does not divide every K part";
+  }
+  if (sum != p.k) return "the K parts do not sum to K";
+  if (p.batches != 1) return "K parts with more than one batch";
+  if (g.form == GemmTiling::Form::Column) return "the column form reads one pair of operands";
+  return "";
+}
+
 KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling> tiling) {
   const MatmulProblem p = normalized(raw);
   const GemmTiling g = tiling ? *tiling : chooseTiling(p);
   if (const std::string why = g.invalidReason(p.workgroupBytes); !why.empty())
+    throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
+  if (const std::string why = kPartsUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   switch (g.form) {
     case GemmTiling::Form::Tiled:

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "../codegen/wgsl.h"
 
@@ -59,6 +60,11 @@ struct MatmulProblem {
   bool batchedRhs = false;  // B advances per batch; else one B shared by every batch
   bool transA = false, transB = false;
   std::string lhs = "a", rhs = "b";  // binding names
+  // K in consecutive parts, each read from its own pair of buffers (a sum of products with one
+  // output, codegen/fold_product_sum.h): part 0 from lhs and rhs, part s > 0 from lhs_part<s>
+  // and rhs_part<s> at bindings 2s and 2s + 1, which the epilogue's and the output's follow.
+  // They sum to k and share m, n and the operand layouts; one batch only. Empty: one part.
+  std::vector<int64_t> kParts{};
   std::optional<MatmulEpilogue> epilogue{};
   // Workgroup memory a kernel may use: WebGPU's default limit, or what the device was given.
   int64_t workgroupBytes = kDefaultWorkgroupBytes;
@@ -98,9 +104,13 @@ GemmTiling chooseTiling(const MatmulProblem& p);
 // the GPU enough output tiles. Never on a CPU device.
 int64_t chooseKSplits(const MatmulProblem& p);
 
+// Why `g` cannot compute `p`'s K parts (empty when it can, or when `p` has none): a column
+// form, or a tiled one whose BK does not divide every part, or more than one batch.
+std::string kPartsUnsupported(const MatmulProblem& p, const GemmTiling& g);
+
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
-// chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the epilogue's, then
-// `out` (and `out2`).
+// chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the other K parts'
+// pairs, then the epilogue's, then `out` (and `out2`).
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 
