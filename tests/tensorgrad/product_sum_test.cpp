@@ -125,6 +125,24 @@ TEST(ProductSum, AnOpBetweenAProductAndTheAddOrAnotherReaderKeepsProductsApart) 
   expectMatchesCpu(c);
 }
 
+TEST(ProductSum, SumsAddedTwiceCountEachProductTwice) {
+  // (a·w1 + b·w2) doubled by one add, and a·w1 + (b·w2 + b·w2): the first sum folds (the K loop
+  // adds each product once and the epilogue doubles it), the product added to itself stays a
+  // kernel of its own.
+  const Case c = withValues(tg::traceFn([&] {
+    const tg::Tensor a = tg::paramInput("a", {24, 12});
+    const tg::Tensor b = tg::paramInput("b", {24, 8});
+    const tg::Tensor w1 = tg::paramInput("w1", {12, 20});
+    const tg::Tensor w2 = tg::paramInput("w2", {8, 20});
+    const tg::Tensor s = tg::add(tg::matmul(a, w1), tg::matmul(b, w2));
+    const tg::Tensor bw = tg::matmul(b, w2);
+    return std::vector<tg::Tensor>{tg::capture("doubled", tg::add(s, s)),
+                                   tg::capture("self", tg::add(tg::matmul(a, w1), tg::add(bw, bw)))};
+  }));
+  EXPECT_EQ(productsPerKernel(c.graph), (std::vector<size_t>{1, 1, 2}));
+  expectMatchesCpu(c);
+}
+
 class ForcedProductSumTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};
 
 TEST_P(ForcedProductSumTiling, MatchesCpu) {

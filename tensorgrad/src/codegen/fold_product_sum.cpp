@@ -60,12 +60,18 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
     int value = mm.out;
     for (int m : epiloguePath(graph, static_cast<int>(i), group)) {
       const Op& op = graph.ops[static_cast<size_t>(m)];
-      if (!sameShapeAdd(graph, op, shape)) break;
+      // The running sum read once, by this add alone: v + v doubles mm, which the K loop adds
+      // once.
+      if (!sameShapeAdd(graph, op, shape) || op.inputs[0] == op.inputs[1] ||
+          use.readers(value).size() != 1)
+        break;
       addLeaves(graph, use, group, op.inputs[op.inputs[0] == value ? 1 : 0], shape, leaves);
       value = op.out;
     }
     std::vector<int> summed;
     for (int t : leaves) {
+      // A product the tree adds twice (P + P) stays a kernel: the K loop would add it once.
+      if (std::count(leaves.begin(), leaves.end(), t) != 1) continue;
       const int p = *graph.tensor(t).source;
       const Op& op = graph.ops[static_cast<size_t>(p)];
       const std::set<int>& readers = use.readers(t);

@@ -16,9 +16,10 @@
 namespace tg::detail {
 
 // By op index: for a fast matmul with an epilogue (`epilogueOf`), the other matmuls whose
-// products that epilogue adds to its value, in op order (their binding order); else empty. A product is summed
-// where it is a leaf of the tree of same-shape adds that starts the epilogue's path (the adds
-// before any other op: relu(mm + P) may fold P, relu(mm) + P may not), each inner add read once;
+// products that epilogue adds to its value, in op order (their binding order); else empty. A
+// product is summed where it is a leaf, once, of the tree of same-shape adds that starts the
+// epilogue's path (the adds before any other op, each reading the running sum once and alone:
+// relu(mm + P) may fold P, relu(mm) + P and (mm + P) + (mm + P) may not; inner adds read once);
 // it is a fast matmul with no fold of its own (no epilogue, identity sum or second output), of
 // the epilogue matmul's output shape, m, n, batches and operand layouts (folded permutes on the
 // same operands), read by that add alone and transient; its operands (or their folded permutes'
