@@ -95,7 +95,7 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
       const MatmulProblem own =
           foldedProblem(graph, static_cast<int>(i), mp, {}, workgroupBytes, cpuDevice);
       if (one.batches != own.batches || one.m != own.m || one.n != own.n ||
-          one.batchedRhs != own.batchedRhs || one.k == 0)
+          one.batchedRhs != own.batchedRhs)
         continue;
       summed.push_back(p);
     }

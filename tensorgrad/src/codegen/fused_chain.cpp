@@ -84,6 +84,10 @@ std::string FusedChain::value(int tensor, const std::string& at, const std::stri
   std::vector<std::string> in;
   for (size_t j = 0; j < op.inputs.size(); ++j)
     in.push_back(value(op.inputs[j], inputIndex(op, j, at), lane));
+  // An add of a value the kernel has summed already (provideZero) is its other input.
+  if (op.kind == OpKind::Add)
+    for (size_t j = 0; j < 2; ++j)
+      if (zeros_.contains(op.inputs[j])) return value_[key] = in[1 - j];
   if (!def.exprPreamble.empty() && preamble_.find(def.exprPreamble) == std::string::npos)
     preamble_ += def.exprPreamble;
   std::string v = "v" + std::to_string(source) + (lane.empty() ? "" : "_" + lane);

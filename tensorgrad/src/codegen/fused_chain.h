@@ -27,7 +27,7 @@ class FusedChain {
   // with a `lane` (see value()), that lane of the vec4 `value`.
   void provide(int tensor, std::string value);
   // A value the kernel has added in already (a product summed into a matmul's K loop): members
-  // read 0.0 for `tensor`, in every lane.
+  // read 0.0 for `tensor`, in every lane, and an add of it is its other input.
   void provideZero(int tensor);
   // `tensor` is read at index variable `index` (the caller's, e.g. a matmul's element along the
   // path to the chain's output), whatever its reader computes.
