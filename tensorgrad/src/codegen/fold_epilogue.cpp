@@ -6,20 +6,29 @@
 
 #include "../ops/op_registry.h"
 #include "fuse_elementwise.h"
+#include "fold_transpose.h"
 #include "fused_chain.h"
 
 namespace tg::detail {
 namespace {
+
+// The chain computing `group` on matmul op `matmul`'s value "mm", its buffers bound from
+// `firstBinding`, the products of `summed` added in already.
+FusedChain epilogueChain(const Graph& graph, int matmul, const std::vector<int>& group,
+                         const std::vector<int>& summed, size_t firstBinding) {
+  FusedChain chain(graph, group, firstBinding);
+  chain.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");
+  for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
+  return chain;
+}
 
 // matmulEpilogue's `wgsl4` for an unpermuted `path` whose buffers (`external`, in binding
 // order) are all read at the product's element: the chain computed lane by lane at vec4 index q.
 std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
                       const std::vector<int>& path, const std::vector<int>& external,
                       const std::vector<int>& summed, size_t firstBinding) {
-  FusedChain chain(graph, group, firstBinding);
+  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
-  chain.provide(t, "mm");
-  for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
   for (int m : path) {
     t = graph.ops[static_cast<size_t>(m)].out;
     chain.pin(t, "q");
@@ -35,6 +44,15 @@ std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& gr
 }
 
 }  // namespace
+
+std::set<int> epilogueInputs(const Graph& graph, int matmul, const std::vector<int>& group) {
+  const int product = graph.ops[static_cast<size_t>(matmul)].out;
+  std::set<int> inputs;
+  for (int m : group)
+    for (int t : graph.ops[static_cast<size_t>(m)].inputs)
+      if (t != product && !inGroup(group, *graph.tensor(t).source)) inputs.insert(t);
+  return inputs;
+}
 
 std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<int>& group) {
   std::vector<int> path;
@@ -89,17 +107,11 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
     // The matmul now reads its operands at the group's end.
     const int at = static_cast<int>(i);
     bool safe = true;
-    for (size_t operand = 0; operand < 2; ++operand) {
-      const int p = permuteOf.empty() ? -1 : permuteOf[i][operand];
-      const int read = p >= 0 ? graph.ops[static_cast<size_t>(p)].inputs[0] : op.inputs[operand];
+    const std::array<int, 2> permutes = permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[i];
+    for (int read : operandSources(graph, at, permutes))
       if (!use.untouched(read, at, last)) safe = false;
-    }
     if (!safe) continue;
-    std::set<int> external;
-    for (int m : group)
-      for (int t : graph.ops[static_cast<size_t>(m)].inputs)
-        if (t != op.out && !inGroup(group, *graph.tensor(t).source)) external.insert(t);
-    if (2 + external.size() + 1 > kMaxStorageBuffersPerKernel) continue;
+    if (2 + epilogueInputs(graph, at, group).size() + 1 > kMaxStorageBuffersPerKernel) continue;
     epilogueOf[i] = last;
   }
   return epilogueOf;
@@ -109,10 +121,8 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
                               std::vector<int>& external, const std::vector<int>& summed) {
   const std::vector<int> path = epiloguePath(graph, matmul, group);
   const size_t firstBinding = 2 + 2 * summed.size();
-  FusedChain chain(graph, group, firstBinding);
+  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
-  chain.provide(t, "mm");
-  for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
   // Where the product's element o travels along the path: through a permute, from the input's
   // index to the output's (the permute's inverse map); the rest keep the flat index.
   std::string index, at = "o";

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <set>
 #include <vector>
 
 #include "../ops/matmul_fast.h"
@@ -31,6 +32,10 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
                                const std::vector<std::array<int, 2>>& permuteOf,
                                const std::vector<int>& sumOf);
 
+// The values `group` reads from outside itself, other than matmul op `matmul`'s product: the
+// buffers its epilogue binds.
+std::set<int> epilogueInputs(const Graph& graph, int matmul, const std::vector<int>& group);
+
 // The ops of `group` that carry matmul op `matmul`'s value to the group's result, in order;
 // empty when the value does not reach the result one element to one element (it is broadcast,
 // read by two ops of the group, or read at another shape by an op that is no reshape or
@@ -39,8 +44,8 @@ std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<
 
 // The epilogue computing `group` (op indices, in order) on the value of matmul op `matmul`; its
 // external inputs, in binding order, go to `external`. The products of the matmuls `summed`
-// (fold_product_sum.h) are in the matmul's value already: the group reads zero for them, and its
-// buffers bind after their operands (from 2 + 2 × their count).
+// (fold_product_sum.h) are in the matmul's value already: an add of one is its other input, and
+// the group's buffers bind after their operands (from 2 + 2 × their count).
 MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
                               std::vector<int>& external, const std::vector<int>& summed = {});
 

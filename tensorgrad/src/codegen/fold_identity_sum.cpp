@@ -1,5 +1,7 @@
 #include "fold_identity_sum.h"
 
+#include "fold_transpose.h"
+
 namespace tg::detail {
 
 std::vector<int> foldIdentitySums(const Graph& graph, const BufferUse& use,
@@ -19,11 +21,9 @@ std::vector<int> foldIdentitySums(const Graph& graph, const BufferUse& use,
       continue;
     const int at = static_cast<int>(i);
     bool safe = true;
-    for (size_t operand = 0; operand < 2; ++operand) {
-      const int p = permuteOf.empty() ? -1 : permuteOf[i][operand];
-      const int read = p >= 0 ? graph.ops[static_cast<size_t>(p)].inputs[0] : op.inputs[operand];
+    const std::array<int, 2> permutes = permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[i];
+    for (int read : operandSources(graph, at, permutes))
       if (!use.untouched(read, at, s) || use.bufferOf(read) == use.bufferOf(sum.out)) safe = false;
-    }
     if (safe) sumOf[i] = s;
   }
   return sumOf;

@@ -5,6 +5,7 @@
 
 #include "../ops/op_registry.h"
 #include "fold_epilogue.h"
+#include "fold_transpose.h"
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
 
@@ -68,6 +69,9 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
       addLeaves(graph, use, group, op.inputs[op.inputs[0] == value ? 1 : 0], shape, leaves);
       value = op.out;
     }
+    const auto mp = permutes(static_cast<int>(i));
+    const MatmulProblem own =
+        foldedProblem(graph, static_cast<int>(i), mp, {}, workgroupBytes, cpuDevice);
     std::vector<int> summed;
     for (int t : leaves) {
       // A product the tree adds twice (P + P) stays a kernel: the K loop would add it once.
@@ -81,19 +85,14 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
           graph.tensor(t).shape != shape || op.kind != mm.kind)
         continue;
       // The same layout: folded permutes on the same operands.
-      const auto pp = permutes(p), mp = permutes(static_cast<int>(i));
+      const auto pp = permutes(p);
       if ((pp[0] >= 0) != (mp[0] >= 0) || (pp[1] >= 0) != (mp[1] >= 0)) continue;
       // Its operands are read at the epilogue's end instead of at the product.
       bool safe = true;
-      for (size_t operand = 0; operand < 2; ++operand) {
-        const int read =
-            pp[operand] >= 0 ? graph.ops[static_cast<size_t>(pp[operand])].inputs[0] : op.inputs[operand];
+      for (int read : operandSources(graph, p, pp))
         if (!use.untouched(read, p, last)) safe = false;
-      }
       if (!safe) continue;
       const MatmulProblem one = foldedProblem(graph, p, pp, {}, workgroupBytes, cpuDevice);
-      const MatmulProblem own =
-          foldedProblem(graph, static_cast<int>(i), mp, {}, workgroupBytes, cpuDevice);
       if (one.batches != own.batches || one.m != own.m || one.n != own.n ||
           one.batchedRhs != own.batchedRhs)
         continue;
@@ -102,17 +101,11 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
     if (summed.empty()) continue;
     std::sort(summed.begin(), summed.end());  // binding order is op order
     const MatmulProblem whole =
-        foldedProblem(graph, static_cast<int>(i), permutes(static_cast<int>(i)), summed,
-                      workgroupBytes, cpuDevice);
+        foldedProblem(graph, static_cast<int>(i), mp, summed, workgroupBytes, cpuDevice);
     if (!kPartsUnsupported(whole, chooseTiling(whole)).empty()) continue;
     // Storage buffers: every operand pair, the group's other inputs, the output and a second.
-    std::set<int> external;
-    for (int m : group)
-      for (int t : graph.ops[static_cast<size_t>(m)].inputs)
-        if (t != mm.out && !inGroup(group, *graph.tensor(t).source) &&
-            std::none_of(summed.begin(), summed.end(),
-                         [&](int p) { return graph.ops[static_cast<size_t>(p)].out == t; }))
-          external.insert(t);
+    std::set<int> external = epilogueInputs(graph, static_cast<int>(i), group);
+    for (int p : summed) external.erase(graph.ops[static_cast<size_t>(p)].out);
     const size_t second = at(secondOf, last) >= 0 ? 1 : 0;
     if (2 * (1 + summed.size()) + external.size() + 1 + second > kMaxStorageBuffersPerKernel)
       continue;

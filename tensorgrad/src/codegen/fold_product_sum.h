@@ -4,8 +4,8 @@
 // of them written and read back by the third's epilogue, which adds them: two dispatch levels.
 // Products of one output shape and operand layout added element by element are one product
 // whose K runs through their operand pairs end to end ([dQ dK dV] · [Wq Wk Wv]ᵀ): the matmul
-// whose epilogue adds the others reads their operands in its own K loop, the epilogue adds zero
-// in their place, and their kernels and the level between go.
+// whose epilogue adds the others reads their operands in its own K loop, the epilogue's adds of
+// them become their other inputs, and their kernels and the level between go.
 #pragma once
 
 #include <array>

@@ -13,6 +13,17 @@ bool swapsLastTwo(const std::vector<int64_t>& perm) {
 
 }  // namespace
 
+std::array<int, 2> operandSources(const Graph& graph, int matmul,
+                                  const std::array<int, 2>& permutes) {
+  const Op& op = graph.ops[static_cast<size_t>(matmul)];
+  std::array<int, 2> read{};
+  for (size_t i = 0; i < 2; ++i) {
+    const int perm = permutes[i];
+    read[i] = perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : op.inputs[i];
+  }
+  return read;
+}
+
 TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use) {
   TransposeFolds f;
   f.permuteOf.assign(graph.ops.size(), {-1, -1});

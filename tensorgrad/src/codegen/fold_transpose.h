@@ -28,4 +28,9 @@ struct TransposeFolds {
 // upstream's kernel, which cannot read transposed).
 TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use);
 
+// The tensors matmul op `matmul` reads its operands from, under its folded `permutes` (lhs, rhs;
+// -1 where none): each operand, or its folded permute's input.
+std::array<int, 2> operandSources(const Graph& graph, int matmul,
+                                  const std::array<int, 2>& permutes);
+
 }  // namespace tg::detail

@@ -5,6 +5,7 @@
 #include "../ops/op_registry.h"
 #include "fold_epilogue.h"
 #include "fold_second_output.h"
+#include "fold_transpose.h"
 
 namespace tg::detail {
 
@@ -61,18 +62,13 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   k.loopLength = p.k * shapeSize(graph.tensor(op.out).shape) / std::max<int64_t>(k.threads, 1);
   // The operands of this product, then of each summed one, read through their folded permutes.
   const auto operands = [&](int m, const std::array<int, 2>& permutes) {
-    const Op& mm = graph.ops[static_cast<size_t>(m)];
-    for (size_t i = 0; i < 2; ++i) {
-      const int perm = permutes[i];
-      k.bindings.push_back(
-          bufferOf(perm >= 0 ? graph.ops[static_cast<size_t>(perm)].inputs[0] : mm.inputs[i]));
+    for (int t : operandSources(graph, m, permutes)) k.bindings.push_back(bufferOf(t));
+    for (int perm : permutes)
       if (perm >= 0) k.fusedOps.push_back(perm);
-    }
   };
   operands(matmul, folds.permutes);
   for (size_t s = 0; s < folds.summed.size(); ++s)
-    operands(folds.summed[s], folds.summedPermutes.empty() ? std::array<int, 2>{-1, -1}
-                                                           : folds.summedPermutes[s]);
+    operands(folds.summed[s], folds.summedPermutes[s]);
   for (int t : external) k.bindings.push_back(bufferOf(t));
   std::sort(k.fusedOps.begin(), k.fusedOps.end());
   k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());

@@ -19,8 +19,8 @@ struct MatmulFolds {
   int sumOp = -1;                       // the identity sum_to_shape computed in its place
   std::vector<int> epilogue{};          // the fused group computed in its store, in op order
   std::vector<int> second{};            // the group of a second output (fold_second_output.h)
-  // Matmuls whose products its K loop adds (fold_product_sum.h), in binding order, and per
-  // operand of each, its folded permute (-1: none).
+  // Matmuls whose products its K loop adds (fold_product_sum.h), in binding order, and for each
+  // of them its folded permute per operand (-1: none): one entry each.
   std::vector<int> summed{};
   std::vector<std::array<int, 2>> summedPermutes{};
 };
