@@ -40,8 +40,10 @@ class DirectWrites : public ShimTest {
 };
 
 TEST_F(DirectWrites, AnIdleBufferIsWrittenAtOnceAndABusyOneInQueueOrder) {
-  // A kernel long enough (a third of a second on lavapipe) that the writes below happen while it
-  // runs; the copy of `in` after it reads whatever `in` holds once the kernel is done.
+  // A kernel long enough that the write below happens while it runs; the copy of `in` after it
+  // reads whatever `in` holds once the kernel is done. How long it runs is up to the machine (a
+  // loaded 2-core CI runner once finished it before the host wrote): a try whose write found the
+  // buffer idle still checks what the copy read, and the next try spins four times longer.
   auto spin = Pipeline(R"(#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0, std430) buffer S { uint s[]; };
@@ -50,34 +52,42 @@ void main() {
   for (uint i = 0u; i < s[1]; ++i) x = x * 1664525u + 1013904223u;
   s[2] = x;
 })");
-  auto scratch = Upload(std::vector<uint32_t>{1, 1u << 26, 0, 0}, BufferUsage::Storage, "scratch");
-  auto spinGroup = Group(spin, 0, {scratch});
   auto in = Writable("in");
   auto probe1 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 1");
   auto probe2 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 2");
-  WaitIdle();
 
-  const uint64_t direct = wgpu::GetDirectBufferWritesForTesting();
-  Write(in, 11);  // nothing uses `in`: written at once
-  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
+  bool staged = false;
+  uint64_t direct = 0;
+  for (uint32_t iterations = 1u << 26; !staged && iterations != 0; iterations <<= 2) {  // to 2^30
+    auto scratch = Upload(std::vector<uint32_t>{1, iterations, 0, 0}, BufferUsage::Storage,
+                          "scratch");
+    auto spinGroup = Group(spin, 0, {scratch});
+    WaitIdle();
 
-  auto encoder = device.CreateCommandEncoder();
-  auto pass = encoder.BeginComputePass();
-  pass.SetPipeline(spin);
-  pass.SetBindGroup(0, spinGroup);
-  pass.DispatchWorkgroups(1);
-  pass.End();
-  encoder.CopyBufferToBuffer(in, 0, probe1, 0, 16);
-  Submit(encoder);
-  Write(in, 22);  // the submission above still reads `in`: staged, copied after it
-  EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
-  EXPECT_EQ(MapFirstWord(probe1), 11u);
+    direct = wgpu::GetDirectBufferWritesForTesting();
+    Write(in, 11);  // nothing uses `in`: written at once
+    ASSERT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
+
+    auto encoder = device.CreateCommandEncoder();
+    auto pass = encoder.BeginComputePass();
+    pass.SetPipeline(spin);
+    pass.SetBindGroup(0, spinGroup);
+    pass.DispatchWorkgroups(1);
+    pass.End();
+    encoder.CopyBufferToBuffer(in, 0, probe1, 0, 16);
+    Submit(encoder);
+    Write(in, 22);  // while the submission above still reads `in`: staged, copied after it
+    staged = wgpu::GetDirectBufferWritesForTesting() == direct + 1;
+    EXPECT_EQ(MapFirstWord(probe1), 11u) << iterations << " iterations, "
+                                         << (staged ? "staged" : "written at once");
+  }
+  ASSERT_TRUE(staged) << "every write found the spinning kernel already done";
 
   // The GPU is done with the first submission (its readback mapped), but the copy of 22 into
   // `in` is still pending: a write now must land after it, so it is staged too.
   Write(in, 33);
   EXPECT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
-  encoder = device.CreateCommandEncoder();
+  auto encoder = device.CreateCommandEncoder();
   encoder.CopyBufferToBuffer(in, 0, probe2, 0, 16);
   Submit(encoder);
   EXPECT_EQ(MapFirstWord(probe2), 33u);
