@@ -40,8 +40,8 @@ class DirectWrites : public ShimTest {
 };
 
 TEST_F(DirectWrites, AnIdleBufferIsWrittenAtOnceAndABusyOneInQueueOrder) {
-  // A kernel long enough that the write below happens while it runs; the copy of `in` after it
-  // reads whatever `in` holds once the kernel is done. How long it runs is up to the machine (a
+  // A kernel long enough that the write below happens while it runs; the copy of `in` submitted
+  // after it reads whatever `in` holds once the kernel is done. How long it runs is up to the machine (a
   // loaded 2-core CI runner once finished it before the host wrote): a try whose write found the
   // buffer idle still checks what the copy read, and the next try spins four times longer.
   auto spin = Pipeline(R"(#version 450
@@ -68,15 +68,11 @@ void main() {
     Write(in, 11);  // nothing uses `in`: written at once
     ASSERT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
 
+    DispatchOne(spin, spinGroup);
     auto encoder = device.CreateCommandEncoder();
-    auto pass = encoder.BeginComputePass();
-    pass.SetPipeline(spin);
-    pass.SetBindGroup(0, spinGroup);
-    pass.DispatchWorkgroups(1);
-    pass.End();
     encoder.CopyBufferToBuffer(in, 0, probe1, 0, 16);
     Submit(encoder);
-    Write(in, 22);  // while the submission above still reads `in`: staged, copied after it
+    Write(in, 22);  // while the copy above, queued behind the kernel, still reads `in`: staged
     staged = wgpu::GetDirectBufferWritesForTesting() == direct + 1;
     EXPECT_EQ(MapFirstWord(probe1), 11u) << iterations << " iterations, "
                                          << (staged ? "staged" : "written at once");

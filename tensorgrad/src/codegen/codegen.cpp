@@ -132,7 +132,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                                                    : groups[static_cast<size_t>(secondOf[place])];
   };
   const auto permutesOf = [&](size_t m) {
-    return folds.permuteOf.empty() ? std::array<int, 2>{-1, -1} : folds.permuteOf[m];
+    return detail::permutesOf(folds.permuteOf, static_cast<int>(m));
   };
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
@@ -222,7 +222,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
           std::nullopt, workgroupBytes, options.cpuDevice));
       continue;
     }
-    if (!folds.permuteOf.empty() && folds.permuteOf[i] != std::array<int, 2>{-1, -1}) {
+    if (permutesOf(i) != std::array<int, 2>{-1, -1}) {
       kernels.push_back(
           detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)},
                                      std::nullopt, workgroupBytes, options.cpuDevice));

@@ -107,8 +107,7 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
     // The matmul now reads its operands at the group's end.
     const int at = static_cast<int>(i);
     bool safe = true;
-    const std::array<int, 2> permutes = permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[i];
-    for (int read : operandSources(graph, at, permutes))
+    for (int read : operandSources(graph, at, permutesOf(permuteOf, at)))
       if (!use.untouched(read, at, last)) safe = false;
     if (!safe) continue;
     if (2 + epilogueInputs(graph, at, group).size() + 1 > kMaxStorageBuffersPerKernel) continue;

@@ -21,8 +21,7 @@ std::vector<int> foldIdentitySums(const Graph& graph, const BufferUse& use,
       continue;
     const int at = static_cast<int>(i);
     bool safe = true;
-    const std::array<int, 2> permutes = permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[i];
-    for (int read : operandSources(graph, at, permutes))
+    for (int read : operandSources(graph, at, permutesOf(permuteOf, at)))
       if (!use.untouched(read, at, s) || use.bufferOf(read) == use.bufferOf(sum.out)) safe = false;
     if (safe) sumOf[i] = s;
   }

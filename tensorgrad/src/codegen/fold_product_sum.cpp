@@ -43,9 +43,7 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
   const size_t n = graph.ops.size();
   std::vector<std::vector<int>> summedInto(n);
   if (epilogueOf.empty()) return summedInto;
-  const auto permutes = [&](int m) {
-    return permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[static_cast<size_t>(m)];
-  };
+  const auto permutes = [&](int m) { return permutesOf(permuteOf, m); };
   const auto at = [](const std::vector<int>& of, int m) {
     return of.empty() ? -1 : of[static_cast<size_t>(m)];
   };

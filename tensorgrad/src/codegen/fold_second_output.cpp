@@ -4,6 +4,7 @@
 
 #include "../ops/op_registry.h"
 #include "fold_epilogue.h"
+#include "fold_transpose.h"
 #include "fuse_elementwise.h"
 #include "fused_chain.h"
 
@@ -54,9 +55,8 @@ std::vector<int> foldSecondOutputs(const Graph& graph, const BufferUse& use,
     const int stored = graph.ops[place].out;
     if (graph.tensor(stored).dtype != Dtype::F32) continue;
     int first = matmul;  // the kernel's first op (a folded permute of an operand comes before)
-    if (!permuteOf.empty())
-      for (int p : permuteOf[static_cast<size_t>(matmul)])
-        if (p >= 0) first = std::min(first, p);
+    for (int p : permutesOf(permuteOf, matmul))
+      if (p >= 0) first = std::min(first, p);
     // Of the groups that qualify, the one whose result most ops read: they all start earlier.
     int best = -1;
     for (int reader : use.readers(stored)) {

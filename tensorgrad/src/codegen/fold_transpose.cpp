@@ -13,6 +13,10 @@ bool swapsLastTwo(const std::vector<int64_t>& perm) {
 
 }  // namespace
 
+std::array<int, 2> permutesOf(const std::vector<std::array<int, 2>>& permuteOf, int matmul) {
+  return permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[static_cast<size_t>(matmul)];
+}
+
 std::array<int, 2> operandSources(const Graph& graph, int matmul,
                                   const std::array<int, 2>& permutes) {
   const Op& op = graph.ops[static_cast<size_t>(matmul)];

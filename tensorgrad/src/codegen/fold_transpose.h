@@ -28,6 +28,10 @@ struct TransposeFolds {
 // upstream's kernel, which cannot read transposed).
 TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use);
 
+// The permutes folded into matmul op `matmul` (lhs, rhs; -1 where none), read from
+// foldTransposes' `permuteOf`, which is empty where the kernel set folds none.
+std::array<int, 2> permutesOf(const std::vector<std::array<int, 2>>& permuteOf, int matmul);
+
 // The tensors matmul op `matmul` reads its operands from, under its folded `permutes` (lhs, rhs;
 // -1 where none): each operand, or its folded permute's input.
 std::array<int, 2> operandSources(const Graph& graph, int matmul,
