@@ -7,6 +7,7 @@
 #include "fold_epilogue.h"
 #include "fold_identity_sum.h"
 #include "fold_optimizer.h"
+#include "fold_outer_product.h"
 #include "fold_product_sum.h"
 #include "fold_prologue.h"
 #include "fold_second_output.h"
@@ -121,6 +122,12 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     for (size_t m = 0; m < summedInto.size(); ++m)
       for (int p : summedInto[m]) summedBy[static_cast<size_t>(p)] = static_cast<int>(m);
   }
+  // Outer products computed by the matrix-vector product whose value they multiply.
+  detail::OuterFolds outer;
+  if (options.kernels == KernelSet::Fast)
+    outer = detail::foldOuterProducts(graph, use, groups, epilogueOf, epilogueFrom, secondOf,
+                                      sumOf, summedInto, summedBy, folds.permuteOf,
+                                      workgroupBytes, options.cpuDevice);
   // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
   // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
   // scalar is read by the clip's per-parameter products, not by a reduction as a transient input.
@@ -145,6 +152,27 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         k.kind = op.kind;
       }
       kernels.push_back(std::move(k));
+      continue;
+    }
+    if (!outer.folded.empty() && outer.folded[i]) {  // computed by a matrix-vector product
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!outer.outerOf.empty() && outer.outerOf[i] >= 0) {  // that matrix-vector product
+      const int m = !epilogueFrom.empty() && epilogueFrom[i] >= 0 ? epilogueFrom[i]
+                                                                   : static_cast<int>(i);
+      const int q = outer.outerOf[i];
+      const int qPlace = epilogueOf[static_cast<size_t>(q)] >= 0
+                             ? epilogueOf[static_cast<size_t>(q)]
+                             : q;
+      detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)),
+                            .second = secondAt(i),
+                            .outer = q,
+                            .outerPermutes = permutesOf(static_cast<size_t>(q))};
+      if (m != static_cast<int>(i)) f.epilogue = groups[i];
+      if (qPlace != q) f.outerEpilogue = groups[static_cast<size_t>(qPlace)];
+      kernels.push_back(detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt,
+                                                   workgroupBytes, options.cpuDevice));
       continue;
     }
     if (!summedBy.empty() && summedBy[i] >= 0) {  // added in another product's K loop

@@ -15,9 +15,11 @@ namespace {
 // The chain computing `group` on matmul op `matmul`'s value "mm", its buffers bound from
 // `firstBinding`, the products of `summed` added in already.
 FusedChain epilogueChain(const Graph& graph, int matmul, const std::vector<int>& group,
-                         const std::vector<int>& summed, size_t firstBinding) {
+                         const std::vector<int>& summed, size_t firstBinding,
+                         const ReusedBuffers& reuse) {
   FusedChain chain(graph, group, firstBinding);
   chain.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");
+  for (const auto& [t, fns] : reuse) chain.reuse(t, fns.first, fns.second);
   for (int m : summed) chain.provideZero(graph.ops[static_cast<size_t>(m)].out);
   return chain;
 }
@@ -26,8 +28,9 @@ FusedChain epilogueChain(const Graph& graph, int matmul, const std::vector<int>&
 // order) are all read at the product's element: the chain computed lane by lane at vec4 index q.
 std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& group,
                       const std::vector<int>& path, const std::vector<int>& external,
-                      const std::vector<int>& summed, size_t firstBinding) {
-  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding);
+                      const std::vector<int>& summed, size_t firstBinding,
+                      const std::string& name, const ReusedBuffers& reuse) {
+  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding, reuse);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
   for (int m : path) {
     t = graph.ops[static_cast<size_t>(m)].out;
@@ -39,7 +42,7 @@ std::string epilogue4(const Graph& graph, int matmul, const std::vector<int>& gr
   if (chain.external() != external)
     throw std::logic_error("matmul epilogue: the vec4 form binds other buffers");
   return chain.preamble() + chain.bindings(true) +
-         "fn epilogue4(o : u32, mm : vec4<f32>) -> vec4<f32> {\n  let q = o / 4u;\n" +
+         "fn " + name + "4(o : u32, mm : vec4<f32>) -> vec4<f32> {\n  let q = o / 4u;\n" +
          chain.vec4Loads("q") + chain.body() + "  return vec4<f32>(" + lanes + ");\n}\n";
 }
 
@@ -117,10 +120,12 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
 }
 
 MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
-                              std::vector<int>& external, const std::vector<int>& summed) {
+                              std::vector<int>& external, const std::vector<int>& summed,
+                              std::optional<size_t> firstBindingAt, const std::string& name,
+                              const ReusedBuffers& reuse) {
   const std::vector<int> path = epiloguePath(graph, matmul, group);
-  const size_t firstBinding = 2 + 2 * summed.size();
-  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding);
+  const size_t firstBinding = firstBindingAt.value_or(2 + 2 * summed.size());
+  FusedChain chain = epilogueChain(graph, matmul, group, summed, firstBinding, reuse);
   int t = graph.ops[static_cast<size_t>(matmul)].out;
   // Where the product's element o travels along the path: through a permute, from the input's
   // index to the output's (the permute's inverse map); the rest keep the flat index.
@@ -156,14 +161,14 @@ MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<
   e.bindings = external.size();
   e.permuted = permuted;
   e.keepsRunsOf4 = permuted && runsOf4;
-  e.wgsl = chain.preamble() + chain.bindings() + "fn epilogue(o : u32, mm : f32) -> f32 {\n" +
+  e.wgsl = chain.preamble() + chain.bindings() + "fn " + name + "(o : u32, mm : f32) -> f32 {\n" +
            index + chain.body() + "  return " + result + ";\n}\n";
   if (permuted) e.wgsl += "fn outIndex(o : u32) -> u32 {\n" + index + "  return " + at + ";\n}\n";
   const bool allF32 = std::all_of(external.begin(), external.end(), [&](int x) {
     return graph.tensor(x).dtype == Dtype::F32;
   });
   if (!permuted && allF32 && chain.readsOnlyAt("o"))
-    e.wgsl4 = epilogue4(graph, matmul, group, path, external, summed, firstBinding);
+    e.wgsl4 = epilogue4(graph, matmul, group, path, external, summed, firstBinding, name, reuse);
   return e;
 }
 

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <array>
+#include <map>
+#include <optional>
+#include <string>
 #include <set>
 #include <vector>
 
@@ -45,8 +48,15 @@ std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<
 // The epilogue computing `group` (op indices, in order) on the value of matmul op `matmul`; its
 // external inputs, in binding order, go to `external`. The products of the matmuls `summed`
 // (fold_product_sum.h) are in the matmul's value already: an add of one is its other input, and
-// the group's buffers bind after their operands (from 2 + 2 × their count).
+// the group's buffers bind after their operands (from 2 + 2 × their count), or from
+// `firstBinding`. The functions are named `name` (and `name`4, outIndex where permuted).
+// Buffers the kernel binds already are read through its functions (FusedChain::reuse): tensor →
+// (element, vec4) function names.
+using ReusedBuffers = std::map<int, std::pair<std::string, std::string>>;
 MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
-                              std::vector<int>& external, const std::vector<int>& summed = {});
+                              std::vector<int>& external, const std::vector<int>& summed = {},
+                              std::optional<size_t> firstBinding = std::nullopt,
+                              const std::string& name = "epilogue",
+                              const ReusedBuffers& reuse = {});
 
 }  // namespace tg::detail

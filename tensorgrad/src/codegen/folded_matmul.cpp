@@ -50,6 +50,36 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
     if (!p.epilogue->wgsl4.empty()) p.epilogue->wgsl4 += second;
     p.epilogue->second = true;
   }
+  std::vector<int> outerReads;  // the outer product's rhs, then its epilogue's buffers
+  if (folds.outer >= 0) {
+    const Op& q = graph.ops[static_cast<size_t>(folds.outer)];
+    const std::array<int, 2> sources = operandSources(graph, folds.outer, folds.outerPermutes);
+    const int stored = folds.epilogue.empty()
+                           ? op.out
+                           : graph.ops[static_cast<size_t>(folds.epilogue.back())].out;
+    OuterProduct o{.n = graph.tensor(q.out).shape.back(), .fromSecond = sources[0] != stored};
+    // Buffers this product reads already are read through its operand functions.
+    const std::array<int, 2> own = operandSources(graph, matmul, folds.permutes);
+    const ReusedBuffers reuse{{own[1], {"rhsElement", "rhsVec4"}},
+                              {own[0], {"lhsElement", "lhsVec4"}}};
+    o.v = sources[1] == own[0]   ? OuterProduct::Source::Lhs
+          : sources[1] == own[1] ? OuterProduct::Source::Rhs
+                                 : OuterProduct::Source::Own;
+    if (o.v == OuterProduct::Source::Own) outerReads.push_back(sources[1]);
+    if (!folds.outerEpilogue.empty()) {
+      std::vector<int> outerExternal;
+      const size_t firstBinding = 2 * std::max<size_t>(p.kParts.size(), 1) +
+                                  (p.epilogue ? p.epilogue->bindings : 0) + outerReads.size();
+      const MatmulEpilogue e = matmulEpilogue(graph, folds.outer, folds.outerEpilogue,
+                                              outerExternal, {}, firstBinding, "outerEpilogue",
+                                              reuse);
+      o.wgsl = e.wgsl;
+      o.wgsl4 = e.wgsl4;
+      o.bindings = e.bindings;
+      outerReads.insert(outerReads.end(), outerExternal.begin(), outerExternal.end());
+    }
+    p.outer = std::move(o);
+  }
   const KernelSource src = fastMatmulKernel(p, tiling);
   KernelSpec k;
   const int place = !folds.epilogue.empty() ? folds.epilogue.back() : folds.sumOp;
@@ -70,6 +100,9 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   for (size_t s = 0; s < folds.summed.size(); ++s)
     operands(folds.summed[s], folds.summedPermutes[s]);
   for (int t : external) k.bindings.push_back(bufferOf(t));
+  for (int t : outerReads) k.bindings.push_back(bufferOf(t));
+  for (int perm : folds.outerPermutes)
+    if (perm >= 0) k.fusedOps.push_back(perm);
   std::sort(k.fusedOps.begin(), k.fusedOps.end());
   k.fusedOps.erase(std::unique(k.fusedOps.begin(), k.fusedOps.end()), k.fusedOps.end());
   k.fusedOps.insert(k.fusedOps.end(), folds.summed.begin(), folds.summed.end());
@@ -82,33 +115,35 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
     k.bindings.push_back(bufferOf(graph.ops[static_cast<size_t>(folds.second.back())].out));
     k.outputs = 2;
   }
+  if (folds.outer >= 0) {
+    k.fusedOps.push_back(folds.outer);
+    k.fusedOps.insert(k.fusedOps.end(), folds.outerEpilogue.begin(), folds.outerEpilogue.end());
+    const int outerEnd = folds.outerEpilogue.empty() ? folds.outer : folds.outerEpilogue.back();
+    k.bindings.push_back(bufferOf(graph.ops[static_cast<size_t>(outerEnd)].out));
+    ++k.outputs;
+  }
   return k;
 }
 
 std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel) {
   MatmulFolds f;
   const auto isMm = [&](int m) { return isMatmul(graph.ops[static_cast<size_t>(m)].kind); };
-  // The kernel's own product is the last matmul listed: summed products come before it.
-  const auto last = std::find_if(kernel.fusedOps.rbegin(), kernel.fusedOps.rend(), isMm);
-  if (last == kernel.fusedOps.rend()) return {kernel.opIndex, f};  // nothing folded
-  const auto mm = std::prev(last.base());
-  const Op& op = graph.ops[static_cast<size_t>(*mm)];
-  for (auto it = kernel.fusedOps.begin(); it != mm; ++it)
+  const auto begin = kernel.fusedOps.begin(), end = kernel.fusedOps.end();
+  // The kernel's own product is the last matmul listed up to its place: summed products come
+  // before it, an outer product after.
+  auto mm = std::find(begin, end, kernel.opIndex);
+  if (mm == end) return {kernel.opIndex, f};  // nothing folded
+  while (!isMm(*mm)) {
+    if (mm == begin) return {kernel.opIndex, f};
+    --mm;
+  }
+  for (auto it = begin; it != mm; ++it)
     if (isMm(*it)) f.summed.push_back(*it);
   f.summedPermutes.assign(f.summed.size(), {-1, -1});
-  for (auto it = kernel.fusedOps.begin(); it != mm; ++it) {
-    if (isMm(*it)) continue;
-    for (size_t i = 0; i < 2; ++i) {
-      if (*graph.tensor(op.inputs[i]).source == *it) f.permutes[i] = *it;
-      for (size_t s = 0; s < f.summed.size(); ++s)
-        if (*graph.tensor(graph.ops[static_cast<size_t>(f.summed[s])].inputs[i]).source == *it)
-          f.summedPermutes[s][i] = *it;
-    }
-  }
   // After the product: the sum, then the epilogue (ending at the kernel's place), then the
-  // second output's group.
+  // second output's group, then the outer product and its epilogue.
   bool inEpilogue = kernel.opIndex != *mm;
-  for (auto it = mm + 1; it != kernel.fusedOps.end(); ++it) {
+  for (auto it = mm + 1; it != end; ++it) {
     if (graph.ops[static_cast<size_t>(*it)].kind == OpKind::SumToShape && it == mm + 1 &&
         *it == kernel.opIndex) {
       f.sumOp = *it;
@@ -116,8 +151,24 @@ std::pair<int, MatmulFolds> foldsOf(const Graph& graph, const KernelSpec& kernel
     } else if (inEpilogue) {
       f.epilogue.push_back(*it);
       inEpilogue = *it != kernel.opIndex;
+    } else if (f.outer >= 0) {
+      f.outerEpilogue.push_back(*it);
+    } else if (isMm(*it)) {
+      f.outer = *it;
     } else {
       f.second.push_back(*it);
+    }
+  }
+  const auto readsThrough = [&](int matmul, size_t i, int permute) {
+    return *graph.tensor(graph.ops[static_cast<size_t>(matmul)].inputs[i]).source == permute;
+  };
+  for (auto it = begin; it != mm; ++it) {
+    if (isMm(*it)) continue;
+    for (size_t i = 0; i < 2; ++i) {
+      if (readsThrough(*mm, i, *it)) f.permutes[i] = *it;
+      for (size_t s = 0; s < f.summed.size(); ++s)
+        if (readsThrough(f.summed[s], i, *it)) f.summedPermutes[s][i] = *it;
+      if (f.outer >= 0 && readsThrough(f.outer, i, *it)) f.outerPermutes[i] = *it;
     }
   }
   return {*mm, f};

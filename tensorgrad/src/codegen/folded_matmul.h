@@ -1,8 +1,8 @@
 // The fast set's matmul kernel with its folded neighbours: operands read through folded permutes
 // (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), an
-// element-wise epilogue (fold_epilogue.h), a second output (fold_second_output.h) and other
-// products added in its K loop (fold_product_sum.h). fusedOps lists every op it computes, so
-// tools show them as one kernel.
+// element-wise epilogue (fold_epilogue.h), a second output (fold_second_output.h), other
+// products added in its K loop (fold_product_sum.h) and an outer product computed after it
+// (fold_outer_product.h). fusedOps lists every op it computes, so tools show them as one kernel.
 #pragma once
 
 #include <array>
@@ -23,6 +23,11 @@ struct MatmulFolds {
   // of them its folded permute per operand (-1: none): one entry each.
   std::vector<int> summed{};
   std::vector<std::array<int, 2>> summedPermutes{};
+  // A K = 1 product computed after it from its stored or second value (fold_outer_product.h):
+  // the matmul op, its folded permute per operand (-1: none), its epilogue group.
+  int outer = -1;
+  std::array<int, 2> outerPermutes{-1, -1};
+  std::vector<int> outerEpilogue{};
 };
 
 // The problem matmul op `matmul` computes, its operands read through `permutes` (transposed),

@@ -19,6 +19,10 @@ void FusedChain::provide(int tensor, std::string value) {
   provided_[tensor] = std::move(value);
 }
 
+void FusedChain::reuse(int tensor, std::string element, std::string vec4) {
+  reused_[tensor] = {std::move(element), std::move(vec4)};
+}
+
 void FusedChain::provideZero(int tensor) {
   zeros_.insert(tensor);
 }
@@ -69,6 +73,13 @@ std::string FusedChain::value(int tensor, const std::string& at, const std::stri
   const auto key = std::pair{tensor, at + "." + lane};
   if (const auto it = value_.find(key); it != value_.end()) return it->second;
   const int source = *graph_.tensor(tensor).source;
+  if (const auto it = reused_.find(tensor); it != reused_.end()) {
+    readIndices_.push_back(at);
+    if (std::find(reusedRead_.begin(), reusedRead_.end(), tensor) == reusedRead_.end())
+      reusedRead_.push_back(tensor);
+    return value_[key] = lane.empty() ? it->second.first + "(" + at + ")"
+                                      : "ld_" + it->second.second + "." + lane;
+  }
   if (std::find(members_.begin(), members_.end(), source) == members_.end()) {
     if (!array_.contains(tensor)) {
       array_[tensor] = std::to_string(firstBinding_ + external_.size());
@@ -113,6 +124,10 @@ std::string FusedChain::vec4Loads(const std::string& at) const {
   for (size_t k = 0; k < external_.size(); ++k) {
     const std::string b = std::to_string(firstBinding_ + k);
     s += "  let ld" + b + " = in" + b + "[" + at + "];\n";
+  }
+  for (int t : reusedRead_) {
+    const std::string& f = reused_.at(t).second;
+    s += "  let ld_" + f + " = " + f + "(" + at + ");\n";
   }
   return s;
 }

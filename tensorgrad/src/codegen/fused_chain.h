@@ -29,6 +29,10 @@ class FusedChain {
   // A value the kernel has added in already (a product summed into a matmul's K loop): members
   // read 0.0 for `tensor`, in every lane, and an add of it is its other input.
   void provideZero(int tensor);
+  // A buffer the kernel has bound already (a matmul's operand): reads of `tensor` at index i
+  // call `element`(i) -> f32, and the vec4 loads (see vec4Loads) `vec4`(q) -> vec4<f32>; it is
+  // no external input and binds nothing.
+  void reuse(int tensor, std::string element, std::string vec4);
   // `tensor` is read at index variable `index` (the caller's, e.g. a matmul's element along the
   // path to the chain's output), whatever its reader computes.
   void pin(int tensor, std::string index);
@@ -68,6 +72,8 @@ class FusedChain {
   std::vector<int> members_;
   size_t firstBinding_;
   std::map<int, std::string> provided_, pinned_;
+  std::map<int, std::pair<std::string, std::string>> reused_;  // tensor → (element, vec4) fns
+  std::vector<int> reusedRead_;                                 // of those, the ones read
   std::set<int> zeros_;
   std::map<int, std::string> array_;                               // tensor → its binding's name
   std::map<std::pair<int, std::string>, std::string> value_;       // (tensor, index+lane) → value

@@ -5,6 +5,7 @@
 #include <bit>
 #include <functional>
 #include <stdexcept>
+#include <tuple>
 
 namespace tg::detail {
 namespace {
@@ -64,13 +65,61 @@ bool vec4Stores(const MatmulProblem& p) {
 }
 
 // Stores product element `idx` (a flat index expression) with value `v`, through the epilogue.
+// With an outer product (n = 1), the row's value it multiplies also goes to workgroup memory.
 std::string store(const MatmulProblem& p, const std::string& idx, const std::string& v) {
+  if (p.outer) {
+    const std::string keep = "uS[" + idx + " - oBase - row0] = ";
+    if (!p.epilogue) return "{ out[" + idx + "] = " + v + "; " + keep + v + "; }";
+    std::string s = "{ let ev = epilogue(" + idx + ", " + v + "); out[" + idx + "] = ev; ";
+    if (p.epilogue->second)
+      s += "let sv = second(" + idx + ", ev); out2[" + idx + "] = sv; ";
+    return s + keep + (p.outer->fromSecond ? "sv" : "ev") + "; }";
+  }
   if (!p.epilogue) return "out[" + idx + "] = " + v + ";";
   if (p.epilogue->second)
     return "{ let ev = epilogue(" + idx + ", " + v + "); out[" + idx + "] = ev; out2[" + idx +
            "] = second(" + idx + ", ev); }";
   const std::string at = p.epilogue->permuted ? "outIndex(" + idx + ")" : idx;
   return "out[" + at + "] = epilogue(" + idx + ", " + v + ");";
+}
+
+// The outer product's pass (p.outer), after every row value of the workgroup's BM rows is in
+// uS: element (r, j) = uS[r - row0] · orhs[j], through its epilogue, 4 columns an iteration
+// where n allows (invocation lid then writes columns 4·lid + 4·inv·t of each row: for a
+// [m, K]·[K, 1] product whose lanes read k = 4·lid, the columns it read).
+std::string outerPass(const MatmulProblem& p, const GemmTiling& g) {
+  const OuterProduct& o = *p.outer;
+  const bool v4 = o.n % 4 == 0;
+  const std::string from = o.v == OuterProduct::Source::Lhs ? "lhs" : "rhs";
+  const std::string v = o.v == OuterProduct::Source::Own
+                            ? (v4 ? "orhs[j / 4u]" : "orhs[j]")
+                            : (v4 ? from + "Vec4(j / 4u)" : from + "Element(j)");
+  const int64_t per = v4 ? o.n / 4 : o.n;  // iterations a row
+  std::string w = "  workgroupBarrier();\n";
+  w += "  for (var e = lid; e < " + u(g.bm * per) + "; e += " + u(g.invocations()) + ") {\n";
+  w += "    let r = row0 + e / " + u(per) + ";\n";
+  std::string body;
+  if (v4) {
+    body = "let j = (e % " + u(per) + ") * 4u; let o = r * " + u(o.n) +
+           " + j; let mm = uS[e / " + u(per) + "] * " + v + "; ";
+    std::string value = "mm";
+    if (!o.wgsl4.empty()) {
+      value = "outerEpilogue4(o, mm)";
+    } else if (!o.wgsl.empty()) {
+      value = "vec4<f32>(";
+      for (int64_t j = 0; j < 4; ++j)
+        value += (j ? ", " : "") + std::string("outerEpilogue(o") + (j ? " + " + u(j) : "") +
+                 ", mm." + lane(j) + ")";
+      value += ")";
+    }
+    body += "out3[o / 4u] = " + value + ";";
+  } else {
+    body = "let j = e % " + u(per) + "; let o = r * " + u(o.n) + " + j; let mm = uS[e / " +
+           u(per) + "] * " + v + "; out3[o] = " + (o.wgsl.empty() ? "mm" : "outerEpilogue(o, mm)") +
+           ";";
+  }
+  w += "    " + guarded(p.m % g.bm ? "r < " + u(p.m) : "", body) + "\n  }\n";
+  return w;
 }
 
 // Stores elements idx .. idx + 3 (idx a multiple of 4) as one vec4 through an epilogue that is
@@ -128,13 +177,33 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
          partName(p.rhs, static_cast<size_t>(s)) + " : " + arr(vecB) + ";\n";
   }
   if (p.epilogue) w += vecOut && !p.epilogue->wgsl4.empty() ? p.epilogue->wgsl4 : p.epilogue->wgsl;
-  const int64_t outBinding =
-      2 * parts + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  int64_t outBinding = 2 * parts + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  const bool outerV4 = p.outer && p.outer->n % 4 == 0;
+  if (p.outer) {
+    if (p.outer->v == OuterProduct::Source::Own)
+      w += "@group(0) @binding(" + n(outBinding++) + ") var<storage, read> orhs : " +
+           std::string(arr(outerV4)) + ";\n";
+    w += outerV4 && !p.outer->wgsl4.empty() ? p.outer->wgsl4 : p.outer->wgsl;
+    outBinding += static_cast<int64_t>(p.outer->bindings);
+    // The operands' buffers, element by element and 4 at a time, for the outer product.
+    for (const auto& [f, name, vec] : {std::tuple{std::string("lhs"), p.lhs, vecA}, {std::string("rhs"), p.rhs, vecB}}) {
+      w += "fn " + f + "Element(i : u32) -> f32 {\n  return " +
+           (vec ? name + "[i / 4u][i % 4u]" : name + "[i]") + ";\n}\n";
+      w += "fn " + f + "Vec4(q : u32) -> vec4<f32> {\n  return " +
+           (vec ? name + "[q]"
+                : "vec4<f32>(" + name + "[q * 4u], " + name + "[q * 4u + 1u], " + name +
+                      "[q * 4u + 2u], " + name + "[q * 4u + 3u])") +
+           ";\n}\n";
+    }
+  }
   w += "@group(0) @binding(" + n(outBinding) + ") var<storage, read_write> out : " +
        std::string(arr(vecOut)) + ";\n";
   if (p.epilogue && p.epilogue->second)
-    w += "@group(0) @binding(" + n(outBinding + 1) + ") var<storage, read_write> out2 : " +
+    w += "@group(0) @binding(" + n(++outBinding) + ") var<storage, read_write> out2 : " +
          std::string(arr(vecOut)) + ";\n";
+  if (p.outer)
+    w += "@group(0) @binding(" + n(++outBinding) + ") var<storage, read_write> out3 : " +
+         std::string(arr(outerV4)) + ";\n";
   w += "@compute @workgroup_size(" + n(g.invocations()) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
        "u32) {\n";
@@ -361,7 +430,8 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       S == 1 && g.tn == 4 && p.n % 4 == 0 && vec4Stores(p);
   const int64_t bmbn = g.bm * g.bn;
   std::string w = head(p, g, vecA, vecB, vecOut,
-                       S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "");
+                       (S > 1 ? "var<workgroup> red : array<f32, " + n(S * bmbn) + ">;\n" : "") +
+                           (p.outer ? "var<workgroup> uS : array<f32, " + n(g.bm) + ">;\n" : ""));
   // Which invocations of a warp share a slice: where an operand is k-contiguous, neighbours take
   // neighbouring slices, so their chunks of K sit side by side; where both are x-contiguous (a
   // weight gradient, the lhs read transposed), neighbours take neighbouring positions of one
@@ -522,6 +592,7 @@ KernelSource splitKernel(const MatmulProblem& p, const GemmTiling& g) {
       w += "      " + store(p, outIndex("r", "c"), "t") + "\n    }\n  }\n";
     }
   }
+  if (p.outer) w += outerPass(p, g);
   w += "}\n";
   const int64_t workgroups = blocks(p, g.bm, g.bn);
   return {std::move(w), workgroups * inv, static_cast<int>(inv)};
@@ -831,6 +902,12 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   if (const std::string why = kPartsUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
+  if (p.outer && (g.form != GemmTiling::Form::SplitK || p.n != 1 || p.batches != 1 ||
+                  p.outer->n <= 0 || (p.epilogue && p.epilogue->permuted) ||
+                  (p.outer->fromSecond && !(p.epilogue && p.epilogue->second)) ||
+                  g.workgroupBytes() + g.bm * 4 > p.workgroupBytes))
+    throw std::logic_error("fastMatmulKernel: " + g.describe() +
+                           ": an outer product follows one split-K matrix-vector product");
   switch (g.form) {
     case GemmTiling::Form::Tiled:
       return tiledKernel(p, g);

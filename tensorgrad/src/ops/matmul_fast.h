@@ -49,6 +49,27 @@ struct MatmulEpilogue {
   std::string wgsl4{};
 };
 
+// A K = 1 product computed after a matrix-vector product (n = 1) by the same kernel
+// (codegen/fold_outer_product.h): once the workgroup has stored its rows' values u (the stored
+// value, or the second output's), it writes element (r, j) = u[r] · v[j] of an [m, n] product
+// through an epilogue of its own. The split-K form only.
+struct OuterProduct {
+  int64_t n = 0;
+  bool fromSecond = false;  // u is the second output's value, else the stored one
+  // Module-scope WGSL defining `fn outerEpilogue(o : u32, mm : f32) -> f32` (o flat in the
+  // outer product's [m, n]), its buffers at the bindings after `orhs`; with `wgsl4` (its buffers
+  // read at o only) also as vec4s, `fn outerEpilogue4(o : u32, mm : vec4<f32>) -> vec4<f32>`.
+  // Empty: the product is stored as it is.
+  std::string wgsl{}, wgsl4{};
+  size_t bindings = 0;  // the epilogue's buffers
+  // Where v is read: its own binding `orhs`, or the buffer of this product's lhs or rhs (one
+  // the kernel binds already). The kernel defines `lhsElement(i)`, `lhsVec4(q)`,
+  // `rhsElement(i)` and `rhsVec4(q)` (element i, elements 4q .. 4q + 3 of the operand's
+  // buffer) for the epilogue's reads of those buffers too (FusedChain::reuse).
+  enum class Source : uint8_t { Own, Lhs, Rhs };
+  Source v = Source::Own;
+};
+
 // WebGPU's default maxComputeWorkgroupStorageSize, which every adapter offers.
 inline constexpr int64_t kDefaultWorkgroupBytes = 16384;
 
@@ -66,6 +87,8 @@ struct MatmulProblem {
   // They sum to k and share m, n and the operand layouts; one batch only. Empty: one part.
   std::vector<int64_t> kParts{};
   std::optional<MatmulEpilogue> epilogue{};
+  // Read after the epilogue's buffers (v, then its epilogue's); written last, as `out3`.
+  std::optional<OuterProduct> outer{};
   // Workgroup memory a kernel may use: WebGPU's default limit, or what the device was given.
   int64_t workgroupBytes = kDefaultWorkgroupBytes;
   bool cpuDevice = false;  // EmitOptions::cpuDevice: tiles for lavapipe, not a GPU
@@ -110,7 +133,7 @@ std::string kPartsUnsupported(const MatmulProblem& p, const GemmTiling& g);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the other K parts'
-// pairs, then the epilogue's, then `out` (and `out2`).
+// pairs, then the epilogue's, then the outer product's inputs, then `out` (and `out2`, `out3`).
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 

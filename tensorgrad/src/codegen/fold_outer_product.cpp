@@ -1,0 +1,139 @@
+#include "fold_outer_product.h"
+
+#include <algorithm>
+#include <set>
+
+#include "../ops/matmul_fast.h"
+#include "../ops/op_registry.h"
+#include "fold_epilogue.h"
+#include "fold_transpose.h"
+#include "folded_matmul.h"
+#include "fused_chain.h"
+
+namespace tg::detail {
+namespace {
+
+// The largest outer product folded. On an H200 (2026-11-29, bench/RESULTS.md) the fold took MLP
+// steps at batch 4096 from 0.059 to 0.053 ms pipelined (hidden 64, 4096 × 64) and from 0.104 to
+// 0.097 (hidden 256, 4096 × 256), but at hidden 1024 (4096 × 1024, 16 MB) from 0.674 to
+// 0.679–0.681, though its kernel alone took 9.8 µs against 13.6 for the two it replaced: in one
+// pass the step's levels cost 10 µs more (not isolated). Folding with 1 or 2 rows a workgroup
+// instead of 4 was slower still.
+constexpr int64_t kMaxFoldedElements = int64_t{1} << 21;
+
+bool hasPermute(const Graph& graph, const std::vector<int>& group) {
+  return std::any_of(group.begin(), group.end(), [&](int m) {
+    return graph.ops[static_cast<size_t>(m)].kind == OpKind::Permute;
+  });
+}
+
+// Whether computing `group` on matmul op `matmul`'s value needs a helper function (which the
+// other epilogue of the kernel might define too).
+bool needsHelper(const Graph& graph, int matmul, const std::vector<int>& group) {
+  FusedChain probe(graph, group, 0);
+  probe.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");
+  probe.value(graph.ops[static_cast<size_t>(group.back())].out, "o");
+  return !probe.preamble().empty();
+}
+
+}  // namespace
+
+OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
+                             const std::vector<std::vector<int>>& groups,
+                             const std::vector<int>& epilogueOf,
+                             const std::vector<int>& epilogueFrom,
+                             const std::vector<int>& secondOf, const std::vector<int>& sumOf,
+                             const std::vector<std::vector<int>>& summedInto,
+                             const std::vector<int>& summedBy,
+                             const std::vector<std::array<int, 2>>& permuteOf,
+                             int64_t workgroupBytes, bool cpuDevice) {
+  const size_t n = graph.ops.size();
+  OuterFolds f{.outerOf = std::vector<int>(n, -1), .folded = std::vector<bool>(n, false)};
+  if (groups.empty()) return f;
+  const auto at = [](const std::vector<int>& v, int i) {
+    return v.empty() ? -1 : v[static_cast<size_t>(i)];
+  };
+  const auto plain = [&](int m) {  // a product no other fold sums, sums into or replaces
+    return graph.ops[static_cast<size_t>(m)].kind == OpKind::Matmul && at(sumOf, m) < 0 &&
+           at(summedBy, m) < 0 && (summedInto.empty() || summedInto[static_cast<size_t>(m)].empty());
+  };
+  for (size_t place = 0; place < n; ++place) {
+    if (f.folded[place]) continue;
+    int m = at(epilogueFrom, static_cast<int>(place));
+    if (m < 0 && isMatmul(graph.ops[place].kind) && at(epilogueOf, static_cast<int>(place)) < 0)
+      m = static_cast<int>(place);
+    if (m < 0 || !plain(m)) continue;
+    const Op& mm = graph.ops[static_cast<size_t>(m)];
+    const std::array<int, 2> permutes = permutesOf(permuteOf, m);
+    if (permutes[0] >= 0 || graph.tensor(mm.out).shape.back() != 1) continue;
+    const int64_t rows = shapeSize(graph.tensor(mm.out).shape);
+    if (rows == 0 || graph.tensor(mm.inputs[0]).shape.back() == 0) continue;
+    size_t bindings = 3;  // lhs, rhs, out
+    if (static_cast<int>(place) != m) {
+      if (hasPermute(graph, groups[place])) continue;  // stored at another index
+      std::vector<int> external;
+      matmulEpilogue(graph, m, groups[place], external);
+      bindings += external.size();
+    }
+    const MatmulProblem problem = foldedProblem(graph, m, permutes, {}, workgroupBytes, cpuDevice);
+    const GemmTiling tiling = chooseTiling(problem);
+    if (tiling.form != GemmTiling::Form::SplitK ||
+        tiling.workgroupBytes() + tiling.bm * 4 > workgroupBytes)
+      continue;
+    const int stored = graph.ops[place].out;
+    const int secondEnd = at(secondOf, static_cast<int>(place));
+    const int second = secondEnd < 0 ? -1 : graph.ops[static_cast<size_t>(secondEnd)].out;
+    if (second >= 0) ++bindings;
+    int first = m;  // the kernel's first op (a folded permute of the rhs may come before)
+    for (int p : permutes)
+      if (p >= 0) first = std::min(first, p);
+    for (const int value : {second, stored}) {
+      if (value < 0 || f.outerOf[place] >= 0) continue;
+      for (const int q : use.readers(value)) {
+        if (!plain(q)) continue;
+        const Op& qo = graph.ops[static_cast<size_t>(q)];
+        const std::array<int, 2> qPermutes = permutesOf(permuteOf, q);
+        const std::array<int, 2> sources = operandSources(graph, q, qPermutes);
+        const int64_t cols = graph.tensor(qo.out).shape.back();
+        if (sources[0] != value || graph.tensor(qo.inputs[0]).shape.back() != 1 ||
+            shapeSize(graph.tensor(qo.inputs[0]).shape) != rows ||
+            shapeSize(graph.tensor(sources[1]).shape) != cols ||
+            shapeSize(graph.tensor(qo.out).shape) != rows * cols || cols == 0 ||
+            rows * cols > kMaxFoldedElements)
+          continue;
+        const int qPlace = at(epilogueOf, q) >= 0 ? epilogueOf[static_cast<size_t>(q)] : q;
+        if (at(secondOf, qPlace) >= 0 || f.outerOf[static_cast<size_t>(qPlace)] >= 0) continue;
+        std::vector<int> ops{q};  // Q's own ops: its folded permutes, Q, its epilogue
+        std::vector<int> reads{sources[1]};  // what Q reads
+        if (qPlace != q) {
+          const std::vector<int>& group = groups[static_cast<size_t>(qPlace)];
+          if (hasPermute(graph, group) || needsHelper(graph, q, group)) continue;
+          ops.insert(ops.end(), group.begin(), group.end());
+          std::vector<int> external;
+          matmulEpilogue(graph, q, group, external);
+          reads.insert(reads.end(), external.begin(), external.end());
+        }
+        for (int p : qPermutes)
+          if (p >= 0) ops.push_back(p);
+        // Buffers the product reads already are read through its bindings.
+        const std::array<int, 2> own = operandSources(graph, m, permutes);
+        const std::set<int> bound(reads.begin(), reads.end());
+        const size_t more = static_cast<size_t>(std::count_if(
+            bound.begin(), bound.end(), [&](int t) { return t != own[0] && t != own[1]; }));
+        if (bindings + more + 1 > kMaxStorageBuffersPerKernel) continue;
+        // Q now reads at `place` and writes there, not at its own place.
+        if (!std::all_of(reads.begin(), reads.end(), [&](int t) {
+              return use.untouched(t, static_cast<int>(place), qPlace);
+            }))
+          continue;
+        if (!use.idle(graph.ops[static_cast<size_t>(qPlace)].out, first, qPlace, ops)) continue;
+        f.outerOf[place] = q;
+        f.folded[static_cast<size_t>(q)] = f.folded[static_cast<size_t>(qPlace)] = true;
+        break;
+      }
+    }
+  }
+  return f;
+}
+
+}  // namespace tg::detail
