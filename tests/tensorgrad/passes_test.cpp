@@ -269,4 +269,24 @@ TEST(Schedule, GathersSlowKernelsIntoSharedLevels) {
   EXPECT_LE(slowLevels.size(), 14u);
 }
 
+// Within a level the kernels with the most work (threads × loop length) dispatch first, so a
+// long product takes the GPU before the short kernels beside it; levels stay in order.
+TEST(Schedule, ALevelDispatchesItsLongestWorkFirst) {
+  tg_models::Transformer transformer;
+  const tg::CompiledIR ir = tg::trace(tg_models::transformerSpec(transformer));
+  const tg::DispatchSchedule s = tg::scheduleDispatches(ir.kernels);
+  const auto work = [&](size_t k) {
+    return static_cast<double>(ir.kernels[k].threads) * static_cast<double>(ir.kernels[k].loopLength);
+  };
+  size_t reordered = 0;  // levels whose op order was not their work order
+  for (size_t p = 1; p < s.order.size(); ++p) {
+    const size_t a = s.order[p - 1], b = s.order[p];
+    ASSERT_LE(s.level[a], s.level[b]);
+    if (s.level[a] != s.level[b]) continue;
+    EXPECT_GE(work(a), work(b)) << "kernels " << a << " and " << b << " of level " << s.level[a];
+    reordered += a > b;
+  }
+  EXPECT_GT(reordered, 0u);
+}
+
 }  // namespace

@@ -5,8 +5,9 @@
 // nearly one per kernel. Hazards are computed on buffer ids, so pooled buffers are respected.
 // The number of levels is the minimum (the longest dependency chain); within that, kernels with
 // long per-thread loops (KernelSpec::loopLength) that have slack are gathered into shared
-// levels, since a level lasts as long as its slowest kernel. Reordering independent kernels
-// changes no result: every kernel computes the same values in any order.
+// levels, since a level lasts as long as its slowest kernel; within a level, the kernels with
+// the most work (threads × loop length) dispatch first. Reordering independent kernels changes
+// no result: every kernel computes the same values in any order.
 #pragma once
 
 #include "tensorgrad/codegen.h"
