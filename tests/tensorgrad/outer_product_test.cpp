@@ -26,7 +26,9 @@ using Case = tg_test::MatmulCase;
 
 using F = tg::detail::GemmTiling::Form;
 
-Case withValues(tg::Graph g) { return tg_test::withUniformValues(std::move(g), 47); }
+Case withValues(tg::Graph g) {
+  return tg_test::withUniformValues(std::move(g), 47);
+}
 
 // The MLP's last two layers and loss: h = relu(x·W + b1) [m, k], out = h·w + b [m, 1],
 // loss = mean((out − y)²), every parameter's gradient captured. `fromOutputs` rewrites the
@@ -139,6 +141,21 @@ TEST(OuterProduct, OnlyProductsOfAtMost2To21ElementsFold) {
   EXPECT_EQ(outerKernels(lossHeadCase(2048, 1, 1024).graph), 1u);
 }
 
+TEST(OuterProduct, AnEpilogueReadingTheProductsOwnOutputKeepsItsKernel) {
+  // q + p reads p through a broadcast: the kernel stores p, but only the invocation storing a
+  // row may read it back before the kernel ends.
+  const Case c = withValues(tg::traceFn([&] {
+    const tg::Tensor h = tg::paramInput("h", {37, 300});
+    const tg::Tensor w = tg::paramInput("w", {300, 1});
+    const tg::Tensor v = tg::paramInput("v", {1, 20});
+    const tg::Tensor p = tg::matmul(h, w);
+    return std::vector<tg::Tensor>{tg::capture("p", p),
+                                   tg::capture("q", tg::add(tg::matmul(p, v), p))};
+  }));
+  EXPECT_EQ(outerKernels(c.graph), 0u);
+  expectMatchesCpu(c);
+}
+
 TEST(OuterProduct, AnOperandComputedAfterTheProductKeepsItsKernel) {
   const Case c = plainCase(37, 300, 20, true);
   EXPECT_EQ(outerKernels(c.graph), 0u);
@@ -155,7 +172,8 @@ TEST(OuterProduct, OnlyASplitKFormWithRoomForTheRowValuesTakesIt) {
     const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
     ASSERT_GE(folds.outer, 0);
     for (const tg::detail::GemmTiling& g :
-         {tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
+         {tg::detail::GemmTiling{
+              .form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
           tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4}})
       EXPECT_THROW(tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, g),
                    std::logic_error);
@@ -175,9 +193,12 @@ INSTANTIATE_TEST_SUITE_P(
     FastMatmul, ForcedOuterProductTiling,
     testing::Values(
         // A tree over 256 slices; slices summed in order (256 outputs, 256 invocations); one slice.
-        tg::detail::GemmTiling{.form = F::SplitK, .bm = 4, .bn = 1, .tm = 4, .tn = 1, .slices = 256},
-        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 8},
-        tg::detail::GemmTiling{.form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
+        tg::detail::GemmTiling{
+            .form = F::SplitK, .bm = 4, .bn = 1, .tm = 4, .tn = 1, .slices = 256},
+        tg::detail::GemmTiling{
+            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 8},
+        tg::detail::GemmTiling{
+            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 1, .tn = 1, .slices = 1}),
     tilingName);
 
 }  // namespace

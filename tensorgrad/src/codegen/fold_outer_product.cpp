@@ -1,7 +1,6 @@
 #include "fold_outer_product.h"
 
 #include <algorithm>
-#include <set>
 
 #include "../ops/matmul_fast.h"
 #include "../ops/op_registry.h"
@@ -38,15 +37,12 @@ bool needsHelper(const Graph& graph, int matmul, const std::vector<int>& group) 
 
 }  // namespace
 
-OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
-                             const std::vector<std::vector<int>>& groups,
-                             const std::vector<int>& epilogueOf,
-                             const std::vector<int>& epilogueFrom,
-                             const std::vector<int>& secondOf, const std::vector<int>& sumOf,
-                             const std::vector<std::vector<int>>& summedInto,
-                             const std::vector<int>& summedBy,
-                             const std::vector<std::array<int, 2>>& permuteOf,
-                             int64_t workgroupBytes, bool cpuDevice) {
+OuterFolds foldOuterProducts(
+    const Graph& graph, const BufferUse& use, const std::vector<std::vector<int>>& groups,
+    const std::vector<int>& epilogueOf, const std::vector<int>& epilogueFrom,
+    const std::vector<int>& secondOf, const std::vector<int>& sumOf,
+    const std::vector<std::vector<int>>& summedInto, const std::vector<int>& summedBy,
+    const std::vector<std::array<int, 2>>& permuteOf, int64_t workgroupBytes, bool cpuDevice) {
   const size_t n = graph.ops.size();
   OuterFolds f{.outerOf = std::vector<int>(n, -1), .folded = std::vector<bool>(n, false)};
   if (groups.empty()) return f;
@@ -55,7 +51,8 @@ OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
   };
   const auto plain = [&](int m) {  // a product no other fold sums, sums into or replaces
     return graph.ops[static_cast<size_t>(m)].kind == OpKind::Matmul && at(sumOf, m) < 0 &&
-           at(summedBy, m) < 0 && (summedInto.empty() || summedInto[static_cast<size_t>(m)].empty());
+           at(summedBy, m) < 0 &&
+           (summedInto.empty() || summedInto[static_cast<size_t>(m)].empty());
   };
   for (size_t place = 0; place < n; ++place) {
     if (f.folded[place]) continue;
@@ -103,8 +100,13 @@ OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
           continue;
         const int qPlace = at(epilogueOf, q) >= 0 ? epilogueOf[static_cast<size_t>(q)] : q;
         if (at(secondOf, qPlace) >= 0 || f.outerOf[static_cast<size_t>(qPlace)] >= 0) continue;
-        std::vector<int> ops{q};  // Q's own ops: its folded permutes, Q, its epilogue
+        std::vector<int> ops{q};             // Q's own ops: its folded permutes, Q, its epilogue
         std::vector<int> reads{sources[1]};  // what Q reads
+        // Buffers the product reads already are read through its bindings; v and each of the
+        // epilogue's other inputs bind once more.
+        const std::array<int, 2> own = operandSources(graph, m, permutes);
+        const auto binds = [&](int t) { return t != own[0] && t != own[1]; };
+        size_t more = binds(sources[1]) ? 1 : 0;
         if (qPlace != q) {
           const std::vector<int>& group = groups[static_cast<size_t>(qPlace)];
           if (hasPermute(graph, group) || needsHelper(graph, q, group)) continue;
@@ -112,19 +114,18 @@ OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
           std::vector<int> external;
           matmulEpilogue(graph, q, group, external);
           reads.insert(reads.end(), external.begin(), external.end());
+          more += static_cast<size_t>(std::count_if(external.begin(), external.end(), binds));
         }
         for (int p : qPermutes)
           if (p >= 0) ops.push_back(p);
-        // Buffers the product reads already are read through its bindings.
-        const std::array<int, 2> own = operandSources(graph, m, permutes);
-        const std::set<int> bound(reads.begin(), reads.end());
-        const size_t more = static_cast<size_t>(std::count_if(
-            bound.begin(), bound.end(), [&](int t) { return t != own[0] && t != own[1]; }));
         if (bindings + more + 1 > kMaxStorageBuffersPerKernel) continue;
+        // The kernel's own outputs are in memory only for the invocations that stored them.
+        if (std::any_of(reads.begin(), reads.end(),
+                        [&](int t) { return t == stored || t == second; }))
+          continue;
         // Q now reads at `place` and writes there, not at its own place.
-        if (!std::all_of(reads.begin(), reads.end(), [&](int t) {
-              return use.untouched(t, static_cast<int>(place), qPlace);
-            }))
+        if (!std::all_of(reads.begin(), reads.end(),
+                         [&](int t) { return use.untouched(t, static_cast<int>(place), qPlace); }))
           continue;
         if (!use.idle(graph.ops[static_cast<size_t>(qPlace)].out, first, qPlace, ops)) continue;
         f.outerOf[place] = q;

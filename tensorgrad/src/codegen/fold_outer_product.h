@@ -24,22 +24,19 @@ struct OuterFolds {
 };
 
 // Folds outer product Q (a Matmul op, K = 1, one batch, at most 2^21 elements; its operands'
-// folded permutes change no element's place) into the kernel of matrix-vector product P at `place` when P is a Matmul
-// of n = 1 whose chosen tiling is split-K, its lhs unpermuted, not summed into or summing other
-// products, not an identity sum, its epilogue unpermuted; Q's lhs is the value that kernel
-// stores, or its second output, of M elements; Q has no second output, no sums, an unpermuted
-// epilogue (`epilogueOf`) with no helper functions; what Q reads besides that value is not
-// rewritten between `place` and Q's place, and nothing but Q's own ops touches Q's output
-// buffer between P's first op and Q's place (a pooled plan may share it); and the kernel stays
-// within 8 storage buffers.
-OuterFolds foldOuterProducts(const Graph& graph, const BufferUse& use,
-                             const std::vector<std::vector<int>>& groups,
-                             const std::vector<int>& epilogueOf,
-                             const std::vector<int>& epilogueFrom,
-                             const std::vector<int>& secondOf, const std::vector<int>& sumOf,
-                             const std::vector<std::vector<int>>& summedInto,
-                             const std::vector<int>& summedBy,
-                             const std::vector<std::array<int, 2>>& permuteOf,
-                             int64_t workgroupBytes, bool cpuDevice);
+// folded permutes change no element's place) into the kernel of matrix-vector product P at `place`
+// when P is a Matmul of n = 1 whose chosen tiling is split-K, its lhs unpermuted, not summed into
+// or summing other products, not an identity sum, its epilogue unpermuted; Q's lhs is the value
+// that kernel stores, or its second output, of M elements; Q has no second output, no sums, an
+// unpermuted epilogue (`epilogueOf`) with no helper functions; what Q reads besides that value is
+// none of the kernel's outputs and is not rewritten between `place` and Q's place, and nothing
+// but Q's own ops touches Q's output buffer between P's first op and Q's place (a pooled plan may
+// share it); and the kernel stays within 8 storage buffers.
+OuterFolds foldOuterProducts(
+    const Graph& graph, const BufferUse& use, const std::vector<std::vector<int>>& groups,
+    const std::vector<int>& epilogueOf, const std::vector<int>& epilogueFrom,
+    const std::vector<int>& secondOf, const std::vector<int>& sumOf,
+    const std::vector<std::vector<int>>& summedInto, const std::vector<int>& summedBy,
+    const std::vector<std::array<int, 2>>& permuteOf, int64_t workgroupBytes, bool cpuDevice);
 
 }  // namespace tg::detail

@@ -186,7 +186,8 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
     w += outerV4 && !p.outer->wgsl4.empty() ? p.outer->wgsl4 : p.outer->wgsl;
     outBinding += static_cast<int64_t>(p.outer->bindings);
     // The operands' buffers, element by element and 4 at a time, for the outer product.
-    for (const auto& [f, name, vec] : {std::tuple{std::string("lhs"), p.lhs, vecA}, {std::string("rhs"), p.rhs, vecB}}) {
+    for (const auto& [f, name, vec] :
+         {std::tuple{std::string("lhs"), p.lhs, vecA}, {std::string("rhs"), p.rhs, vecB}}) {
       w += "fn " + f + "Element(i : u32) -> f32 {\n  return " +
            (vec ? name + "[i / 4u][i % 4u]" : name + "[i]") + ";\n}\n";
       w += "fn " + f + "Vec4(q : u32) -> vec4<f32> {\n  return " +
