@@ -41,16 +41,19 @@ class DirectWrites : public ShimTest {
 
 TEST_F(DirectWrites, AnIdleBufferIsWrittenAtOnceAndABusyOneInQueueOrder) {
   // A kernel long enough that the write below happens while it runs; the copy of `in` submitted
-  // after it reads whatever `in` holds once the kernel is done. How long it runs is up to the machine (a
-  // loaded 2-core CI runner once finished it before the host wrote): a try whose write found the
-  // buffer idle still checks what the copy read, and the next try spins four times longer.
+  // after it reads whatever `in` holds once the kernel is done. How long it runs is up to the
+  // machine (a loaded 2-core CI runner once finished it before the host wrote): a try whose write
+  // found the buffer idle still checks what the copy read, and the next try runs four times as
+  // many workgroups. llvmpipe ends an invocation's loops after 65535 iterations in all (a loop of
+  // 2^26 ran 65535 times, well under a millisecond, so every try could lose the race): the
+  // length is in the workgroups, each invocation looping 60000 times.
   auto spin = Pipeline(R"(#version 450
-layout(local_size_x = 1) in;
+layout(local_size_x = 64) in;
 layout(set = 0, binding = 0, std430) buffer S { uint s[]; };
 void main() {
-  uint x = s[0];
-  for (uint i = 0u; i < s[1]; ++i) x = x * 1664525u + 1013904223u;
-  s[2] = x;
+  uint x = s[0] + gl_GlobalInvocationID.x;
+  for (uint i = 0u; i < 60000u; ++i) x = x * 1664525u + 1013904223u;
+  if (x == s[1]) s[2] = x;
 })");
   auto in = Writable("in");
   auto probe1 = MakeBuffer(16, BufferUsage::MapRead | BufferUsage::CopyDst, "probe 1");
@@ -58,9 +61,8 @@ void main() {
 
   bool staged = false;
   uint64_t direct = 0;
-  for (uint32_t iterations = 1u << 26; !staged && iterations != 0; iterations <<= 2) {  // to 2^30
-    auto scratch = Upload(std::vector<uint32_t>{1, iterations, 0, 0}, BufferUsage::Storage,
-                          "scratch");
+  for (uint32_t workgroups = 256; !staged && workgroups <= 4096; workgroups *= 4) {
+    auto scratch = Upload(std::vector<uint32_t>{1, 0, 0, 0}, BufferUsage::Storage, "scratch");
     auto spinGroup = Group(spin, 0, {scratch});
     WaitIdle();
 
@@ -68,13 +70,13 @@ void main() {
     Write(in, 11);  // nothing uses `in`: written at once
     ASSERT_EQ(wgpu::GetDirectBufferWritesForTesting(), direct + 1);
 
-    DispatchOne(spin, spinGroup);
+    DispatchOne(spin, spinGroup, workgroups);
     auto encoder = device.CreateCommandEncoder();
     encoder.CopyBufferToBuffer(in, 0, probe1, 0, 16);
     Submit(encoder);
     Write(in, 22);  // while the copy above, queued behind the kernel, still reads `in`: staged
     staged = wgpu::GetDirectBufferWritesForTesting() == direct + 1;
-    EXPECT_EQ(MapFirstWord(probe1), 11u) << iterations << " iterations, "
+    EXPECT_EQ(MapFirstWord(probe1), 11u) << workgroups << " workgroups, "
                                          << (staged ? "staged" : "written at once");
   }
   ASSERT_TRUE(staged) << "every write found the spinning kernel already done";

@@ -144,12 +144,13 @@ void ShimTest::Submit(const wgpu::CommandEncoder& encoder) {
   queue.Submit(1, &commands);
 }
 
-void ShimTest::DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group) {
+void ShimTest::DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group,
+                           uint32_t workgroups) {
   auto encoder = device.CreateCommandEncoder();
   auto pass = encoder.BeginComputePass();
   pass.SetPipeline(pipeline);
   pass.SetBindGroup(0, group);
-  pass.DispatchWorkgroups(1);
+  pass.DispatchWorkgroups(workgroups);
   pass.End();
   Submit(encoder);
 }

@@ -51,7 +51,9 @@ class ShimTest : public ::testing::Test {
                         std::vector<wgpu::Buffer> buffers, std::string label = "");
   void Submit(const wgpu::CommandEncoder& encoder);
   // One compute pass dispatching one workgroup of `pipeline` with `group` at index 0, submitted.
-  void DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group);
+  // One dispatch of `workgroups` workgroups, in a submission of its own.
+  void DispatchOne(const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group,
+                   uint32_t workgroups = 1);
   // Waits for a future, failing the test on timeout.
   void Wait(wgpu::Future future);
   void WaitIdle();

@@ -121,7 +121,7 @@ std::string planText(const Subject& s);
 
 struct LevelRow {
   int level = 0;
-  std::vector<size_t> kernels;  // dispatch indices
+  std::vector<size_t> kernels;  // dispatch indices, in the order the runtime dispatches them
   std::vector<std::pair<std::string, size_t>> kinds;
   int64_t longestLoop = 0;
 };

@@ -50,12 +50,14 @@ std::string planText(const Subject& s) {
 
 std::vector<LevelRow> levelRows(const Subject& s) {
   std::vector<LevelRow> rows(static_cast<size_t>(std::max(0, s.schedule.levels)));
-  for (size_t i = 0; i < s.kernels.size(); ++i) {
-    const tg::KernelSpec& k = s.ir.kernels[s.kernels[i]];
+  std::map<size_t, size_t> dispatchIndex;  // kernel list index → dispatch index
+  for (size_t i = 0; i < s.kernels.size(); ++i) dispatchIndex[s.kernels[i]] = i;
+  // In the schedule's order, as the runtime dispatches them (most work first within a level).
+  for (size_t k : s.schedule.order) {
     // Levels count from 1.
-    LevelRow& r = rows.at(static_cast<size_t>(s.schedule.level.at(s.kernels[i]) - 1));
-    r.kernels.push_back(i);
-    r.longestLoop = std::max(r.longestLoop, k.loopLength);
+    LevelRow& r = rows.at(static_cast<size_t>(s.schedule.level.at(k) - 1));
+    r.kernels.push_back(dispatchIndex.at(k));
+    r.longestLoop = std::max(r.longestLoop, s.ir.kernels[k].loopLength);
   }
   for (size_t l = 0; l < rows.size(); ++l) {
     rows[l].level = static_cast<int>(l) + 1;
@@ -71,7 +73,7 @@ std::string scheduleText(const Subject& s) {
   std::ostringstream os;
   os << s.title << ": " << s.kernels.size() << " kernels in " << s.schedule.levels
      << " levels (a barrier between levels; kernels of a level touch no buffer another of it "
-        "writes)\n\n";
+        "writes, and dispatch in the order listed)\n\n";
   for (const LevelRow& r : levelRows(s)) {
     std::string kinds, kernels;
     for (const auto& [kind, n] : r.kinds)
