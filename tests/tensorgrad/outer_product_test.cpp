@@ -106,13 +106,16 @@ TEST(OuterProduct, TheMaskReadFromTheProductsLhsBindsNothingMore) {
   // matrix-vector product (h, w, b, y, out, the gradient) and the outer product's output.
   const Case c = lossHeadCase(37, 5, 300);
   const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
+  size_t folded = 0;
   for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
     if (k.wgsl.find("out3") == std::string::npos) continue;
+    ++folded;
     EXPECT_EQ(k.bindings.size(), 7u);
     EXPECT_EQ(k.outputs, 3);
     EXPECT_NE(k.wgsl.find("lhsVec4(q)"), std::string::npos) << k.wgsl;
     EXPECT_NE(k.wgsl.find("rhsVec4(j / 4u)"), std::string::npos) << k.wgsl;
   }
+  EXPECT_EQ(folded, 1u);
 }
 
 TEST(OuterProduct, AProductOfTheStoredValueWithoutEpilogues) {
@@ -167,8 +170,10 @@ TEST(OuterProduct, OnlyASplitKFormWithRoomForTheRowValuesTakesIt) {
   // of 16 slices fill WebGPU's 16 KiB alone. A tiled form has no such pass.
   const Case c = lossHeadCase(37, 5, 300);
   const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
+  size_t folded = 0;
   for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
     if (k.wgsl.find("out3") == std::string::npos) continue;
+    ++folded;
     const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
     ASSERT_GE(folds.outer, 0);
     for (const tg::detail::GemmTiling& g :
@@ -178,6 +183,7 @@ TEST(OuterProduct, OnlyASplitKFormWithRoomForTheRowValuesTakesIt) {
       EXPECT_THROW(tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, g),
                    std::logic_error);
   }
+  EXPECT_EQ(folded, 1u);
 }
 
 class ForcedOuterProductTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};

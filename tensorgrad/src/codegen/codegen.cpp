@@ -141,6 +141,26 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   const auto permutesOf = [&](size_t m) {
     return detail::permutesOf(folds.permuteOf, static_cast<int>(m));
   };
+  // The kernel of the fast matmul standing at op `place`: matmul `m` (the place itself, or the
+  // matmul whose epilogue ends there) with its second output, the products summed into it and
+  // the outer product it computes.
+  const auto matmulKernelAt = [&](size_t place, int m) {
+    detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)), .second = secondAt(place)};
+    if (m != static_cast<int>(place)) f.epilogue = groups[place];
+    if (!summedInto.empty())
+      for (int p : summedInto[static_cast<size_t>(m)]) {
+        f.summed.push_back(p);
+        f.summedPermutes.push_back(permutesOf(static_cast<size_t>(p)));
+      }
+    if (!outer.outerOf.empty() && outer.outerOf[place] >= 0) {
+      f.outer = outer.outerOf[place];
+      f.outerPermutes = permutesOf(static_cast<size_t>(f.outer));
+      if (const int end = epilogueOf[static_cast<size_t>(f.outer)]; end >= 0)
+        f.outerEpilogue = groups[static_cast<size_t>(end)];
+    }
+    return detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt, workgroupBytes,
+                                      options.cpuDevice);
+  };
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
@@ -159,20 +179,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       continue;
     }
     if (!outer.outerOf.empty() && outer.outerOf[i] >= 0) {  // that matrix-vector product
-      const int m = !epilogueFrom.empty() && epilogueFrom[i] >= 0 ? epilogueFrom[i]
-                                                                   : static_cast<int>(i);
-      const int q = outer.outerOf[i];
-      const int qPlace = epilogueOf[static_cast<size_t>(q)] >= 0
-                             ? epilogueOf[static_cast<size_t>(q)]
-                             : q;
-      detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)),
-                            .second = secondAt(i),
-                            .outer = q,
-                            .outerPermutes = permutesOf(static_cast<size_t>(q))};
-      if (m != static_cast<int>(i)) f.epilogue = groups[i];
-      if (qPlace != q) f.outerEpilogue = groups[static_cast<size_t>(qPlace)];
-      kernels.push_back(detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt,
-                                                   workgroupBytes, options.cpuDevice));
+      kernels.push_back(matmulKernelAt(
+          i, !epilogueFrom.empty() && epilogueFrom[i] >= 0 ? epilogueFrom[i] : static_cast<int>(i)));
       continue;
     }
     if (!summedBy.empty() && summedBy[i] >= 0) {  // added in another product's K loop
@@ -203,17 +211,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       continue;
     }
     if (!epilogueFrom.empty() && epilogueFrom[i] >= 0) {  // a matmul with this group in its store
-      const int m = epilogueFrom[i];
-      detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)),
-                            .epilogue = groups[i],
-                            .second = secondAt(i)};
-      if (!summedInto.empty())
-        for (int p : summedInto[static_cast<size_t>(m)]) {
-          f.summed.push_back(p);
-          f.summedPermutes.push_back(permutesOf(static_cast<size_t>(p)));
-        }
-      kernels.push_back(detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt,
-                                                   workgroupBytes, options.cpuDevice));
+      kernels.push_back(matmulKernelAt(i, epilogueFrom[i]));
       continue;
     }
     if (!epilogueOf.empty() && epilogueOf[i] >= 0) {  // computed at its epilogue's place
@@ -221,9 +219,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       continue;
     }
     if (!secondOf.empty() && secondOf[i] >= 0) {  // a matmul storing its product and a second output
-      kernels.push_back(detail::foldedMatmulKernel(
-          graph, plan, static_cast<int>(i), {.permutes = permutesOf(i), .second = secondAt(i)},
-          std::nullopt, workgroupBytes, options.cpuDevice));
+      kernels.push_back(matmulKernelAt(i, static_cast<int>(i)));
       continue;
     }
     const bool folded = !folds.folded.empty() && folds.folded[i];

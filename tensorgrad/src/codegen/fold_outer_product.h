@@ -3,8 +3,8 @@
 // second output of that product's kernel, and h's gradient g·wᵀ masked by h > 0: a K = 1
 // product of M × K stores. The second kernel waits a dispatch level for g and reads h again
 // (the mask). But a split-K matrix-vector workgroup ends holding g for its rows, so it can write
-// those rows of g·wᵀ itself: the outer product's kernel and its level go, and h's mask is read
-// where the workgroup has just read h (through the cache).
+// those rows of g·wᵀ itself: the outer product's kernel and its level go, and each invocation
+// reads h's mask at the elements it has just read for the product.
 #pragma once
 
 #include <array>

@@ -84,16 +84,22 @@ std::string store(const MatmulProblem& p, const std::string& idx, const std::str
 }
 
 // The outer product's pass (p.outer), after every row value of the workgroup's BM rows is in
-// uS: element (r, j) = uS[r - row0] · orhs[j], through its epilogue, 4 columns an iteration
-// where n allows (invocation lid then writes columns 4·lid + 4·inv·t of each row: for a
-// [m, K]·[K, 1] product whose lanes read k = 4·lid, the columns it read).
+// uS: element (r, j) = uS[r - row0] · v[j], through its epilogue, 4 columns an iteration where n
+// allows. Iteration e = lid + invocations·t covers vec4 e mod (n / 4) of row e / (n / 4): where
+// a row has as many vec4s as the workgroup has invocations, lid writes columns 4·lid .. 4·lid + 3
+// of every row, the k its split-K lanes read of a [m, K]·[K, 1] product with K = n.
+// The outer product's read of v at column j (4 columns from j where its n allows).
+std::string outerV(const OuterProduct& o) {
+  const bool v4 = o.n % 4 == 0;
+  const std::string from = o.v == OuterProduct::Source::Lhs ? "lhs" : "rhs";
+  return o.v == OuterProduct::Source::Own ? (v4 ? "orhs[j / 4u]" : "orhs[j]")
+                                          : (v4 ? from + "Vec4(j / 4u)" : from + "Element(j)");
+}
+
 std::string outerPass(const MatmulProblem& p, const GemmTiling& g) {
   const OuterProduct& o = *p.outer;
   const bool v4 = o.n % 4 == 0;
-  const std::string from = o.v == OuterProduct::Source::Lhs ? "lhs" : "rhs";
-  const std::string v = o.v == OuterProduct::Source::Own
-                            ? (v4 ? "orhs[j / 4u]" : "orhs[j]")
-                            : (v4 ? from + "Vec4(j / 4u)" : from + "Element(j)");
+  const std::string v = outerV(o);
   const int64_t per = v4 ? o.n / 4 : o.n;  // iterations a row
   std::string w = "  workgroupBarrier();\n";
   w += "  for (var e = lid; e < " + u(g.bm * per) + "; e += " + u(g.invocations()) + ") {\n";
@@ -183,18 +189,24 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
     if (p.outer->v == OuterProduct::Source::Own)
       w += "@group(0) @binding(" + n(outBinding++) + ") var<storage, read> orhs : " +
            std::string(arr(outerV4)) + ";\n";
-    w += outerV4 && !p.outer->wgsl4.empty() ? p.outer->wgsl4 : p.outer->wgsl;
+    const std::string& epilogue =
+        outerV4 && !p.outer->wgsl4.empty() ? p.outer->wgsl4 : p.outer->wgsl;
+    w += epilogue;
     outBinding += static_cast<int64_t>(p.outer->bindings);
-    // The operands' buffers, element by element and 4 at a time, for the outer product.
+    // The operands' buffers, element by element and 4 at a time, where the outer product reads
+    // them.
+    const std::string reads = epilogue + outerV(*p.outer);
     for (const auto& [f, name, vec] :
          {std::tuple{std::string("lhs"), p.lhs, vecA}, {std::string("rhs"), p.rhs, vecB}}) {
-      w += "fn " + f + "Element(i : u32) -> f32 {\n  return " +
-           (vec ? name + "[i / 4u][i % 4u]" : name + "[i]") + ";\n}\n";
-      w += "fn " + f + "Vec4(q : u32) -> vec4<f32> {\n  return " +
-           (vec ? name + "[q]"
-                : "vec4<f32>(" + name + "[q * 4u], " + name + "[q * 4u + 1u], " + name +
-                      "[q * 4u + 2u], " + name + "[q * 4u + 3u])") +
-           ";\n}\n";
+      if (reads.find(f + "Element(") != std::string::npos)
+        w += "fn " + f + "Element(i : u32) -> f32 {\n  return " +
+             (vec ? name + "[i / 4u][i % 4u]" : name + "[i]") + ";\n}\n";
+      if (reads.find(f + "Vec4(") != std::string::npos)
+        w += "fn " + f + "Vec4(q : u32) -> vec4<f32> {\n  return " +
+             (vec ? name + "[q]"
+                  : "vec4<f32>(" + name + "[q * 4u], " + name + "[q * 4u + 1u], " + name +
+                        "[q * 4u + 2u], " + name + "[q * 4u + 3u])") +
+             ";\n}\n";
     }
   }
   w += "@group(0) @binding(" + n(outBinding) + ") var<storage, read_write> out : " +

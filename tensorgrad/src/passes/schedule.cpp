@@ -91,11 +91,11 @@ DispatchSchedule scheduleDispatches(const std::vector<KernelSpec>& kernels) {
     s.order.push_back(k);
     s.levels = std::max(s.levels, s.level[k]);
   }
-  // Within a level, the kernels with the most work (threads × loop length) first: a GPU starts a
-  // level's dispatches in order, so a long product takes the SMs at once and short kernels fill
-  // what it leaves, instead of the product's workgroups waiting behind theirs. On an H200
-  // (2026-11-29, bench/RESULTS.md) MLP steps pipelined: hidden 64 batch 256 0.041 → 0.038 ms,
-  // 1024 × 256 0.101 → 0.097, 1024 × 4096 0.672 → 0.669; transformer D256 1.71 → 1.69.
+  // Within a level, the kernels with the most work (threads × loop length) first. On an H200
+  // (2026-11-29, bench/RESULTS.md), against op order, MLP steps pipelined: hidden 64 batch 256
+  // 0.041 → 0.038 ms, 1024 × 256 0.101 → 0.097, 1024 × 4096 0.672 → 0.669; transformer D256
+  // 1.71 → 1.69. The likely reason (not profiled): a GPU starts a level's dispatches in order, so
+  // a long product then takes the SMs first and short kernels fill what it leaves.
   const auto work = [&](size_t k) {
     return static_cast<double>(kernels[k].threads) * static_cast<double>(kernels[k].loopLength);
   };
