@@ -63,9 +63,9 @@ struct OuterProduct {
   std::string wgsl{}, wgsl4{};
   size_t bindings = 0;  // the epilogue's buffers
   // Where v is read: its own binding `orhs`, or the buffer of this product's lhs or rhs (one
-  // the kernel binds already). The kernel defines `lhsElement(i)`, `lhsVec4(q)`,
-  // `rhsElement(i)` and `rhsVec4(q)` (element i, elements 4q .. 4q + 3 of the operand's
-  // buffer) for the epilogue's reads of those buffers too (FusedChain::reuse).
+  // the kernel binds already). Of `lhsElement(i)`, `lhsVec4(q)`, `rhsElement(i)` and
+  // `rhsVec4(q)` (element i, elements 4q .. 4q + 3 of the operand's buffer), the kernel defines
+  // those that this read or the epilogue calls (its reads of those buffers, FusedChain::reuse).
   enum class Source : uint8_t { Own, Lhs, Rhs };
   Source v = Source::Own;
 };
