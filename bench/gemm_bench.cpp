@@ -11,7 +11,8 @@
 //
 // TG_GEMM_TILINGS (read by this bench only) adds BM_Tiling cases that force fast-set tilings on
 // the same shapes, for tuning chooseTiling: a comma-separated list of t:BM:BN:BK:TM:TN (tiled)
-// (t:BM:BN:BK:TM:TN:LANEROWS with a lane layout) and s:BM:BN:TM:TN:SLICES (split-K), e.g.
+// (t:BM:BN:BK:TM:TN:LANEROWS with a lane layout, t:BM:BN:BK:TM:TN:LANEROWS:2 with sliced K) and
+// s:BM:BN:TM:TN:SLICES (split-K), e.g.
 // TG_GEMM_TILINGS=t:128:128:32:8:8,t:128:128:32:8:8:4,s:1:4:1:4:256. A forced tiling runs on the
 // whole product: weight gradients are not split across workgroups then.
 // TG_GEMM_WGSL=DIR (read by this bench only) writes each case's matmul kernel there as
@@ -265,9 +266,10 @@ void registerTilings() {
     for (std::string f; std::getline(fields, f, ':');) v.push_back(std::stoll(f));
     using F = tg::detail::GemmTiling::Form;
     tg::detail::GemmTiling t;
-    if (item[0] == 't' && (v.size() == 5 || v.size() == 6)) {
+    if (item[0] == 't' && v.size() >= 5 && v.size() <= 7) {
       t = {.form = F::Tiled, .bm = v[0], .bn = v[1], .bk = v[2], .tm = v[3], .tn = v[4]};
-      if (v.size() == 6) t.laneRows = v[5];
+      if (v.size() >= 6) t.laneRows = v[5];
+      if (v.size() == 7) t.slices = v[6];
     } else if (item[0] == 's' && v.size() == 5) {
       t = {.form = F::SplitK, .bm = v[0], .bn = v[1], .bk = 0, .tm = v[2], .tn = v[3], .slices = v[4]};
     } else {

@@ -279,10 +279,13 @@ TEST(FastMatmul, ChooseTilingTakesADeeperKTileWhereTheDeviceHasTheRoom) {
   EXPECT_EQ(pick(4096, 1024, 1024, 49152).describe(), "tiled 128x256x16 8x16 lanes 4x8");
   // 128×256 only in whole waves of 128 blocks: not 192 (4096 × 1536), not 64 (4096 × 512).
   EXPECT_EQ(pick(4096, 512, 2048, 49152).describe(), "tiled 128x256x16 8x16 lanes 4x8");
-  EXPECT_EQ(pick(4096, 512, 1536, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
+  // Fewer blocks of 128²: two K slices of 8×16 accumulators where K is a whole number of their
+  // tiles (33 KiB), else K tiles of 32 (the same 33 KiB) for one slice of 8×8.
+  EXPECT_EQ(pick(4096, 512, 1536, 49152).describe(), "tiled 128x128x16 8x16 lanes 4x8 s2");
+  EXPECT_EQ(pick(4096, 520, 1536, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
   // 128 blocks of 128²: 128×64 under the default, 128×128 with the room.
   EXPECT_EQ(pick(4096, 2048, 512, 16384).describe(), "tiled 128x64x16 8x4 lanes 8x4");
-  EXPECT_EQ(pick(4096, 2048, 512, 49152).describe(), "tiled 128x128x32 8x8 lanes 16x2");
+  EXPECT_EQ(pick(4096, 2048, 512, 49152).describe(), "tiled 128x128x16 8x16 lanes 4x8 s2");
   EXPECT_EQ(pick(1024, 256, 1024, 32768).describe(), "tiled 128x64x32 8x4 lanes 8x4");
   EXPECT_EQ(pick(1024, 128, 1024, 32768).describe(), "tiled 128x64x16 8x4 lanes 8x4");   // short K
   EXPECT_EQ(pick(512, 1024, 512, 32768, true).describe(), "tiled 64x32x32 4x4 lanes 16x2");  // xᵀ·dy
@@ -410,6 +413,69 @@ TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
                                    kFast, forceTiling(products, t, room));
     }
   }
+}
+
+// Sliced K: two groups of invocations each walk half of K through their own tiles and swap the
+// partial sums of the rows the other stores. K a multiple of both halves' tiles (64, 96, 512 for
+// BK 16; also 32 for BK 8), edges in M and N, both operand layouts, batches with a shared rhs
+// (rows folded, and not, under a transposed lhs) and a batched one; on the shim's device (8×16
+// accumulators as chooseTiling's 128×256 blocks have, and 8×8) and in Dawn (within WebGPU's
+// default 16 KiB).
+std::vector<Product> slicedKProducts() {
+  return {
+      {{129, 32}, {32, 127}},                  // M one past 128, N one short; K one tile a half
+      {{128, 64}, {64, 128}},                  // every extent a tile multiple
+      {{65, 96}, {96, 63}, true},              // transposed lhs, M % 4 = 1: scalar loads
+      {{64, 64}, {64, 64}, true, true},        // both transposed, vec4-aligned
+      {{2, 65, 64}, {2, 64, 63}, false, true}, // batched rhs, transposed
+      {{3, 40, 64}, {64, 20}, true},           // transposed lhs with a shared rhs
+      {{2, 31, 64}, {64, 129}},                // shared rhs: 62 rows folded
+      {{132, 512}, {512, 68}, true},           // long K
+  };
+}
+
+TEST(FastMatmul, SlicedKMatchesCpu) {
+  std::vector<std::string> errors;
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  ASSERT_TRUE(gpu.device) << (errors.empty() ? "" : errors.front());
+  wgpu::Limits limits;
+  gpu.device.GetLimits(&limits);
+  const int64_t room = limits.maxComputeWorkgroupStorageSize;
+  using F = tg::detail::GemmTiling::Form;
+  const std::vector<Product> products = slicedKProducts();
+  const Case c = productsCase(products);
+  int ran = 0;
+  for (const tg::detail::GemmTiling& t :
+       {tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 16, .slices = 2, .laneRows = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 16, .slices = 2, .laneRows = 4},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 16, .tm = 8, .tn = 8, .slices = 2}}) {
+    ASSERT_EQ(t.invalidReason(INT64_MAX), "") << t.describe();
+    if (t.workgroupBytes() > room) continue;
+    ++ran;
+    tg_test::expectGpuMatchesCpu(tg_test::Backend::Shim, c.graph, {}, {}, c.env, kRtol, kLongAtol,
+                                 kFast, forceTiling(products, t, room));
+  }
+  EXPECT_GE(ran, 2);
+  const tg::detail::GemmTiling small{
+      .form = F::Tiled, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8, .slices = 2};
+  ASSERT_LE(small.workgroupBytes(), tg::detail::kDefaultWorkgroupBytes);
+  tg_test::expectGpuMatchesCpu(tg_test::Backend::Dawn, c.graph, {}, {}, c.env, kRtol, kLongAtol,
+                               kFast, forceTiling(products, small));
+}
+
+TEST(FastMatmul, SlicedKNeedsTwoSlicesHalvesOfRowsAndWholeTilesOfK) {
+  using F = tg::detail::GemmTiling::Form;
+  tg::detail::GemmTiling t{.form = F::Tiled, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8, .slices = 4};
+  EXPECT_EQ(t.invalidReason(INT64_MAX), "tiled K slices must be 1 or 2");
+  t = {.form = F::Tiled, .bm = 64, .bn = 64, .bk = 8, .tm = 4, .tn = 8, .slices = 2};
+  EXPECT_EQ(t.invalidReason(), "sliced K needs TM a multiple of 8 (a half for each slice)");
+  t = {.form = F::Tiled, .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8, .slices = 2};
+  EXPECT_EQ(t.invalidReason(), "");
+  EXPECT_EQ(t.invocations(), 128);
+  EXPECT_EQ(t.describe(), "tiled 64x64x8 8x8 s2");
+  // K = 24 is not a whole tile of 8 for each half.
+  EXPECT_THROW(tg::detail::fastMatmulKernel({.m = 64, .k = 24, .n = 64}, t), std::logic_error);
+  EXPECT_NO_THROW(tg::detail::fastMatmulKernel({.m = 64, .k = 32, .n = 64}, t));
 }
 
 using F = tg::detail::GemmTiling::Form;

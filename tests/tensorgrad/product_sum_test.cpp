@@ -151,6 +151,16 @@ TEST_P(ForcedProductSumTiling, MatchesCpu) {
   expectMatchesCpu(projectionsCase(129, 68, 16), kFast, GetParam());
 }
 
+// Sliced K (two invocation groups on halves of K): the second half starts inside a part (K 64 =
+// 16 + 32 + 16, halves of 32); the projections' K is 3 × 16 (64 forward, 128 their weight gradients)
+// (whole tiles of 8 for each half, as sliced K needs).
+TEST(ProductSum, SlicedKReadsEachHalfFromItsParts) {
+  const tg::detail::GemmTiling sliced{.form = tg::detail::GemmTiling::Form::Tiled,
+                                      .bm = 64, .bn = 64, .bk = 8, .tm = 8, .tn = 8, .slices = 2};
+  expectMatchesCpu(sumCase(129, 68, 16, 32, 16), kFast, sliced);
+  expectMatchesCpu(projectionsCase(128, 64, 16), kFast, sliced);
+}
+
 using F = tg::detail::GemmTiling::Form;
 INSTANTIATE_TEST_SUITE_P(
     FastMatmul, ForcedProductSumTiling,

@@ -248,9 +248,10 @@ struct TiledOperand {
   int64_t rowVec4() const { return bx / 4 + (xContig ? 0 : 1); }  // workgroup row stride
   int64_t groups() const { return bk * bx / 4; }
 
-  // Tile-local k and x of group `g` of this invocation (x a multiple of 4).
-  std::string place(int64_t g, int64_t inv) const {
-    const std::string e = "(lid + " + u(g * inv) + ")";
+  // Tile-local k and x of group `g` of invocation `id` of the `inv` that load the tile (x a
+  // multiple of 4).
+  std::string place(int64_t g, int64_t inv, const std::string& id) const {
+    const std::string e = "(" + id + " + " + u(g * inv) + ")";
     const std::string kk = xContig ? e + " / " + u(bx / 4) : e + " % " + u(bk);
     const std::string x4 = xContig ? e + " % " + u(bx / 4) : e + " / " + u(bk);
     return "  let " + reg + "k" + n(g) + " = " + kk + ";\n  let " + reg + "x" + n(g) + " = (" + x4 +
@@ -287,9 +288,10 @@ struct TiledOperand {
 
   int64_t tileVec4() const { return bk * rowVec4(); }  // the tile in workgroup memory
 
-  std::string store(int64_t g) const {
-    return "    " + smem + "[" + reg + "k" + n(g) + " * " + u(rowVec4()) + " + " + reg + "x" +
-           n(g) + " / 4u] = " + reg + n(g) + ";\n";
+  // Stores group g into the tile at vec4 `off` of the workgroup array ("" for the first).
+  std::string store(int64_t g, const std::string& off) const {
+    return "    " + smem + "[" + (off.empty() ? "" : off + " + ") + reg + "k" + n(g) + " * " +
+           u(rowVec4()) + " + " + reg + "x" + n(g) + " / 4u] = " + reg + n(g) + ";\n";
   }
 };
 
@@ -300,6 +302,9 @@ struct TiledOperand {
 // after the multiply with one barrier a tile, ran 10-35% slower on an H100, 2026-11-26).
 KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
+  // Sliced K (g.slices 2): two groups of `pos` invocations each walk half of K through tiles of
+  // their own, then swap the partial sums of the accumulator rows the other group stores.
+  const int64_t S = g.slices, pos = inv / S, kLen = p.k / S;
   TiledOperand a{.name = p.lhs,
                  .smem = "aS",
                  .reg = "pa",
@@ -323,32 +328,38 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   const bool vecOut = p.n % 4 == 0 && vec4Stores(p);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
-           "var<workgroup> aS : array<vec4<f32>, " + n(a.tileVec4()) + ">;\n" +
-               "var<workgroup> bS : array<vec4<f32>, " + n(b.tileVec4()) + ">;\n");
+           "var<workgroup> aS : array<vec4<f32>, " + n(S * a.tileVec4()) + ">;\n" +
+               "var<workgroup> bS : array<vec4<f32>, " + n(S * b.tileVec4()) + ">;\n");
+  const std::string id = S > 1 ? "pl" : "lid";  // the invocation within its slice
+  if (S > 1)
+    w += "  let ks = lid / " + u(pos) + ";\n  let pl = lid % " + u(pos) + ";\n  let kS = ks * " +
+         u(kLen) + ";\n  let aOff = ks * " + u(a.tileVec4()) + ";\n  let bOff = ks * " +
+         u(b.tileVec4()) + ";\n";
   if (g.laneRows) {
     const int64_t wm = g.laneRows, wn = kLanes / wm;
-    w += "  let warp = lid / " + u(kLanes) + ";\n  let lane = lid % " + u(kLanes) + ";\n";
+    w += "  let warp = " + id + " / " + u(kLanes) + ";\n  let lane = " + id + " % " + u(kLanes) +
+         ";\n";
     w += "  let ty = (warp / " + u(thrN / wn) + ") * " + u(wm) + " + lane / " + u(wn) + ";\n";
     w += "  let tx = (warp % " + u(thrN / wn) + ") * " + u(wn) + " + lane % " + u(wn) + ";\n";
   } else {
-    w += "  let ty = lid / " + u(thrN) + ";\n  let tx = lid % " + u(thrN) + ";\n";
+    w += "  let ty = " + id + " / " + u(thrN) + ";\n  let tx = " + id + " % " + u(thrN) + ";\n";
   }
   for (const TiledOperand* o : {&a, &b}) {
-    for (int64_t q = 0; q < o->groups() / inv; ++q) {
-      w += o->place(q, inv) + "  var " + o->reg + n(q) + " = vec4<f32>(0.0);\n";
+    for (int64_t q = 0; q < o->groups() / pos; ++q) {
+      w += o->place(q, pos, id) + "  var " + o->reg + n(q) + " = vec4<f32>(0.0);\n";
     }
   }
   for (int64_t r = 0; r < g.tm; ++r)
     for (int64_t h = 0; h < g.tn / 4; ++h)
       w += "  var c" + n(r) + "_" + n(h) + " = vec4<f32>(0.0);\n";
   // Loads the K tile from `kt` into the prefetch registers. With K in parts, a tile lies in one
-  // part (BK divides each), the same for the whole workgroup.
+  // part (BK divides each), the same for the whole slice.
   const std::vector<int64_t> parts = partsOf(p);
   const auto loadTile = [&](const std::string& kt, const std::string& ind) {
     const auto from = [&](size_t part, const std::string& at, const std::string& in) {
       std::string s;
       for (const TiledOperand* o : {&a, &b})
-        for (int64_t q = 0; q < o->groups() / inv; ++q)
+        for (int64_t q = 0; q < o->groups() / pos; ++q)
           s += o->load(partName(o->name, part), parts[part], q, at, in);
       return s;
     };
@@ -364,18 +375,21 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
     }
     return s + "\n";
   };
-  w += loadTile("0u", "  ");
-  w += "  for (var k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(g.bk) + ") {\n";
+  const std::string k0 = S > 1 ? "kS + k0" : "k0";
+  w += loadTile(S > 1 ? "kS" : "0u", "  ");
+  w += "  for (var k0 = 0u; k0 < " + u(kLen) + "; k0 += " + u(g.bk) + ") {\n";
   for (const TiledOperand* o : {&a, &b})
-    for (int64_t q = 0; q < o->groups() / inv; ++q) w += o->store(q);
+    for (int64_t q = 0; q < o->groups() / pos; ++q)
+      w += o->store(q, S > 1 ? o->smem.substr(0, 1) + "Off" : "");
   w += "    workgroupBarrier();\n";
-  if (p.k > g.bk) {
-    w += "    if (k0 + " + u(g.bk) + " < " + u(p.k) + ") {\n";
-    w += loadTile("k0 + " + u(g.bk), "      ");
+  if (kLen > g.bk) {
+    w += "    if (k0 + " + u(g.bk) + " < " + u(kLen) + ") {\n";
+    w += loadTile(k0 + " + " + u(g.bk), "      ");
     w += "    }\n";
   }
   // The k loop unrolled: workgroup addresses become constant offsets from the invocation's base.
-  w += "    let aAt = ty;\n    let bAt = tx;\n";
+  w += S > 1 ? "    let aAt = aOff + ty;\n    let bAt = bOff + tx;\n"
+             : "    let aAt = ty;\n    let bAt = tx;\n";
   for (int64_t kk = 0; kk < g.bk; ++kk) {
     for (int64_t q = 0; q < g.tm / 4; ++q)
       w += "    let a" + n(kk) + "_" + n(q) + " = aS[aAt + " + u(kk * a.rowVec4() + q * thrM) +
@@ -391,11 +405,49 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       }
   }
   w += "    workgroupBarrier();\n  }\n";
-  for (int64_t r = 0; r < g.tm; ++r) {
-    w += "  {\n    let r = row0 + (ty + " + u(r / 4 * thrM) + ") * 4u + " + u(r % 4) + ";\n";
+  // Which accumulator holds row r, vec4 h of what this invocation stores, and that row's index
+  // in the block's invocation grid: every row, or with sliced K the half its slice keeps (slice 0
+  // the upper rows c0.., slice 1 the lower ones), each summed with the other slice's partial
+  // (slice 0's + slice 1's, the same sum in either slice), which that slice passed through aS
+  // in rounds as large as the tiles' memory allows.
+  int64_t rows = g.tm;
+  std::function<std::string(int64_t, int64_t)> acc = [](int64_t r, int64_t h) {
+    return "c" + n(r) + "_" + n(h);
+  };
+  std::function<std::string(int64_t)> rowOf = [&](int64_t r) {
+    return "(ty + " + u(r / 4 * thrM) + ") * 4u + " + u(r % 4);
+  };
+  if (S > 1) {
+    rows = g.tm / 2;
+    const int64_t per4 = g.tn / 4, pairs = rows * per4;
+    int64_t per = pairs;
+    while (per * inv > S * a.tileVec4()) per /= 2;
+    for (int64_t e0 = 0; e0 < pairs; e0 += per) {
+      for (int64_t e = e0; e < e0 + per; ++e) {
+        const int64_t r = e / per4, h = e % per4;
+        w += "  aS[" + u((e - e0) * inv) + " + lid] = select(c" + n(r) + "_" + n(h) + ", c" +
+             n(r + rows) + "_" + n(h) + ", ks == 0u);\n";
+      }
+      w += "  workgroupBarrier();\n";
+      for (int64_t e = e0; e < e0 + per; ++e) {
+        const int64_t r = e / per4, h = e % per4;
+        w += "  let f" + n(r) + "_" + n(h) + " = select(c" + n(r + rows) + "_" + n(h) + ", c" +
+             n(r) + "_" + n(h) + ", ks == 0u) + aS[" + u((e - e0) * inv) + " + (lid + " + u(pos) +
+             ") % " + u(inv) + "];\n";
+      }
+      if (e0 + per < pairs) w += "  workgroupBarrier();\n";
+    }
+    acc = [](int64_t r, int64_t h) { return "f" + n(r) + "_" + n(h); };
+    rowOf = [&, rows](int64_t r) {
+      return "(ty + " + u(r / 4 * thrM) + " + ks * " + u(rows / 4 * thrM) + ") * 4u + " +
+             u(r % 4);
+    };
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    w += "  {\n    let r = row0 + " + rowOf(r) + ";\n";
     const std::string rOk = p.m % g.bm ? "r < " + u(p.m) : "";
     for (int64_t h = 0; h < g.tn / 4; ++h) {
-      const std::string c = "c" + n(r) + "_" + n(h);
+      const std::string c = acc(r, h);
       const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
       if (vecOut) {
         const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
@@ -670,7 +722,7 @@ KernelSource columnKernel(const MatmulProblem& p, const GemmTiling& g) {
 
 int64_t GemmTiling::workgroupBytes() const {
   // Tiled: padded rows (a k-contiguous source) are the worst case.
-  if (form == Form::Tiled) return (bm / 4 + 1 + bn / 4 + 1) * bk * 16;
+  if (form == Form::Tiled) return slices * (bm / 4 + 1 + bn / 4 + 1) * bk * 16;
   if (form == Form::Column) return invocations() * 16;
   return slices > 1 ? slices * bm * bn * 4 : 0;
 }
@@ -687,7 +739,12 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
   if (form == Form::Tiled) {
     if (tm % 4 || tn % 4) return "tiled TM, TN must be multiples of 4";
     if (bk <= 0 || bk % 4) return "BK must be a multiple of 4";
-    const int64_t inv = invocations();
+    if (slices != 1 && slices != 2) return "tiled K slices must be 1 or 2";
+    if (slices == 2 && tm % 8) return "sliced K needs TM a multiple of 8 (a half for each slice)";
+    // Sliced K swaps partials through the A tiles: at least one vec4 an invocation.
+    if (slices == 2 && slices * (bm / 4) * bk < invocations())
+      return "sliced K needs A tiles of at least one vec4 an invocation";
+    const int64_t inv = invocations() / slices;  // the invocations loading a slice's tiles
     if ((bm * bk / 4) % inv || (bn * bk / 4) % inv) return "tile loads must split evenly";
     if (laneRows && (laneRows < 0 || laneRows > kLanes || kLanes % laneRows || inv % kLanes ||
                      (bm / tm) % laneRows || (bn / tn) % (kLanes / laneRows)))
@@ -706,7 +763,8 @@ std::string GemmTiling::invalidReason(int64_t workgroupBytesLimit) const {
 std::string GemmTiling::describe() const {
   if (form == Form::Tiled)
     return "tiled " + n(bm) + "x" + n(bn) + "x" + n(bk) + " " + n(tm) + "x" + n(tn) +
-           (laneRows ? " lanes " + n(laneRows) + "x" + n(kLanes / laneRows) : "");
+           (laneRows ? " lanes " + n(laneRows) + "x" + n(kLanes / laneRows) : "") +
+           (slices > 1 ? " s" + n(slices) : "");
   return std::string(form == Form::SplitK ? "splitk " : "column ") + n(bm) + "x" + n(bn) + " " +
          n(tm) + "x" + n(tn) + " s" + n(slices);
 }
@@ -800,8 +858,17 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   if (const GemmTiling wide = tile(128, 256, 16, 8, 16);
       fits(wide) && tiled(128, 256, 128) && blocks(p, 128, 256) % 128 == 0)
     return wide;
-  if (const GemmTiling deep = tile(128, 128, 32, 8, 8); fits(deep) && tiled(128, 128, 128))
-    return deep;
+  // Where 128×128 blocks come in one wave or a few, two K slices of 8×16 accumulators each (the
+  // 128×256 form's rows an invocation, 33 KiB, 512 invocations' worth of sums on 256): on an H200
+  // (2026-11-29, bench/RESULTS.md) 4096×512×512 58.5–59.5 → 54.4–54.5 µs, its transposed-rhs
+  // form 58.3–58.5 → 56.6–57.3, 4096×2048×512 210–211 → 196–197, transposed 214 → 205–206,
+  // 4096×512×1536 164–166 → 155–156; 4096×1024×1024 the same as its 128×256 blocks (197–198).
+  if (const GemmTiling deep = tile(128, 128, 32, 8, 8); fits(deep) && tiled(128, 128, 128)) {
+    GemmTiling sliced = tile(128, 128, 16, 8, 16);
+    sliced.laneRows = 4;
+    sliced.slices = 2;
+    return fits(sliced) && p.k % (2 * sliced.bk) == 0 ? sliced : deep;
+  }
   if (tiled(128, 128, 192)) return tile(128, 128, 8, 8, 8);
   if (tiled(128, 64, 128)) {
     const GemmTiling deep = tile(128, 64, 32, 8, 4);
@@ -915,6 +982,9 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   if (const std::string why = kPartsUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
+  if (g.form == GemmTiling::Form::Tiled && p.k % (g.slices * g.bk) && g.slices > 1)
+    throw std::logic_error("fastMatmulKernel: " + g.describe() +
+                           ": sliced K needs K a multiple of the slices' tiles");
   if (p.outer && (g.form != GemmTiling::Form::SplitK || p.n != 1 || p.batches != 1 ||
                   p.outer->n <= 0 || (p.epilogue && p.epilogue->permuted) ||
                   (p.outer->fromSecond && !(p.epilogue && p.epilogue->second)) ||

@@ -5,7 +5,10 @@
 // Two forms, picked by shape (chooseTiling):
 // - Tiled: a workgroup owns a BM×BN output block and walks K through workgroup memory BK at a
 //   time, each invocation holding TM×TN accumulators (vec4 rows) in registers. For products
-//   with enough output blocks to fill a GPU.
+//   with enough output blocks to fill a GPU. With sliced K (slices 2), two groups of
+//   invocations walk the two halves of K, each through tiles of its own, and add their partial
+//   blocks through workgroup memory before storing: more accumulators an invocation where the
+//   blocks are too few for larger ones.
 // - SplitK: no operand tiles in workgroup memory; a workgroup owns a small BM×BN block, its
 //   invocations split into `slices` groups that each sum every slices-th chunk of K straight
 //   from the buffers (through the cache), then add their partial blocks through workgroup
@@ -101,13 +104,14 @@ struct GemmTiling {
   int64_t bk = 8;          // Tiled: the K depth of a workgroup tile
   int64_t tm = 8, tn = 8;  // accumulators per invocation: Tiled multiples of 4, SplitK 1, 2 or 4
   // SplitK: invocation groups sharing K (a workgroup is positions × slices); Column: the row
-  // lanes striding K (a BM×BN block is one row or one column of outputs, 4 an invocation).
+  // lanes striding K (a BM×BN block is one row or one column of outputs, 4 an invocation);
+  // Tiled: 1, or 2 groups each walking half of K through tiles of their own ("sliced K").
   int64_t slices = 1;
   // Tiled: each 32 consecutive invocations (an NVIDIA warp) own a laneRows × (32 / laneRows)
   // patch of the BM/TM × BN/TN invocation grid; 0 lays the grid out row by row.
   int64_t laneRows = 0;
   int64_t invocations() const {
-    return (bm / tm) * (bn / tn) * (form == Form::Tiled ? 1 : slices);
+    return (bm / tm) * (bn / tn) * slices;
   }
   int64_t workgroupBytes() const;  // the worst case over operand layouts
   // Empty when the tiling fits `workgroupBytes` of workgroup memory, WebGPU's other default
