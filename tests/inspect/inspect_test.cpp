@@ -367,31 +367,40 @@ TEST(InspectProfile, TimesEveryKernel) {
       EXPECT_EQ(kernels, 63u);
     }
   }
-  // A matmul kernel counts 2·M·N·K under either kernel set, folded neighbours or not.
+  // A matmul kernel counts 2·M·N·K for each product it computes under either kernel set, folded
+  // neighbours or not (the fast set's MLP, with its own buffers shared across levels, computes its
+  // last layer's K = 1 input gradient in the matrix-vector product's kernel: 8 products in 7
+  // kernels).
   for (const bool fast : {false, true}) {
-    const Result r =
-        inspect(std::string("profile mlp-sin --batch 16 --reps 1 --json") + (fast ? " --fast" : ""));
+    const Result r = inspect(std::string("profile mlp-sin --batch 16 --reps 1 --json") +
+                             (fast ? " --fast --shared" : ""));
     ASSERT_EQ(r.status, 0) << r.out;
-    const tg_inspect::Subject s =
-        tg_inspect::loadSubject({.source = "mlp-sin", .sizes = {{"batch", 16}}, .fast = fast});
+    const tg_inspect::Subject s = tg_inspect::loadSubject({.source = "mlp-sin",
+                                                           .sizes = {{"batch", 16}},
+                                                           .pool = !fast,
+                                                           .share = fast,
+                                                           .fast = fast});
     const nlohmann::json p = nlohmann::json::parse(r.out);
-    size_t matmuls = 0;
+    size_t matmuls = 0, matmulKernels = 0;
     for (const auto& k : p["kernels"]) {
       const tg::KernelSpec& spec = s.kernel(k["index"].get<size_t>());
       if (spec.kind != tg::OpKind::Matmul) continue;
       std::vector<int> ops = spec.fusedOps;
       ops.push_back(spec.opIndex);
+      double flops = 0;
       for (int o : ops) {
         const tg::Op& op = s.ir.graph.ops[static_cast<size_t>(o)];
         if (op.kind != tg::OpKind::Matmul) continue;
         const tg::Shape& a = s.ir.graph.tensor(op.inputs[0]).shape;
         const tg::Shape& b = s.ir.graph.tensor(op.inputs[1]).shape;
-        EXPECT_EQ(k["flops"].get<double>(), 2.0 * static_cast<double>(a[0] * a[1] * b[1])) << fast;
+        flops += 2.0 * static_cast<double>(a[0] * a[1] * b[1]);
         ++matmuls;
-        break;
       }
+      EXPECT_EQ(k["flops"].get<double>(), flops) << fast << " kernel " << k["index"];
+      ++matmulKernels;
     }
     EXPECT_EQ(matmuls, 8u) << fast;  // the forward's 3 and the backward's 5 (no input gradient)
+    EXPECT_EQ(matmulKernels, fast ? 7u : 8u);
   }
   const Result text = inspect("profile mlp-sin --batch 16 --reps 1");
   ASSERT_EQ(text.status, 0) << text.out;

@@ -230,20 +230,20 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
       c.bytes += 4 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(t).shape));
     c.flops = outElements * static_cast<double>(std::max<int64_t>(1, k.loopLength)) *
               (multiplyAdds(k.kind) ? 2 : 1);
-    // A matmul kernel does 2·M·N·K whatever its tiling, also where it stands at a folded
-    // neighbour's place (its invocations share outputs and K, so loopLength is no per-output K).
-    const auto isMatmul = [&](int o) {
-      const tg::OpKind kind = s.ir.graph.ops.at(static_cast<size_t>(o)).kind;
-      return kind == tg::OpKind::Matmul || kind == tg::OpKind::MatmulBatched;
-    };
+    // A matmul kernel does 2·M·N·K for each product it computes whatever its tiling, also where
+    // it stands at a folded neighbour's place (its invocations share outputs and K, so
+    // loopLength is no per-output K): the products of a sum (one K loop through their operand
+    // pairs) and an outer product after a matrix-vector one each count.
     std::vector<int> computed = k.fusedOps;
     computed.push_back(k.opIndex);
-    const auto mm = std::find_if(computed.begin(), computed.end(), isMatmul);
-    if (mm != computed.end()) {
-      const tg::Op& m = s.ir.graph.ops.at(static_cast<size_t>(*mm));
-      c.flops = 2.0 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(m.out).shape)) *
-                static_cast<double>(s.ir.graph.tensor(m.inputs[0]).shape.back());
+    double matmulFlops = 0;
+    for (int o : computed) {
+      const tg::Op& m = s.ir.graph.ops.at(static_cast<size_t>(o));
+      if (m.kind != tg::OpKind::Matmul && m.kind != tg::OpKind::MatmulBatched) continue;
+      matmulFlops += 2.0 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(m.out).shape)) *
+                     static_cast<double>(s.ir.graph.tensor(m.inputs[0]).shape.back());
     }
+    if (matmulFlops > 0) c.flops = matmulFlops;
     p.kernels.push_back(c);
   }
   // Each level's kernels together (a barrier after them, as each rewrites its output), then the
