@@ -862,7 +862,9 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
   // 128×256 form's rows an invocation, 33 KiB, 512 invocations' worth of sums on 256): on an H200
   // (2026-11-29, bench/RESULTS.md) 4096×512×512 58.5–59.5 → 54.4–54.5 µs, its transposed-rhs
   // form 58.3–58.5 → 56.6–57.3, 4096×2048×512 210–211 → 196–197, transposed 214 → 205–206,
-  // 4096×512×1536 164–166 → 155–156; 4096×1024×1024 the same as its 128×256 blocks (197–198).
+  // 4096×512×1536 164–166 → 155–156; 4096×1024×1024 198–200 against its 128×256 blocks' 197–198.
+  // D512's step 17.6 → 17.5 ms pipelined; of the sweep's other models only MLP H1024 B4096 has
+  // such a product (its weight gradient's two K slices): 0.673–0.674 → 0.670–0.671 ms.
   if (const GemmTiling deep = tile(128, 128, 32, 8, 8); fits(deep) && tiled(128, 128, 128)) {
     GemmTiling sliced = tile(128, 128, 16, 8, 16);
     sliced.laneRows = 4;
