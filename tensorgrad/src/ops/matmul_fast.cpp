@@ -410,38 +410,34 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   // the upper rows c0.., slice 1 the lower ones), each summed with the other slice's partial
   // (slice 0's + slice 1's, the same sum in either slice), which that slice passed through aS
   // in rounds as large as the tiles' memory allows.
-  int64_t rows = g.tm;
-  std::function<std::string(int64_t, int64_t)> acc = [](int64_t r, int64_t h) {
-    return "c" + n(r) + "_" + n(h);
+  const int64_t rows = S > 1 ? g.tm / 2 : g.tm;
+  const auto acc = [&](int64_t r, int64_t h) {
+    return std::string(S > 1 ? "f" : "c") + n(r) + "_" + n(h);
   };
-  std::function<std::string(int64_t)> rowOf = [&](int64_t r) {
-    return "(ty + " + u(r / 4 * thrM) + ") * 4u + " + u(r % 4);
+  const auto rowOf = [&](int64_t r) {
+    return "(ty + " + u(r / 4 * thrM) + (S > 1 ? " + ks * " + u(rows / 4 * thrM) : "") +
+           ") * 4u + " + u(r % 4);
   };
   if (S > 1) {
-    rows = g.tm / 2;
     const int64_t per4 = g.tn / 4, pairs = rows * per4;
-    int64_t per = pairs;
+    int64_t per = pairs;  // vec4s an invocation passes a round (invalidReason keeps it ≥ 1)
     while (per * inv > S * a.tileVec4()) per /= 2;
     for (int64_t e0 = 0; e0 < pairs; e0 += per) {
-      for (int64_t e = e0; e < e0 + per; ++e) {
+      const int64_t end = std::min(e0 + per, pairs);
+      for (int64_t e = e0; e < end; ++e) {
         const int64_t r = e / per4, h = e % per4;
         w += "  aS[" + u((e - e0) * inv) + " + lid] = select(c" + n(r) + "_" + n(h) + ", c" +
              n(r + rows) + "_" + n(h) + ", ks == 0u);\n";
       }
       w += "  workgroupBarrier();\n";
-      for (int64_t e = e0; e < e0 + per; ++e) {
+      for (int64_t e = e0; e < end; ++e) {
         const int64_t r = e / per4, h = e % per4;
-        w += "  let f" + n(r) + "_" + n(h) + " = select(c" + n(r + rows) + "_" + n(h) + ", c" +
-             n(r) + "_" + n(h) + ", ks == 0u) + aS[" + u((e - e0) * inv) + " + (lid + " + u(pos) +
+        w += "  let " + acc(r, h) + " = select(c" + n(r + rows) + "_" + n(h) + ", c" + n(r) +
+             "_" + n(h) + ", ks == 0u) + aS[" + u((e - e0) * inv) + " + (lid + " + u(pos) +
              ") % " + u(inv) + "];\n";
       }
-      if (e0 + per < pairs) w += "  workgroupBarrier();\n";
+      if (end < pairs) w += "  workgroupBarrier();\n";
     }
-    acc = [](int64_t r, int64_t h) { return "f" + n(r) + "_" + n(h); };
-    rowOf = [&, rows](int64_t r) {
-      return "(ty + " + u(r / 4 * thrM) + " + ks * " + u(rows / 4 * thrM) + ") * 4u + " +
-             u(r % 4);
-    };
   }
   for (int64_t r = 0; r < rows; ++r) {
     w += "  {\n    let r = row0 + " + rowOf(r) + ";\n";
@@ -984,7 +980,7 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   if (const std::string why = kPartsUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
-  if (g.form == GemmTiling::Form::Tiled && p.k % (g.slices * g.bk) && g.slices > 1)
+  if (g.form == GemmTiling::Form::Tiled && g.slices > 1 && p.k % (g.slices * g.bk))
     throw std::logic_error("fastMatmulKernel: " + g.describe() +
                            ": sliced K needs K a multiple of the slices' tiles");
   if (p.outer && (g.form != GemmTiling::Form::SplitK || p.n != 1 || p.batches != 1 ||
