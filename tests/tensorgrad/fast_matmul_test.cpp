@@ -1,10 +1,11 @@
 // The fast kernel set's matmul (KernelSet::Fast) against the CPU evaluator, on lavapipe through
 // our stack and in Dawn for Node, and the two GPUs against each other: the tilings chooseTiling
 // picks for each product, then every tiling forced on one set of products (tiled 128×128, 128×64,
-// 64×64, 64×32; split-K with 1 to 64 slices and 1×1 to 4×4 outputs an invocation), then
-// transpose folding. Shapes hit every tile edge (1, tile − 1, tile, tile + 1 along M and N, K
-// below, at and past the k-tile), odd K, M and N (scalar loads) and multiples of 4 (vec4 loads),
-// transposed lhs and rhs, lhs batch axes folded into rows, batched rhs.
+// 64×64, 64×32; split-K with 1 to 64 slices and 1×1 to 4×4 outputs an invocation), sliced K
+// (two invocation groups on halves of K), then transpose folding. Shapes hit every tile edge (1,
+// tile − 1, tile, tile + 1 along M and N, K below, at and past the k-tile), odd K, M and N
+// (scalar loads) and multiples of 4 (vec4 loads), transposed lhs and rhs, lhs batch axes folded
+// into rows, batched rhs.
 //
 // Tolerance: the GPU sums each output's K products in fp32 in tile or slice order (the driver
 // may fuse multiply-adds), the evaluator in double. With inputs in [-1, 1] and K ≤ 70 the
@@ -387,17 +388,27 @@ TEST_P(ForcedTiling, MatchesCpuInDawn) {
   }
 }
 
+// The workgroup memory the shim's default device offers (maxComputeWorkgroupStorageSize); 0,
+// with the device's error, without one.
+int64_t shimWorkgroupRoom() {
+  std::vector<std::string> errors;
+  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
+  if (!gpu.device) {
+    ADD_FAILURE() << (errors.empty() ? "no device" : errors.front());
+    return 0;
+  }
+  wgpu::Limits limits;
+  gpu.device.GetLimits(&limits);
+  return limits.maxComputeWorkgroupStorageSize;
+}
+
 // K tiles of 32, chooseTiling's picks where the device has the workgroup memory: 128×64×32
 // (25 KiB) and 64×32×32 within lavapipe's 32 KiB, 128×128×32 (33 KiB) on an H100 (it ran there,
 // bench/RESULTS.md), and 128×128×16 (16.5 KiB); also 128×256×16 blocks of 8×16 (25 KiB); each run
 // on the shim's device where its limit has the room.
 TEST(FastMatmul, DeepKTilesMatchCpuOnTheDevice) {
-  std::vector<std::string> errors;
-  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
-  ASSERT_TRUE(gpu.device) << (errors.empty() ? "" : errors.front());
-  wgpu::Limits limits;
-  gpu.device.GetLimits(&limits);
-  const int64_t room = limits.maxComputeWorkgroupStorageSize;
+  const int64_t room = shimWorkgroupRoom();
+  ASSERT_GT(room, 0);
   ASSERT_GE(room, 16896);  // every Vulkan device the suite runs on (lavapipe, SwiftShader: 32 KiB)
   using F = tg::detail::GemmTiling::Form;
   for (const tg::detail::GemmTiling& t :
@@ -435,12 +446,8 @@ std::vector<Product> slicedKProducts() {
 }
 
 TEST(FastMatmul, SlicedKMatchesCpu) {
-  std::vector<std::string> errors;
-  const test_support::DefaultDevice gpu = test_support::openDefaultDevice(errors);
-  ASSERT_TRUE(gpu.device) << (errors.empty() ? "" : errors.front());
-  wgpu::Limits limits;
-  gpu.device.GetLimits(&limits);
-  const int64_t room = limits.maxComputeWorkgroupStorageSize;
+  const int64_t room = shimWorkgroupRoom();
+  ASSERT_GT(room, 0);
   using F = tg::detail::GemmTiling::Form;
   const std::vector<Product> products = slicedKProducts();
   const Case c = productsCase(products);
@@ -474,6 +481,9 @@ TEST(FastMatmul, SlicedKNeedsTwoSlicesHalvesOfRowsAndWholeTilesOfK) {
   EXPECT_EQ(t.invocations(), 128);
   EXPECT_EQ(t.describe(), "tiled 64x64x8 8x8 s2");
   // K = 24 is not a whole tile of 8 for each half.
+  EXPECT_EQ(tg::detail::kUnsupported({.m = 64, .k = 24, .n = 64}, t),
+            "sliced K needs K a multiple of the slices' tiles");
+  EXPECT_EQ(tg::detail::kUnsupported({.m = 64, .k = 32, .n = 64}, t), "");
   EXPECT_THROW(tg::detail::fastMatmulKernel({.m = 64, .k = 24, .n = 64}, t), std::logic_error);
   EXPECT_NO_THROW(tg::detail::fastMatmulKernel({.m = 64, .k = 32, .n = 64}, t));
 }

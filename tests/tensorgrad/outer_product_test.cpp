@@ -70,13 +70,22 @@ Case plainCase(int64_t m, int64_t k, int64_t n, bool late, bool scaled = false) 
   }));
 }
 
+// The buffer plan the tests emit under: a buffer each.
+tg::BufferPlan ownBuffers(const tg::Graph& graph) {
+  return tg::planBuffers(graph, {}, {}, false, true);
+}
+
 // Fast matmul kernels that compute an outer product after their own.
+std::vector<tg::KernelSpec> outerKernelSpecs(const tg::Graph& graph, tg::EmitOptions options = kFast) {
+  std::vector<tg::KernelSpec> out;
+  for (tg::KernelSpec& k : tg::emitKernels(graph, ownBuffers(graph), options))
+    if (k.wgsl.starts_with("// fast matmul") && k.wgsl.find("out3") != std::string::npos)
+      out.push_back(std::move(k));
+  return out;
+}
+
 size_t outerKernels(const tg::Graph& graph, tg::EmitOptions options = kFast) {
-  const tg::BufferPlan plan = tg::planBuffers(graph, {}, {}, false, true);
-  size_t n = 0;
-  for (const tg::KernelSpec& k : tg::emitKernels(graph, plan, options))
-    n += k.wgsl.starts_with("// fast matmul") && k.wgsl.find("out3") != std::string::npos;
-  return n;
+  return outerKernelSpecs(graph, options).size();
 }
 
 void expectMatchesCpu(const Case& c, tg::EmitOptions options = kFast,
@@ -105,17 +114,13 @@ TEST(OuterProduct, TheMaskReadFromTheProductsLhsBindsNothingMore) {
   // Read from h, the mask is a read of the product's lhs through lhsVec4: 6 bindings of the
   // matrix-vector product (h, w, b, y, out, the gradient) and the outer product's output.
   const Case c = lossHeadCase(37, 5, 300);
-  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
-  size_t folded = 0;
-  for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
-    if (k.wgsl.find("out3") == std::string::npos) continue;
-    ++folded;
-    EXPECT_EQ(k.bindings.size(), 7u);
-    EXPECT_EQ(k.outputs, 3);
-    EXPECT_NE(k.wgsl.find("lhsVec4(q)"), std::string::npos) << k.wgsl;
-    EXPECT_NE(k.wgsl.find("rhsVec4(j / 4u)"), std::string::npos) << k.wgsl;
-  }
-  EXPECT_EQ(folded, 1u);
+  const std::vector<tg::KernelSpec> folded = outerKernelSpecs(c.graph);
+  ASSERT_EQ(folded.size(), 1u);
+  const tg::KernelSpec& k = folded.front();
+  EXPECT_EQ(k.bindings.size(), 7u);
+  EXPECT_EQ(k.outputs, 3);
+  EXPECT_NE(k.wgsl.find("lhsVec4(q)"), std::string::npos) << k.wgsl;
+  EXPECT_NE(k.wgsl.find("rhsVec4(j / 4u)"), std::string::npos) << k.wgsl;
 }
 
 TEST(OuterProduct, AProductOfTheStoredValueWithoutEpilogues) {
@@ -169,21 +174,17 @@ TEST(OuterProduct, OnlyASplitKFormWithRoomForTheRowValuesTakesIt) {
   // The row values need BM floats of workgroup memory beside the slices' partials: 16×16 blocks
   // of 16 slices fill WebGPU's 16 KiB alone. A tiled form has no such pass.
   const Case c = lossHeadCase(37, 5, 300);
-  const tg::BufferPlan plan = tg::planBuffers(c.graph, {}, {}, false, true);
-  size_t folded = 0;
-  for (const tg::KernelSpec& k : tg::emitKernels(c.graph, plan, kFast)) {
-    if (k.wgsl.find("out3") == std::string::npos) continue;
-    ++folded;
-    const auto [matmul, folds] = tg::detail::foldsOf(c.graph, k);
-    ASSERT_GE(folds.outer, 0);
-    for (const tg::detail::GemmTiling& g :
-         {tg::detail::GemmTiling{
-              .form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
-          tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4}})
-      EXPECT_THROW(tg::detail::foldedMatmulKernel(c.graph, plan, matmul, folds, g),
-                   std::logic_error);
-  }
-  EXPECT_EQ(folded, 1u);
+  const std::vector<tg::KernelSpec> folded = outerKernelSpecs(c.graph);
+  ASSERT_EQ(folded.size(), 1u);
+  const auto [matmul, folds] = tg::detail::foldsOf(c.graph, folded.front());
+  ASSERT_GE(folds.outer, 0);
+  for (const tg::detail::GemmTiling& g :
+       {tg::detail::GemmTiling{
+            .form = F::SplitK, .bm = 16, .bn = 16, .tm = 4, .tn = 4, .slices = 16},
+        tg::detail::GemmTiling{.form = F::Tiled, .bm = 64, .bn = 32, .bk = 16, .tm = 4, .tn = 4}})
+    EXPECT_THROW(
+        tg::detail::foldedMatmulKernel(c.graph, ownBuffers(c.graph), matmul, folds, g),
+        std::logic_error);
 }
 
 class ForcedOuterProductTiling : public testing::TestWithParam<tg::detail::GemmTiling> {};

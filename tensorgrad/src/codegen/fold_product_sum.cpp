@@ -100,7 +100,7 @@ std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUs
     std::sort(summed.begin(), summed.end());  // binding order is op order
     const MatmulProblem whole =
         foldedProblem(graph, static_cast<int>(i), mp, summed, workgroupBytes, cpuDevice);
-    if (!kPartsUnsupported(whole, chooseTiling(whole)).empty()) continue;
+    if (!kUnsupported(whole, chooseTiling(whole)).empty()) continue;
     // Storage buffers: every operand pair, the group's other inputs, the output and a second.
     std::set<int> external = epilogueInputs(graph, static_cast<int>(i), group);
     for (int p : summed) external.erase(graph.ops[static_cast<size_t>(p)].out);

@@ -24,7 +24,7 @@ namespace tg::detail {
 // the epilogue matmul's output shape, m, n, batches and operand layouts (folded permutes on the
 // same operands), read by that add alone and transient; its operands (or their folded permutes'
 // sources) are untouched until the epilogue's end; the combined product's tiling takes K in
-// parts (kPartsUnsupported); and the kernel stays within 8 storage buffers.
+// parts (kUnsupported); and the kernel stays within 8 storage buffers.
 std::vector<std::vector<int>> foldProductSums(const Graph& graph, const BufferUse& use,
                                               const std::vector<std::vector<int>>& groups,
                                               const std::vector<int>& epilogueOf,

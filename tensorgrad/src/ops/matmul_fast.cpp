@@ -865,7 +865,7 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
     GemmTiling sliced = tile(128, 128, 16, 8, 16);
     sliced.laneRows = 4;
     sliced.slices = 2;
-    return fits(sliced) && p.k % (2 * sliced.bk) == 0 ? sliced : deep;
+    return fits(sliced) && kUnsupported(p, sliced).empty() ? sliced : deep;
   }
   if (tiled(128, 128, 192)) return tile(128, 128, 8, 8, 8);
   if (tiled(128, 64, 128)) {
@@ -958,9 +958,11 @@ MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
   return p;
 }
 
-std::string kPartsUnsupported(const MatmulProblem& raw, const GemmTiling& g) {
-  if (raw.kParts.empty()) return "";
+std::string kUnsupported(const MatmulProblem& raw, const GemmTiling& g) {
   const MatmulProblem p = normalized(raw);
+  if (g.form == GemmTiling::Form::Tiled && g.slices > 1 && p.k % (g.slices * g.bk))
+    return "sliced K needs K a multiple of the slices' tiles";
+  if (p.kParts.empty()) return "";
   int64_t sum = 0;
   for (int64_t k : p.kParts) {
     if (k <= 0) return "an empty K part";
@@ -978,11 +980,8 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
   const GemmTiling g = tiling ? *tiling : chooseTiling(p);
   if (const std::string why = g.invalidReason(p.workgroupBytes); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
-  if (const std::string why = kPartsUnsupported(p, g); !why.empty())
+  if (const std::string why = kUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
-  if (g.form == GemmTiling::Form::Tiled && g.slices > 1 && p.k % (g.slices * g.bk))
-    throw std::logic_error("fastMatmulKernel: " + g.describe() +
-                           ": sliced K needs K a multiple of the slices' tiles");
   if (p.outer && (g.form != GemmTiling::Form::SplitK || p.n != 1 || p.batches != 1 ||
                   p.outer->n <= 0 || (p.epilogue && p.epilogue->permuted) ||
                   (p.outer->fromSecond && !(p.epilogue && p.epilogue->second)) ||

@@ -131,9 +131,10 @@ GemmTiling chooseTiling(const MatmulProblem& p);
 // the GPU enough output tiles. Never on a CPU device.
 int64_t chooseKSplits(const MatmulProblem& p);
 
-// Why `g` cannot compute `p`'s K parts (empty when it can, or when `p` has none): a column
-// form, or a tiled one whose BK does not divide every part, or more than one batch.
-std::string kPartsUnsupported(const MatmulProblem& p, const GemmTiling& g);
+// Why `g` cannot walk `p`'s K (empty when it can): sliced K where K is no whole number of the
+// slices' tiles; or, for K in parts, a column form, a tiled one whose BK does not divide every
+// part, or more than one batch.
+std::string kUnsupported(const MatmulProblem& p, const GemmTiling& g);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the other K parts'
