@@ -385,8 +385,8 @@ TEST(InspectProfile, TimesEveryKernel) {
     for (const auto& k : p["kernels"]) {
       const tg::KernelSpec& spec = s.kernel(k["index"].get<size_t>());
       if (spec.kind != tg::OpKind::Matmul) continue;
-      std::vector<int> ops = spec.fusedOps;
-      ops.push_back(spec.opIndex);
+      std::set<int> ops(spec.fusedOps.begin(), spec.fusedOps.end());  // each op once
+      ops.insert(spec.opIndex);
       double flops = 0;
       for (int o : ops) {
         const tg::Op& op = s.ir.graph.ops[static_cast<size_t>(o)];
@@ -401,6 +401,37 @@ TEST(InspectProfile, TimesEveryKernel) {
     }
     EXPECT_EQ(matmuls, 8u) << fast;  // the forward's 3 and the backward's 5 (no input gradient)
     EXPECT_EQ(matmulKernels, fast ? 7u : 8u);
+  }
+  {
+    // The fast transformer: the attention kernel computes both of a head's products (4 × 2 heads
+    // of [8, 8] · [8, 8], twice), and a product read transposed but stored as it is (dP = dO·Vᵀ)
+    // stands at its own op, which its kernel also lists among the ops it computes.
+    const Result r = inspect("profile " + kSmallTransformer + " --fast --shared --reps 1 --json");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const tg_inspect::Subject s = tg_inspect::loadSubject(
+        {.source = "transformer",
+         .sizes = {{"d", 16}, {"layers", 1}, {"heads", 2}, {"batch", 4}},
+         .pool = false,
+         .share = true,
+         .fast = true});
+    const nlohmann::json p = nlohmann::json::parse(r.out);
+    size_t attention = 0, atOwnOp = 0;
+    for (const auto& k : p["kernels"]) {
+      const tg::KernelSpec& spec = s.kernel(k["index"].get<size_t>());
+      if (spec.wgsl.starts_with("// fast attention")) {
+        EXPECT_EQ(k["flops"].get<double>(), 2.0 * 8 * (8 * 8 * 8 + 8 * 8 * 8));
+        ++attention;
+      }
+      const tg::Op& op = s.ir.graph.ops[static_cast<size_t>(spec.opIndex)];
+      if (op.kind != tg::OpKind::MatmulBatched || spec.fusedOps.empty()) continue;
+      ++atOwnOp;
+      EXPECT_EQ(k["flops"].get<double>(),
+                2.0 * static_cast<double>(tg::shapeSize(s.ir.graph.tensor(op.out).shape) *
+                                          s.ir.graph.tensor(op.inputs[0]).shape.back()))
+          << "kernel " << k["index"];
+    }
+    EXPECT_EQ(attention, 1u);
+    EXPECT_GE(atOwnOp, 1u);
   }
   const Result text = inspect("profile mlp-sin --batch 16 --reps 1");
   ASSERT_EQ(text.status, 0) << text.out;

@@ -52,7 +52,9 @@ struct KernelSpec {
 // but the value a matmul stores, at its own element, as that matmul's second output (the MLP's
 // loss gradient); element-wise ops and the
 // row reductions between them (a layernorm, forward and backward) run as one kernel, a few
-// lanes a row, writing every value other kernels read (fuse_rows.h); element-wise kernels
+// lanes a row, writing every value other kernels read (fuse_rows.h); a causal attention's
+// scores, softmax and weighted sum of heads up to 32 wide run as one kernel (fold_attention.h);
+// element-wise kernels
 // reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
 // an invocation; the optimizer's per-parameter updates run as one in-place dispatch over
 // arenas (fold_optimizer.h); still valid WebGPU WGSL,

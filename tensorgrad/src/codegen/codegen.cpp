@@ -4,6 +4,7 @@
 
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
+#include "fold_attention.h"
 #include "fold_epilogue.h"
 #include "fold_identity_sum.h"
 #include "fold_optimizer.h"
@@ -128,6 +129,20 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     outer = detail::foldOuterProducts(graph, use, groups, epilogueOf, epilogueFrom, secondOf,
                                       sumOf, summedInto, summedBy, folds.permuteOf,
                                       workgroupBytes, options.cpuDevice);
+  // Causal attention's scores, softmax and weighted sum as one kernel a head, where no other
+  // fold holds either product.
+  detail::AttentionFolds attention;
+  if (options.kernels == KernelSet::Fast) {
+    std::vector<bool> taken(graph.ops.size(), false);
+    for (size_t i = 0; i < taken.size(); ++i)
+      taken[i] = (!sumOf.empty() && sumOf[i] >= 0) || (!secondOf.empty() && secondOf[i] >= 0) ||
+                 (!summedInto.empty() && !summedInto[i].empty()) ||
+                 (!summedBy.empty() && summedBy[i] >= 0) ||
+                 (!outer.outerOf.empty() && outer.outerOf[i] >= 0) ||
+                 (!outer.folded.empty() && outer.folded[i]);
+    attention = detail::foldAttention(graph, use, groups, epilogueOf, epilogueFrom, elsewhere,
+                                      taken, folds.permuteOf, workgroupBytes);
+  }
   // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
   // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
   // scalar is read by the clip's per-parameter products, not by a reduction as a transient input.
@@ -164,6 +179,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
+    if (!attention.folded.empty() && attention.folded[i]) {  // in an attention kernel
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!attention.at.empty() && attention.at[i] >= 0) {
+      kernels.push_back(detail::attentionKernel(
+          graph, plan, attention.folds[static_cast<size_t>(attention.at[i])], groups,
+          folds.permuteOf, workgroupBytes));
+      continue;
+    }
     if (fold && fold->folded[i]) {
       KernelSpec k{.opIndex = static_cast<int>(i), .kind = op.kind};
       if (auto hosted = detail::foldedOptimizerKernel(*fold, plan, static_cast<int>(i),

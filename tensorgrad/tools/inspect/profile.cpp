@@ -234,8 +234,11 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     // it stands at a folded neighbour's place (its invocations share outputs and K, so
     // loopLength is no per-output K): the products of a sum (one K loop through their operand
     // pairs) and an outer product after a matrix-vector one each count.
+    // (A kernel standing at its own matmul lists it in fusedOps too: each op counts once.)
     std::vector<int> computed = k.fusedOps;
     computed.push_back(k.opIndex);
+    std::sort(computed.begin(), computed.end());
+    computed.erase(std::unique(computed.begin(), computed.end()), computed.end());
     double matmulFlops = 0;
     for (int o : computed) {
       const tg::Op& m = s.ir.graph.ops.at(static_cast<size_t>(o));

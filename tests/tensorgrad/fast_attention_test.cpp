@@ -1,0 +1,146 @@
+// Causal attention as one kernel a head (KernelSet::Fast, codegen/fold_attention.h,
+// ops/attention_fast.h) against the CPU evaluator, on lavapipe and in Dawn, pooled and with own
+// buffers: the transformer's attention (heads split from projections, scaled scores, merged
+// output) with every gradient, which reads the P the kernel stores; rows that are no multiple of
+// the invocation grid and three rows an invocation; operands stored transposed and no
+// epilogues, heads sharing workgroups (the last one partly); and the attention left to three
+// kernels (scores read elsewhere, sides past the kernel's, too little workgroup memory).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "../../tensorgrad/src/ops/attention_fast.h"
+#include "folded_matmul_case.h"
+
+namespace {
+
+constexpr double kRtol = 1e-4, kAtol = 1e-5;
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+using Case = tg_test::MatmulCase;
+
+// Every gradient of the traced loss captured, so the backward's reads of P are checked too. The
+// leaves are halved: scores of a few units, where a peaked softmax would amplify the products'
+// rounding (the CPU's sums run in another order) past the tolerance.
+Case withGradients(tg::Graph g) {
+  for (const auto& [name, grad] : tg::appendGrad(g).paramGrads)
+    g.captures.emplace_back("d" + name, grad);
+  Case c = tg_test::withUniformValues(std::move(g), 31);
+  for (auto& [name, value] : c.env.params)
+    for (float& f : value.f) f *= 0.5f;
+  return c;
+}
+
+// The transformer's attention over x [b, t, d] with `heads` heads: q, k, v projections split
+// into heads, scores scaled by 1/√(d/heads), causal softmax, weighted sum merged and projected.
+// With `scoresCaptured` the scaled scores are an output too.
+Case attentionCase(int64_t b, int64_t t, int64_t d, int64_t heads, bool scoresCaptured = false) {
+  return withGradients(tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {b, t, d});
+    const tg::Tensor wq = tg::paramInput("wq", {d, d});
+    const tg::Tensor wk = tg::paramInput("wk", {d, d});
+    const tg::Tensor wv = tg::paramInput("wv", {d, d});
+    const tg::Tensor wo = tg::paramInput("wo", {d, d});
+    const tg::Tensor qh = tg::splitHeads(tg::matmul(x, wq), heads);
+    const tg::Tensor kh = tg::splitHeads(tg::matmul(x, wk), heads);
+    const tg::Tensor vh = tg::splitHeads(tg::matmul(x, wv), heads);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d / heads));
+    const tg::Tensor raw = tg::mul(tg::matmul(qh, tg::swapAxes(kh, -1, -2)), scale);
+    const tg::Tensor scores = scoresCaptured ? tg::capture("scores", raw) : raw;
+    const tg::Tensor p = tg::softmaxCausal(scores);
+    const tg::Tensor out = tg::matmul(tg::mergeHeads(tg::matmul(p, vh)), wo);
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(out, out))};
+  }));
+}
+
+// Heads given as parameters, forward only (a gradient would read the transposes too, which then
+// run kernels of their own): Q stored [dk, t], K stored [t, dk] (the scores' rhs Kᵀ read
+// transposed), V stored [dv, t], each read through its folded transpose; no scale, the output
+// stored unpermuted.
+Case storedCase(int64_t batches, int64_t t, int64_t dk, int64_t dv) {
+  return tg_test::withUniformValues(tg::traceFn([&] {
+    const tg::Tensor qt = tg::paramInput("qt", {batches, dk, t});
+    const tg::Tensor k = tg::paramInput("k", {batches, t, dk});
+    const tg::Tensor vt = tg::paramInput("vt", {batches, dv, t});
+    const tg::Tensor scores = tg::matmul(tg::swapAxes(qt, -1, -2), tg::swapAxes(k, -1, -2));
+    const tg::Tensor p = tg::capture("p", tg::softmaxCausal(scores));
+    return std::vector<tg::Tensor>{tg::matmul(p, tg::swapAxes(vt, -1, -2))};
+  }), 37);
+}
+
+std::vector<tg::KernelSpec> attentionKernels(const tg::Graph& graph,
+                                             tg::EmitOptions options = kFast) {
+  std::vector<tg::KernelSpec> out;
+  for (tg::KernelSpec& k :
+       tg::emitKernels(graph, tg::planBuffers(graph, {}, {}, false, true), options))
+    if (k.wgsl.starts_with("// fast attention")) out.push_back(std::move(k));
+  return out;
+}
+
+void expectMatchesCpu(const Case& c) {
+  tg_test::expectFoldedMatmulsMatchCpu(c, kFast, kRtol, kAtol);
+}
+
+TEST(FastAttention, TheTransformersAttentionIsOneKernelAHead) {
+  // (t, dk = dv): (16, 16) four rows and columns of invocations a head; (13, 8) rows past t in
+  // the last vec4; (8, 32) output columns past the scores' (their reads clamped); (32, 32) the
+  // largest head, 64 invocations.
+  for (const auto& [t, d, heads] :
+       {std::array<int64_t, 3>{16, 32, 2}, {13, 32, 4}, {8, 64, 2}, {32, 64, 2}}) {
+    SCOPED_TRACE("t " + std::to_string(t) + " d " + std::to_string(d));
+    const Case c = attentionCase(2, t, d, heads);
+    const std::vector<tg::KernelSpec> k = attentionKernels(c.graph);
+    ASSERT_EQ(k.size(), 1u);
+    EXPECT_EQ(k.front().outputs, 2);
+    EXPECT_EQ(k.front().bindings.size(), 5u);
+    EXPECT_NE(k.front().wgsl.find("scoreEpilogue("), std::string::npos);
+    EXPECT_NE(k.front().wgsl.find("outIndex("), std::string::npos);  // the head merge
+    expectMatchesCpu(c);
+  }
+}
+
+TEST(FastAttention, OperandsStoredTransposedAndNoEpilogues) {
+  // t = 16: a head is 4 × 6 invocations, two heads a workgroup (the third workgroup holds one);
+  // t = 21, dv = 3: 6 × 6, a head a workgroup.
+  for (const auto& [t, dk, dv, heads] :
+       {std::array<int64_t, 4>{16, 8, 24, 2}, {21, 5, 3, 1}}) {
+    SCOPED_TRACE("t " + std::to_string(t));
+    const Case c = storedCase(5, t, dk, dv);
+    const std::vector<tg::KernelSpec> k = attentionKernels(c.graph);
+    ASSERT_EQ(k.size(), 1u);
+    EXPECT_EQ(k.front().wgsl.find("epilogue("), std::string::npos);
+    EXPECT_EQ(k.front().wgsl.substr(0, k.front().wgsl.find('\n')),
+              "// fast attention: 5 × softmax_causal([" + std::to_string(t) + ", " +
+                  std::to_string(dk) + "] stored ᵀ · [" + std::to_string(dk) + ", " +
+                  std::to_string(t) + "] stored ᵀ) · [" + std::to_string(t) + ", " +
+                  std::to_string(dv) + "] stored ᵀ, " + std::to_string(heads) +
+                  (heads == 1 ? " head" : " heads") + " a workgroup");
+    EXPECT_EQ(k.front().threads,
+              (5 + heads - 1) / heads * heads * ((t + 3) / 4) * std::max((t + 3) / 4, (dv + 3) / 4));
+    expectMatchesCpu(c);
+  }
+}
+
+TEST(FastAttention, ScoresReadElsewhereKeepTheirKernels) {
+  const Case c = attentionCase(2, 16, 32, 2, true);
+  EXPECT_TRUE(attentionKernels(c.graph).empty());
+  expectMatchesCpu(c);
+}
+
+TEST(FastAttention, SidesPastTheKernelsAndTooLittleWorkgroupMemoryKeepThreeKernels) {
+  const tg::EmitOptions roomy{.kernels = tg::KernelSet::Fast, .workgroupStorageBytes = 65536};
+  EXPECT_TRUE(attentionKernels(storedCase(1, 33, 8, 8).graph, roomy).empty());   // t
+  EXPECT_TRUE(attentionKernels(storedCase(1, 16, 8, 33).graph, roomy).empty());  // dv
+  EXPECT_TRUE(attentionKernels(storedCase(1, 16, 65, 8).graph, roomy).empty());  // dk
+  // t = dv = 32, dk = 64 takes 19,456 bytes a head: past WebGPU's default 16 KiB.
+  const Case big = storedCase(1, 32, 64, 32);
+  EXPECT_TRUE(attentionKernels(big.graph).empty());
+  EXPECT_EQ(attentionKernels(big.graph, roomy).size(), 1u);
+  const tg::detail::AttentionProblem p{.t = 32, .dk = 64, .dv = 32};
+  EXPECT_EQ(tg::detail::attentionWorkgroupBytes(p), 19456);
+  EXPECT_THROW(tg::detail::fastAttentionKernel(p), std::logic_error);
+}
+
+}  // namespace
