@@ -300,6 +300,7 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5, help="timed runs (default 5)")
     parser.add_argument("--only", choices=["mlp", "transformer", "bandwidth"],
                         help="one model family, or the element-wise bandwidths")
+    parser.add_argument("--model", help="only the models whose name holds this text, e.g. D512")
     parser.add_argument("--compile", action="store_true",
                         help="also torch.compile (Inductor) the step and replay it as a CUDA graph; prints its cold "
                              "compile time (tens of seconds per model)")
@@ -320,6 +321,8 @@ def main():
         for d, layers, batch, t in ((64, 3, 128, 8), (256, 6, 128, 8), (512, 8, 64, 64)):
             cases.append((f"transformer D{d} L{layers} B{batch} T{t}",
                           lambda d=d, l=layers, b=batch, t=t: transformer_case(d, l, b, t, device)))
+    if args.model:
+        cases = [(name, make) for name, make in cases if args.model in name]
     for name, make in cases:
         torch.manual_seed(0)
         steps = args.steps if "D512" not in name else max(args.steps // 4, 10)

@@ -4,10 +4,12 @@
 // output) with every gradient, which reads the P the kernel stores; rows that are no multiple of
 // the invocation grid and three rows an invocation; operands stored transposed and no
 // epilogues, heads sharing workgroups (the last one partly); and the attention left to three
-// kernels (scores read elsewhere, sides past the kernel's, too little workgroup memory).
+// kernels (scores read elsewhere, sides past the kernel's, too little workgroup memory). And the
+// fast set's graph pass that lets the query gradient read K itself (readThroughCancellingPermutes).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -141,6 +143,52 @@ TEST(FastAttention, SidesPastTheKernelsAndTooLittleWorkgroupMemoryKeepThreeKerne
   const tg::detail::AttentionProblem p{.t = 32, .dk = 64, .dv = 32};
   EXPECT_EQ(tg::detail::attentionWorkgroupBytes(p), 19456);
   EXPECT_THROW(tg::detail::fastAttentionKernel(p), std::logic_error);
+}
+
+// Ops reading permute(permute(x)) whose second permute undoes the first.
+size_t cancellingReads(const tg::Graph& g) {
+  const auto permute = [&](int t) -> const tg::Op* {
+    const auto& src = g.tensor(t).source;
+    return src && g.ops[static_cast<size_t>(*src)].kind == tg::OpKind::Permute
+               ? &g.ops[static_cast<size_t>(*src)]
+               : nullptr;
+  };
+  size_t n = 0;
+  for (const tg::Op& op : g.ops)
+    for (int in : op.inputs)
+      if (const tg::Op* second = permute(in))
+        if (const tg::Op* first = permute(second->inputs[0]))
+          n += first->attrs.perm == second->attrs.perm && first->attrs.perm.size() == 4 &&
+               first->attrs.perm[2] == 3 && first->attrs.perm[3] == 2;
+  return n;
+}
+
+TEST(CancellingPermutes, TheQueryGradientReadsKAndItsSecondTransposeGoes) {
+  // dQ = dS · swapAxes(swapAxes(K)): after the pass it reads K, and the second swap goes; every
+  // value is the same bits on the CPU, and the fast kernels (K's projection now storing heads,
+  // the scores reading K transposed) match the CPU on lavapipe and in Dawn.
+  for (const int64_t t : {16, 40}) {  // the attention kernel's, and three kernels'
+    SCOPED_TRACE(t);
+    const Case before = attentionCase(2, t, 32, 2);
+    Case after = before;
+    tg::readThroughCancellingPermutes(after.graph);
+    const auto permutes = [](const tg::Graph& g) {
+      return std::count_if(g.ops.begin(), g.ops.end(),
+                           [](const tg::Op& op) { return op.kind == tg::OpKind::Permute; });
+    };
+    EXPECT_EQ(cancellingReads(before.graph), 1u);
+    EXPECT_EQ(cancellingReads(after.graph), 0u);
+    EXPECT_EQ(permutes(after.graph), permutes(before.graph) - 1);
+    const auto a = tg::evaluate(before.graph, before.env), b = tg::evaluate(after.graph, after.env);
+    for (const auto& [name, id] : before.graph.captures) {
+      const std::vector<float>& x = a.at(static_cast<size_t>(id)).f;
+      const std::vector<float>& y = b.at(static_cast<size_t>(id)).f;
+      ASSERT_EQ(x.size(), y.size()) << name;
+      for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(std::bit_cast<uint32_t>(x[i]), std::bit_cast<uint32_t>(y[i])) << name << " " << i;
+    }
+    expectMatchesCpu(after);
+  }
 }
 
 }  // namespace

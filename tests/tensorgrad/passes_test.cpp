@@ -290,3 +290,39 @@ TEST(Schedule, ALevelDispatchesItsLongestWorkFirst) {
 }
 
 }  // namespace
+
+TEST(CancellingPermutes, AnUnreadSecondPermuteStaysWhereThePlanReadsIt) {
+  // w's gradient is swapAxes(swapAxes(·)) of the product's: after the pass nothing reads that
+  // second swap, which goes unless something outside the ops (a parameter gradient) reads it.
+  const auto build = [] {
+    tg::Graph g = tg::traceFn([] {
+      const tg::Tensor w = tg::paramInput("w", {3, 4});
+      const tg::Tensor x = tg::paramInput("x", {4, 3});
+      return std::vector<tg::Tensor>{
+          tg::sum(tg::matmul(tg::swapAxes(tg::swapAxes(w, 0, 1), 0, 1), x))};
+    });
+    const tg::GradResult grads = tg::appendGrad(g);
+    int dw = -1;
+    for (const auto& [name, t] : grads.paramGrads)
+      if (name == "w") dw = t;
+    return std::make_pair(g, dw);
+  };
+  auto [kept, dw] = build();
+  ASSERT_GE(dw, 0);
+  ASSERT_TRUE(kept.tensor(dw).source);
+  ASSERT_EQ(kept.producer(dw).kind, tg::OpKind::Permute);
+  tg::readThroughCancellingPermutes(kept, {dw});
+  ASSERT_TRUE(kept.tensor(dw).source);
+  EXPECT_EQ(kept.producer(dw).kind, tg::OpKind::Permute);
+  auto [dropped, same] = build();
+  tg::readThroughCancellingPermutes(dropped);
+  EXPECT_FALSE(dropped.tensor(same).source);
+  // The product reads w itself either way.
+  for (const tg::Graph* g : {&kept, &dropped}) {
+    for (const tg::Op& op : g->ops) {
+      if (op.kind == tg::OpKind::Matmul && g->tensor(op.out).shape == tg::Shape{3, 3}) {
+        EXPECT_EQ(g->producer(op.inputs[0]).kind, tg::OpKind::ParamInput);
+      }
+    }
+  }
+}

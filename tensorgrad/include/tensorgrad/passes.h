@@ -19,6 +19,14 @@ std::map<int, int> eliminateDeadCode(Graph& graph, const std::vector<int>& extra
 // that produces x instead of taking a kernel and a dispatch level of its own.
 void readReluGradsFromOutputs(Graph& graph);
 
+// KernelSet::Fast: an op reading permute(permute(x)) whose second permute undoes the first reads
+// x (the same values, moved twice). Autograd writes the transpose of a transposed operand so
+// (attention's query gradient reads K through swapAxes(swapAxes(K))): the first permute then has
+// the forward's product as its only reader, which reads it transposed instead of K's projection
+// storing it transposed. A second permute left without readers goes, unless it is an output, a
+// capture or one of `keep` (tensors read from outside the ops: parameter gradients, writebacks).
+void readThroughCancellingPermutes(Graph& graph, const std::vector<int>& keep = {});
+
 // KernelSet::Fast: cross-workgroup split-K for weight gradients. A matmul(permute(r, [1, 0]), d)
 // (r [K, m], d [K, n]) of few outputs over a long K becomes s products over K/s each, one
 // matmul_batched of [s, m, n] partials, and their sum_to_shape [m, n] (same value, summed in

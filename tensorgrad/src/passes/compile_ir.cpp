@@ -108,7 +108,12 @@ CompiledIR traceForward(const Module& model, const ErasedForward& forward, const
 
 void planAndEmit(CompiledIR& ir, bool poolBuffers, const EmitOptions& emit) {
   if (emit.kernels == KernelSet::Fast) {
+    if (ir.traced.ops.empty()) ir.traced = ir.graph;  // a second plan keeps the first's
     readReluGradsFromOutputs(ir.graph);
+    std::vector<int> keep;  // what the plan reads besides the ops
+    for (const auto& [name, grad] : ir.paramGrads) keep.push_back(grad);
+    for (const WritebackDecl& w : ir.optimizer.writebacks) keep.push_back(w.source);
+    readThroughCancellingPermutes(ir.graph, keep);
     splitWeightGradients(ir.graph, emit.workgroupStorageBytes, emit.weightGradientSplits,
                          emit.cpuDevice);
   }

@@ -82,11 +82,16 @@ std::map<std::string, Shape> graphParams(const Graph& g) {
   return out;
 }
 
+// The graph a bundle holds: as traced, before the fast set's rewrites.
+const Graph& tracedGraph(const CompiledIR& ir) {
+  return ir.traced.ops.empty() ? ir.graph : ir.traced;
+}
+
 // The kernels standing in for upstream's: the default set (upstream's arithmetic) under the
 // pooled plan (upstream's bindings).
 std::vector<UpstreamKernel> upstreamKernels(const CompiledIR& ir) {
   CompiledIR upstream;
-  upstream.graph = ir.graph;
+  upstream.graph = tracedGraph(ir);
   upstream.paramGrads = ir.paramGrads;
   upstream.optimizer = ir.optimizer;
   upstream.params = ir.params;
@@ -331,14 +336,14 @@ Bundle makeBundle(const CompiledIR& ir) {
   }
   Bundle b;
   b.source = "makeBundle";
-  b.version = ir.graph.captures.empty() ? 1 : 2;
-  b.inputs = graphInputs(ir.graph);
+  b.version = tracedGraph(ir).captures.empty() ? 1 : 2;
+  b.inputs = graphInputs(tracedGraph(ir));
   b.optimizer = *ir.optimizerConfig;
   b.seed = ir.seed;
-  b.graph = ir.graph;
+  b.graph = tracedGraph(ir);
   b.paramGrads = ir.paramGrads;
   b.writebacks = ir.optimizer.writebacks;
-  const std::map<std::string, Shape> inGraph = graphParams(ir.graph);
+  const std::map<std::string, Shape> inGraph = graphParams(tracedGraph(ir));
   for (const auto& p : ir.params) {
     if (!inGraph.count(p->path)) continue;
     if (p->dtype != Dtype::F32) {
@@ -360,10 +365,10 @@ BundleForward makeBundleForward(std::string name, const CompiledIR& ir) {
                       "'): this is a training compile, not a forward");
   BundleForward f;
   f.name = std::move(name);
-  f.inputs = graphInputs(ir.graph);
-  const Dtype out = ir.graph.tensor(ir.output).dtype;
+  f.inputs = graphInputs(tracedGraph(ir));
+  const Dtype out = tracedGraph(ir).tensor(ir.output).dtype;
   f.output = out == Dtype::Bool ? Dtype::I32 : out;
-  f.graph = ir.graph;
+  f.graph = tracedGraph(ir);
   f.kernels = upstreamKernels(ir);
   return f;
 }
