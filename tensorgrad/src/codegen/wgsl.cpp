@@ -18,6 +18,10 @@ std::string u(int64_t value) {
   return std::to_string(value) + "u";
 }
 
+std::string n(int64_t value) {
+  return std::to_string(value);
+}
+
 std::string wgslType(Dtype dtype) {
   switch (dtype) {
     case Dtype::F32:

@@ -45,6 +45,10 @@ std::string wgslType(Dtype dtype);  // bool is stored as u32
 // A literal of `dtype` with WGSL's suffix; f32 values print exactly (shortest round trip).
 std::string literal(double value, Dtype dtype);
 std::string u(int64_t value);  // "123u"
+std::string n(int64_t value);  // "123": an abstract-int literal, or a number in a comment
+inline int64_t ceilDiv(int64_t a, int64_t b) {  // ⌈a / b⌉ for a ≥ 0, b > 0
+  return (a + b - 1) / b;
+}
 
 // The standard one-thread-per-element kernel: `body` runs with `i` (u32) < threads.
 KernelSource elementwise(const KernelArgs& a, int64_t threads, const std::string& body,

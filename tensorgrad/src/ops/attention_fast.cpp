@@ -7,14 +7,6 @@
 namespace tg::detail {
 namespace {
 
-std::string n(int64_t v) {
-  return std::to_string(v);
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
-
 std::string lane(int64_t j) {
   return std::string(1, "xyzw"[j]);
 }
@@ -36,7 +28,7 @@ struct Layout {
       : t4(ceilDiv(p.t, 4)),
         dv4(ceilDiv(p.dv, 4)),
         cols(std::max(t4, dv4)),
-        perHead(t4 * cols),
+        perHead(std::max<int64_t>(1, t4 * cols)),  // 1 for an empty problem, which no kernel takes
         heads(0),
         tp(t4 + 1),
         vp(dv4 + 1),

@@ -6,14 +6,6 @@
 namespace tg::detail {
 namespace {
 
-std::string n(int64_t v) {
-  return std::to_string(v);
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
-
 // out[r, c] = Σ_{k < depth} A(r, k) · B(k, c) for r < rows, c < cols, with A and B read through
 // the convolution's buffers. In the kernel, row i of an invocation's block is `r<i>` and column j
 // is `c<j>` (i32, clamped to the last row and column); `colSetup(j)` declares what stays fixed

@@ -10,20 +10,12 @@
 namespace tg::detail {
 namespace {
 
-std::string n(int64_t v) {
-  return std::to_string(v);
-}
-
 std::string lane(int64_t j) {
   return std::string(1, "xyzw"[j]);
 }
 
 // The invocations a layout groups together (an NVIDIA warp; any other width is still correct).
 constexpr int64_t kLanes = 32;
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 std::string both(const std::string& a, const std::string& b) {
   return a.empty() ? b : b.empty() ? a : a + " && " + b;

@@ -8,18 +8,10 @@
 namespace tg::detail {
 namespace {
 
-std::string n(int64_t v) {
-  return std::to_string(v);
-}
-
 int64_t pow2Ceil(int64_t v) {
   int64_t p = 1;
   while (p < v) p *= 2;
   return p;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
 }
 
 // Enough workgroups to give each of an H100's 132 SMs two; beyond that, wider rows/columns per
