@@ -12,13 +12,6 @@
 namespace tg::detail {
 namespace {
 
-size_t functionsIn(const std::string& wgsl) {
-  size_t count = 0;
-  for (size_t at = wgsl.find("fn "); at != std::string::npos; at = wgsl.find("fn ", at + 3))
-    ++count;
-  return count;
-}
-
 // The tensors the kernel reads: Q, K (or Kᵀ), V, each through its folded permute.
 std::array<int, 3> sourcesOf(const Graph& graph, const AttentionFold& f,
                              const std::vector<std::array<int, 2>>& permuteOf) {
@@ -50,9 +43,12 @@ std::optional<AttentionProblem> problemOf(const Graph& graph, const AttentionFol
                      .transK = s.transB, .transV = o.transB, .workgroupBytes = workgroupBytes};
   std::vector<int> external;
   if (f.scoresEnd != f.scores) {
-    const MatmulEpilogue e = matmulEpilogue(graph, f.scores, groups[static_cast<size_t>(f.scoresEnd)],
-                                            external, {}, std::nullopt, "scoreEpilogue");
-    if (!external.empty() || e.permuted || functionsIn(e.wgsl) != 1) return std::nullopt;
+    // Stored in place, with no helper the output's epilogue might define too.
+    const std::vector<int>& group = groups[static_cast<size_t>(f.scoresEnd)];
+    if (epilogueNeedsHelper(graph, f.scores, group)) return std::nullopt;
+    const MatmulEpilogue e =
+        matmulEpilogue(graph, f.scores, group, external, {}, std::nullopt, "scoreEpilogue");
+    if (!external.empty() || e.permuted) return std::nullopt;
     a.scoreEpilogue = e.wgsl;
   }
   if (f.place != f.weighted) {

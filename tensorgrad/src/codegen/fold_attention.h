@@ -1,8 +1,9 @@
 // Causal attention as one kernel (KernelSet::Fast only, ops/attention_fast.h). A head's scores
 // (a batched product and the element-wise scale its kernel stores through), their causal softmax
 // and the weighted sum P·V (with the head merge it stores through) run as three kernels in three
-// dispatch levels; where every side is at most 64 they run as one workgroup a head, at the
-// weighted sum's place, storing P (the backward reads it) and the output.
+// dispatch levels; where t and dv are at most 32 and dk at most 64 they run as one kernel,
+// several heads a workgroup, at the weighted sum's place, storing P (the backward reads it) and
+// the output.
 #pragma once
 
 #include <array>
@@ -29,9 +30,10 @@ struct AttentionFolds {
 
 // Folds where a softmax_causal_last (its own kernel: no row kernel, prologue or fused group
 // holds it) reads nothing but the scores a MatmulBatched stores, through an epilogue reading no
-// buffer and storing in place, and a MatmulBatched reads its P, unpermuted, as its lhs, storing
-// through an epilogue that reads no buffer (a head merge's permuted store is fine); the scores
-// are t × t, both products batched alike with every side at most 64, no other fold holds
+// buffer, needing no helper function and storing in place, and a MatmulBatched reads its P,
+// unpermuted, as its lhs, storing through an epilogue that reads no buffer (a head merge's
+// permuted store is fine); the scores are t × t, both products batched alike with sides the
+// kernel takes (attentionUnsupported), no other fold holds
 // either product (`taken`, by op index: a sum, second output, product sum or outer product), Q,
 // K and V are not rewritten before the weighted sum's place, nothing but these ops touches P's
 // buffer between the softmax and that place, and the kernel's workgroup memory fits

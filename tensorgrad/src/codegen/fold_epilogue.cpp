@@ -119,6 +119,13 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
   return epilogueOf;
 }
 
+bool epilogueNeedsHelper(const Graph& graph, int matmul, const std::vector<int>& group) {
+  FusedChain probe(graph, group, 0);
+  probe.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");
+  probe.value(graph.ops[static_cast<size_t>(group.back())].out, "o");
+  return !probe.preamble().empty();
+}
+
 MatmulEpilogue matmulEpilogue(const Graph& graph, int matmul, const std::vector<int>& group,
                               std::vector<int>& external, const std::vector<int>& summed,
                               std::optional<size_t> firstBindingAt, const std::string& name,

@@ -45,6 +45,10 @@ std::set<int> epilogueInputs(const Graph& graph, int matmul, const std::vector<i
 // permute).
 std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<int>& group);
 
+// Whether computing `group` on matmul op `matmul`'s value needs a helper function beside the
+// epilogue's own (which another epilogue of the same kernel might define too).
+bool epilogueNeedsHelper(const Graph& graph, int matmul, const std::vector<int>& group);
+
 // The epilogue computing `group` (op indices, in order) on the value of matmul op `matmul`; its
 // external inputs, in binding order, go to `external`. The products of the matmuls `summed`
 // (fold_product_sum.h) are in the matmul's value already: an add of one is its other input, and

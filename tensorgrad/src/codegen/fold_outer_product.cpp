@@ -7,7 +7,6 @@
 #include "fold_epilogue.h"
 #include "fold_transpose.h"
 #include "folded_matmul.h"
-#include "fused_chain.h"
 
 namespace tg::detail {
 namespace {
@@ -24,15 +23,6 @@ bool hasPermute(const Graph& graph, const std::vector<int>& group) {
   return std::any_of(group.begin(), group.end(), [&](int m) {
     return graph.ops[static_cast<size_t>(m)].kind == OpKind::Permute;
   });
-}
-
-// Whether computing `group` on matmul op `matmul`'s value needs a helper function (which the
-// other epilogue of the kernel might define too).
-bool needsHelper(const Graph& graph, int matmul, const std::vector<int>& group) {
-  FusedChain probe(graph, group, 0);
-  probe.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");
-  probe.value(graph.ops[static_cast<size_t>(group.back())].out, "o");
-  return !probe.preamble().empty();
 }
 
 }  // namespace
@@ -109,7 +99,7 @@ OuterFolds foldOuterProducts(
         size_t more = binds(sources[1]) ? 1 : 0;
         if (qPlace != q) {
           const std::vector<int>& group = groups[static_cast<size_t>(qPlace)];
-          if (hasPermute(graph, group) || needsHelper(graph, q, group)) continue;
+          if (hasPermute(graph, group) || epilogueNeedsHelper(graph, q, group)) continue;
           ops.insert(ops.end(), group.begin(), group.end());
           std::vector<int> external;
           matmulEpilogue(graph, q, group, external);

@@ -22,6 +22,10 @@ std::string n(int64_t value) {
   return std::to_string(value);
 }
 
+std::string lane(int64_t j) {
+  return std::string(1, "xyzw"[j]);
+}
+
 std::string wgslType(Dtype dtype) {
   switch (dtype) {
     case Dtype::F32:

@@ -46,6 +46,7 @@ std::string wgslType(Dtype dtype);  // bool is stored as u32
 std::string literal(double value, Dtype dtype);
 std::string u(int64_t value);  // "123u"
 std::string n(int64_t value);  // "123": an abstract-int literal, or a number in a comment
+std::string lane(int64_t j);    // a vec4's component j: "x", "y", "z" or "w"
 inline int64_t ceilDiv(int64_t a, int64_t b) {  // ⌈a / b⌉ for a ≥ 0, b > 0
   return (a + b - 1) / b;
 }

@@ -7,10 +7,6 @@
 namespace tg::detail {
 namespace {
 
-std::string lane(int64_t j) {
-  return std::string(1, "xyzw"[j]);
-}
-
 constexpr int64_t kMaxInvocations = 256;
 // Heads share a workgroup until it holds a warp's worth of invocations, and beyond that while
 // there are more than this many workgroups (a few for each SM of a large GPU).

@@ -35,8 +35,8 @@ struct AttentionProblem {
 
 // The largest t and dv the kernel takes (an invocation owns 4 rows and 4 columns: a head takes
 // at most 64 invocations), and the largest dk. At t = dk = dv = 64 (256 invocations a head, 92
-// registers, two workgroups an SM) the kernel took 43 µs for 512 heads on an H200 where the
-// three kernels it replaces take 35 (bench/RESULTS.md): it is not offered there.
+// registers) the kernel took 43–69 µs for 512 heads on an H200 where the three kernels it
+// replaces take 35 (bench/RESULTS.md): it is not offered there.
 inline constexpr int64_t kMaxAttentionRows = 32;
 inline constexpr int64_t kMaxAttentionDepth = 64;
 

@@ -10,10 +10,6 @@
 namespace tg::detail {
 namespace {
 
-std::string lane(int64_t j) {
-  return std::string(1, "xyzw"[j]);
-}
-
 // The invocations a layout groups together (an NVIDIA warp; any other width is still correct).
 constexpr int64_t kLanes = 32;
 
