@@ -11,6 +11,7 @@
 #include "fold_outer_product.h"
 #include "fold_product_sum.h"
 #include "fold_prologue.h"
+#include "fold_row_softmax.h"
 #include "fold_second_output.h"
 #include "fold_transpose.h"
 #include "folded_matmul.h"
@@ -132,6 +133,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   // Causal attention's scores, softmax and weighted sum as one kernel a head, where no other
   // fold holds either product.
   detail::AttentionFolds attention;
+  // Softmaxes of products' rows, and their gradients, computed by the products.
+  detail::RowSoftmaxFolds rowSoftmax;
   if (options.kernels == KernelSet::Fast) {
     std::vector<bool> taken(graph.ops.size(), false);
     for (size_t i = 0; i < taken.size(); ++i)
@@ -142,6 +145,11 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
                  (!outer.folded.empty() && outer.folded[i]);
     attention = detail::foldAttention(graph, use, groups, epilogueOf, epilogueFrom, elsewhere,
                                       taken, folds.permuteOf, workgroupBytes);
+    for (size_t i = 0; i < taken.size(); ++i)
+      taken[i] = taken[i] || attention.folded[i] || attention.at[i] >= 0;
+    rowSoftmax = detail::foldRowSoftmaxes(graph, use, groups, rows, epilogueOf, epilogueFrom,
+                                          elsewhere, taken, folds.permuteOf, workgroupBytes,
+                                          options.cpuDevice);
   }
   // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
   // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
@@ -187,6 +195,16 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(detail::attentionKernel(
           graph, plan, attention.folds[static_cast<size_t>(attention.at[i])], groups,
           folds.permuteOf, workgroupBytes));
+      continue;
+    }
+    if (!rowSoftmax.folded.empty() && rowSoftmax.folded[i]) {  // in a row softmax's product
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!rowSoftmax.at.empty() && rowSoftmax.at[i] >= 0) {
+      kernels.push_back(detail::rowSoftmaxKernel(
+          graph, plan, rowSoftmax.folds[static_cast<size_t>(rowSoftmax.at[i])], folds.permuteOf,
+          workgroupBytes));
       continue;
     }
     if (fold && fold->folded[i]) {

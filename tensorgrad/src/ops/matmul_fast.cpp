@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "matmul_row_softmax.h"
+
 namespace tg::detail {
 namespace {
 
@@ -157,7 +159,10 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
                  const std::string& workgroupVars) {
   const int64_t tiles = ceilDiv(p.m, g.bm) * ceilDiv(p.n, g.bn);
   const auto arr = [](bool v) { return v ? "array<vec4<f32>>" : "array<f32>"; };
-  std::string w = "// fast matmul: " + n(p.batches) + " × [" + n(p.m) + ", " + n(p.k) + "]" +
+  const std::string what = !p.rowSoftmax          ? "matmul"
+                           : p.rowSoftmax->causal ? "causal softmax of a matmul's rows"
+                                                  : "softmax gradient through a matmul's rows";
+  std::string w = "// fast " + what + ": " + n(p.batches) + " × [" + n(p.m) + ", " + n(p.k) + "]" +
                   (p.transA ? "ᵀ" : "") + " · [" + n(p.k) + ", " + n(p.n) + "]" +
                   (p.transB ? "ᵀ" : "") + ", " + g.describe() + "\n";
   w += workgroupVars;
@@ -170,8 +175,11 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
     w += "@group(0) @binding(" + n(2 * s + 1) + ") var<storage, read> " +
          partName(p.rhs, static_cast<size_t>(s)) + " : " + arr(vecB) + ";\n";
   }
+  int64_t outBinding = 2 * parts;
+  if (p.rowSoftmax && !p.rowSoftmax->causal)  // the softmax's output, read 4 at a time
+    w += "@group(0) @binding(" + n(outBinding++) + ") var<storage, read> rowY : array<vec4<f32>>;\n";
   if (p.epilogue) w += vecOut && !p.epilogue->wgsl4.empty() ? p.epilogue->wgsl4 : p.epilogue->wgsl;
-  int64_t outBinding = 2 * parts + static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  outBinding += static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
   const bool outerV4 = p.outer && p.outer->n % 4 == 0;
   if (p.outer) {
     if (p.outer->v == OuterProduct::Source::Own)
@@ -317,7 +325,10 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
            "var<workgroup> aS : array<vec4<f32>, " + n(S * a.tileVec4()) + ">;\n" +
-               "var<workgroup> bS : array<vec4<f32>, " + n(S * b.tileVec4()) + ">;\n");
+               "var<workgroup> bS : array<vec4<f32>, " + n(S * b.tileVec4()) + ">;\n" +
+               (p.rowSoftmax ? "var<workgroup> rS : array<vec4<f32>, " +
+                                   n(rowSoftmaxBytes(g) / 16) + ">;\n"
+                             : ""));
   const std::string id = S > 1 ? "pl" : "lid";  // the invocation within its slice
   if (S > 1)
     w += "  let ks = lid / " + u(pos) + ";\n  let pl = lid % " + u(pos) + ";\n  let kS = ks * " +
@@ -398,6 +409,10 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   // the upper rows c0.., slice 1 the lower ones), each summed with the other slice's partial
   // (slice 0's + slice 1's, the same sum in either slice), which that slice passed through aS
   // in rounds as large as the tiles' memory allows.
+  if (p.rowSoftmax) {
+    w += rowSoftmaxStores(p, g) + "}\n";
+    return {std::move(w), blocks(p, g.bm, g.bn) * inv, static_cast<int>(inv)};
+  }
   const int64_t rows = S > 1 ? g.tm / 2 : g.tm;
   const auto acc = [&](int64_t r, int64_t h) {
     return std::string(S > 1 ? "f" : "c") + n(r) + "_" + n(h);
@@ -802,6 +817,7 @@ GemmTiling cpuTiling(const MatmulProblem& p) {
 GemmTiling chooseTiling(const MatmulProblem& raw) {
   const MatmulProblem p = normalized(raw);
   using F = GemmTiling::Form;
+  if (p.rowSoftmax) return rowSoftmaxTiling(p);
   if (p.cpuDevice) return cpuTiling(p);
   // Tiled blocks only where a product fills them (many tiny batched products do not).
   const auto tiled = [&](int64_t bm, int64_t bn, int64_t enough) {
@@ -970,6 +986,9 @@ KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   if (const std::string why = kUnsupported(p, g); !why.empty())
     throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
+  if (p.rowSoftmax)
+    if (const std::string why = rowSoftmaxUnsupported(p, g); !why.empty())
+      throw std::logic_error("fastMatmulKernel: " + g.describe() + ": " + why);
   if (p.outer && (g.form != GemmTiling::Form::SplitK || p.n != 1 || p.batches != 1 ||
                   p.outer->n <= 0 || (p.epilogue && p.epilogue->permuted) ||
                   (p.outer->fromSecond && !(p.epilogue && p.epilogue->second)) ||

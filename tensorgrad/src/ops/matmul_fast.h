@@ -73,6 +73,20 @@ struct OuterProduct {
   Source v = Source::Own;
 };
 
+// A softmax over each row of the product, or the softmax's gradient, computed by the workgroup
+// that holds the whole row (the tiled form with one block across n; codegen/fold_row_softmax.h).
+// - causal: out = the softmax of epilogue(mm) over columns j <= i of row i of each [m, n] (m = n)
+//   matrix, 0 past the diagonal: a head's scores, their scale and the causal softmax.
+// - else the product is the gradient g of a softmax's output y, which the kernel reads at the
+//   product's own element from binding `rowY` (after the operands): out = epilogue((g - s)·y),
+//   s the row's sum of g·y; the epilogue (e.g. the scores' scale) follows the gradient.
+// No K parts, outer product, second output, permuted store or epilogue buffers; n a multiple
+// of 4, at most kMaxSoftmaxRow.
+struct RowSoftmax {
+  bool causal = true;
+};
+inline constexpr int64_t kMaxSoftmaxRow = 128;
+
 // WebGPU's default maxComputeWorkgroupStorageSize, which every adapter offers.
 inline constexpr int64_t kDefaultWorkgroupBytes = 16384;
 
@@ -92,6 +106,7 @@ struct MatmulProblem {
   std::optional<MatmulEpilogue> epilogue{};
   // Read after the epilogue's buffers (v, then its epilogue's); written last, as `out3`.
   std::optional<OuterProduct> outer{};
+  std::optional<RowSoftmax> rowSoftmax{};
   // Workgroup memory a kernel may use: WebGPU's default limit, or what the device was given.
   int64_t workgroupBytes = kDefaultWorkgroupBytes;
   bool cpuDevice = false;  // EmitOptions::cpuDevice: tiles for lavapipe, not a GPU
@@ -124,6 +139,11 @@ struct GemmTiling {
 // The tiling the fast set uses for `p`.
 GemmTiling chooseTiling(const MatmulProblem& p);
 
+// Why the tiled form cannot compute `p`'s row softmax under `g` (empty when it can): see
+// RowSoftmax; `g` one block across n with S = 1, and its tiles plus the rows' partial sums
+// within p.workgroupBytes.
+std::string rowSoftmaxUnsupported(const MatmulProblem& p, const GemmTiling& g);
+
 // Cross-workgroup split-K for a weight gradient (one Aᵀ·B product of few outputs over a long K):
 // into how many slices of K `p` is cut, each slice its own product of a batched matmul whose
 // [slices, m, n] partials a column sum then adds (passes.h: splitWeightGradients). 1: not split.
@@ -138,7 +158,8 @@ std::string kUnsupported(const MatmulProblem& p, const GemmTiling& g);
 
 // The kernel for `p` (no zero dimension: empty products are the caller's to avoid) with
 // chooseTiling's tiling or `tiling`. Bindings: 0 the lhs, 1 the rhs, then the other K parts'
-// pairs, then the epilogue's, then the outer product's inputs, then `out` (and `out2`, `out3`).
+// pairs, then a row softmax gradient's `rowY`, then the epilogue's, then the outer product's
+// inputs, then `out` (and `out2`, `out3`).
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 
