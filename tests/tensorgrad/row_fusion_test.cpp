@@ -50,7 +50,7 @@ tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
 
 TEST(RowFusion, ALayerNormAndItsGradientRunAsRowKernels) {
   // Rows of 8 (an invocation a row), of 40 (16 lanes of 3 or 2 elements), of 64 (16 lanes of 4;
-  // 32 rows, two whole workgroups of 16 rows) and of 300 (128 lanes, 2 rows a workgroup). 15 rows
+  // 32 rows, two whole workgroups of 16 rows) and of 300 (64 lanes, 4 rows a workgroup). 15 rows
   // leave the last workgroup part empty.
   for (const auto& [dim, batch] : {std::pair<int64_t, int64_t>{8, 3}, {40, 3}, {64, 4}, {300, 3}}) {
     SCOPED_TRACE("dim " + std::to_string(dim));

@@ -21,6 +21,12 @@ constexpr size_t kMaxRowReductions = 8;
 constexpr int64_t kSerialRowLength = 32;
 constexpr int64_t kSerialWorkgroupSize = 64;
 constexpr int64_t kElementsPerLane = 4;
+// Every lane of a row sums the row's partials itself (lanes / 4 vec4 loads and adds after the
+// barrier), so past this many lanes a row the sum costs more than the lanes save: on an H200
+// (2026-11-29, bench/RESULTS.md) D512's layer norms over rows of 512 took 16.1 µs forward and
+// 15.6–16.4 backward with 128 lanes, 10.1 and 7.9 with 64, 9.5 and 6.1 with 32; rows of 64 ran
+// best with 16 lanes (D64's step 0.338 ms pipelined against 0.344 with 8 and 0.372 with 4).
+constexpr int64_t kMaxRowLanes = 64;
 // Passes over at most this many elements a lane are written out element by element.
 constexpr int64_t kMaxUnrolledElements = 8;
 
@@ -150,7 +156,8 @@ struct RowLayout {
   int64_t workgroupSize() const { return lanes * rowsPerGroup; }
 };
 
-// About 4 elements a lane, up to 256 lanes; a lane a row for rows of at most kSerialRowLength.
+// About 4 elements a lane, up to kMaxRowLanes lanes; a lane a row for rows of at most
+// kSerialRowLength.
 // Workgroups of 256 invocations hold several short rows: on lavapipe, a workgroup a row (1024
 // workgroups of 64 for the transformer sample) made its row kernels average 4.3 ms, against
 // 0.61 ms this way (bench/RESULTS.md).
@@ -158,7 +165,7 @@ RowLayout rowLayout(int64_t length) {
   if (length <= kSerialRowLength) return {.lanes = 1, .rowsPerGroup = kSerialWorkgroupSize};
   const auto lanes = static_cast<int64_t>(
       std::bit_ceil(static_cast<uint64_t>((length + kElementsPerLane - 1) / kElementsPerLane)));
-  const int64_t l = std::min<int64_t>(kWorkgroupSize, lanes);
+  const int64_t l = std::min<int64_t>(kMaxRowLanes, lanes);
   return {.lanes = l, .rowsPerGroup = kWorkgroupSize / l};
 }
 

@@ -33,7 +33,7 @@ struct RowFusion {
 // the kernel stays within 8 storage buffers and 8 reductions. A group is kept only where one of its
 // ops reads a reduction's result: a reduction of element-wise values alone is already one kernel
 // (fold_prologue.h). Rows of up to 32 run an invocation a row; longer ones take about 4 elements
-// a lane (up to 256 lanes), several rows to a workgroup of 256.
+// a lane (up to 64 lanes), several rows to a workgroup of 256.
 inline constexpr int64_t kMinRowLength = 2;
 inline constexpr int64_t kMaxRowLength = 16384;
 RowFusion fuseRows(const Graph& graph, const BufferUse& use, const std::vector<bool>& excluded);
