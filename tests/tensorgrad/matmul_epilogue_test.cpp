@@ -171,6 +171,30 @@ TEST(MatmulEpilogue, PermutesThatKeepRunsOf4StoreVec4s) {
   expectMatchesCpu(c, kTiled);
 }
 
+// The backward's dK = (Qᵀ·dS)ᵀ with the head merge: a product stored through a swap of its last
+// two axes first is computed transposed (dSᵀ·Q), so 4 neighbours of a row go out as one vec4
+// through the merge alone; where the product's rows are no multiple of 4 (dk 6) it stays as it
+// was, each element stored at its place.
+TEST(MatmulEpilogue, AProductStoredTransposedIsComputedTransposed) {
+  for (const int64_t dk : {8, 6}) {
+    SCOPED_TRACE(dk);
+    const Case c = withValues(tg::traceFn([&] {
+      const tg::Tensor q = tg::paramInput("q", {2, 3, 12, dk});
+      const tg::Tensor ds = tg::paramInput("ds", {2, 3, 12, 12});
+      const tg::Tensor product = tg::matmul(tg::swapAxes(q, -1, -2), ds);  // [2, 3, dk, 12]
+      return std::vector<tg::Tensor>{tg::mergeHeads(tg::swapAxes(product, -1, -2))};
+    }));
+    const std::vector<std::string> w = tiledMatmuls(c);
+    ASSERT_EQ(w.size(), 1u);
+    const size_t store = w.front().find("out[outIndex(");
+    ASSERT_NE(store, std::string::npos);
+    const std::string line = w.front().substr(store, w.front().find('\n', store) - store);
+    EXPECT_EQ(line.find(" / 4u] = vec4<f32>(") != std::string::npos, dk == 8) << line;
+    expectMatchesCpu(c);
+    expectMatchesCpu(c, kTiled);
+  }
+}
+
 // An epilogue whose buffers are all read at the product's own element (the residual, the other
 // product of a sum) loads each a vec4 at a time where the kernel stores vec4s (the tiled form);
 // one reading a broadcast bias keeps scalar loads.
