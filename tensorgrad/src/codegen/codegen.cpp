@@ -13,6 +13,7 @@
 #include "fold_prologue.h"
 #include "fold_row_softmax.h"
 #include "fold_second_output.h"
+#include "fold_sibling_sums.h"
 #include "fold_transpose.h"
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
@@ -108,6 +109,11 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   if (options.kernels == KernelSet::Fast)
     prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes,
                                       options.cpuDevice);
+  // Column sums reading a buffer in common, one kernel each set.
+  detail::SiblingSums siblings;
+  if (options.kernels == KernelSet::Fast)
+    siblings = detail::foldSiblingSums(graph, use, groups, elsewhere, epilogueFrom, sumFrom,
+                                       prologues);
   std::vector<int> secondOf, secondFrom;  // matmul kernel's place → group written second, and back
   if (options.kernels == KernelSet::Fast) {
     secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,
@@ -239,6 +245,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         kernels.push_back(std::move(it->second));
       else
         kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (!siblings.folded.empty() && siblings.folded[i]) {  // in a later column sums kernel
+      kernels.push_back({.opIndex = static_cast<int>(i), .kind = op.kind});
+      continue;
+    }
+    if (const auto it = siblings.kernels.find(static_cast<int>(i)); it != siblings.kernels.end()) {
+      kernels.push_back(std::move(it->second));
       continue;
     }
     if (!prologues.folded.empty() && prologues.folded[i]) {  // computed by a reduction

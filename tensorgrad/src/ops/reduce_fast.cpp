@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 #include "op_registry.h"
 
@@ -17,6 +18,8 @@ int64_t pow2Ceil(int64_t v) {
 // Enough workgroups to give each of an H100's 132 SMs two; beyond that, wider rows/columns per
 // workgroup are worth more than more workgroups.
 constexpr int64_t kManyWorkgroups = 264;
+// The streaming multiprocessors of an H100 or H200.
+constexpr int64_t kSMs = 132;
 // Independent accumulators per invocation: loads in flight per invocation in the strided loops.
 constexpr int64_t kUnroll = 4;
 // Column sums over fewer rows than this are left to upstream's kernel.
@@ -152,6 +155,12 @@ ColumnReduceGeometry chooseColumnGeometry(int64_t outer, int64_t rows, int64_t c
   // eight scalar ones; narrow tensors get fewer.
   const int64_t widest = std::min<int64_t>(kWorkgroupSize, pow2Ceil(units));
   g.colLanes = std::min<int64_t>(g.vec4 ? 2 : 8, widest);
+  // Where two vec4 lanes would leave workgroups for fewer than an H100's or H200's 132 SMs, one:
+  // twice the workgroups, each reading half a sector a row. Alone each such sum took longer on an
+  // H200 (2026-11-29, bench/RESULTS.md: D512's [4096, 512] sums 5.1 → 6.1 µs), but the ~50 of
+  // them in D512's last levels overlapped better (314.6 → 199.1 µs for one level) and the steps
+  // gained: D512 16.9 → 16.8 ms pipelined, D64 0.345–0.348 → 0.339–0.340.
+  if (g.vec4 && outer * ceilDiv(units, g.colLanes) < kSMs) g.colLanes = 1;
   // Wider while the row-lanes outnumber the rows, or while halving the workgroups still leaves
   // plenty of them.
   while (g.colLanes < widest &&
@@ -234,13 +243,71 @@ KernelSource fastMeanLastKernel(const KernelArgs& a) {
   return fastRowReduceKernel(a, shapeSize(s) / s.back(), s.back(), true);
 }
 
+KernelSource fastColumnSumsKernel(const ColumnSums& c) {
+  const int64_t count = static_cast<int64_t>(c.outputs);
+  if (c.cols % 4 || count < 1 || count > 4 || c.rows < 1)
+    throw std::logic_error("fastColumnSumsKernel: 1 to 4 sums of whole vec4 rows");
+  const ColumnReduceGeometry g = chooseColumnGeometry(c.outer, c.rows, c.cols);
+  const int64_t units = c.cols / 4, tiles = ceilDiv(units, g.colLanes);
+  const int64_t workgroups = c.outer * tiles, rowLanes = g.rowLanes();
+  std::string w = "// fast column sums: " + n(count) + " × [" + n(c.outer) + ", " + n(c.rows) +
+                  ", " + n(c.cols) + "] over axis 1, " + n(g.colLanes) +
+                  " column lanes, vec4\n" + c.buffers;
+  for (int64_t r = 0; r < count; ++r)
+    w += "var<workgroup> part" + n(r) + " : array<vec4<f32>, " + n(kWorkgroupSize) + ">;\n";
+  for (int64_t r = 0; r < count; ++r)
+    w += "@group(0) @binding(" + n(static_cast<int64_t>(c.bindings) + r) +
+         ") var<storage, read_write> out" + n(r) + " : array<vec4<f32>>;\n";
+  w += "@compute @workgroup_size(" + n(kWorkgroupSize) +
+       ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid "
+       ": u32) {\n";
+  w += workgroupIndex(workgroups);
+  w += "  let o = wg / " + u(tiles) + ";\n  let c = (wg % " + u(tiles) + ") * " + u(g.colLanes) +
+       " + lid % " + u(g.colLanes) + ";\n  let ty = lid / " + u(g.colLanes) + ";\n";
+  for (int64_t r = 0; r < count; ++r)
+    for (int64_t k = 0; k < kUnroll; ++k) w += "  var s" + n(r) + "_" + n(k) + " = vec4<f32>(0.0);\n";
+  // Vec4 q of every sum, from one evaluation of the inputs.
+  const auto add = [&](const std::string& q, int64_t k, const std::string& ind) {
+    std::string s = c.element(q, ind);
+    for (int64_t r = 0; r < count; ++r) {
+      const std::string acc = "s" + n(r) + "_" + n(k);
+      s += ind + acc + " = " + acc + " + p" + n(r) + ";\n";
+    }
+    return s;
+  };
+  w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(c.rows * units) + " + c;\n";
+  w += "    var j = ty;\n    loop {\n      if (j + " + u((kUnroll - 1) * rowLanes) + " >= " +
+       u(c.rows) + ") { break; }\n";
+  for (int64_t k = 0; k < kUnroll; ++k)
+    w += "      {\n" + add("base + (j + " + u(k * rowLanes) + ") * " + u(units), k, "        ") +
+         "      }\n";
+  w += "      j = j + " + u(kUnroll * rowLanes) + ";\n    }\n";
+  w += "    loop {\n      if (j >= " + u(c.rows) + ") { break; }\n" +
+       add("base + j * " + u(units), 0, "      ") + "      j = j + " + u(rowLanes) + ";\n    }\n";
+  w += "  }\n";
+  for (int64_t r = 0; r < count; ++r) {
+    const std::string pr = "part" + n(r), sr = "s" + n(r) + "_";
+    w += "  " + pr + "[lid] = (" + sr + "0 + " + sr + "1) + (" + sr + "2 + " + sr + "3);\n";
+  }
+  static_assert(kUnroll == 4);
+  for (int64_t r = 0; r < count; ++r)
+    if (rowLanes > 1) w += tree(rowLanes, g.colLanes, "ty", "part" + n(r));
+  for (int64_t r = 0; r < count; ++r)
+    w += "  if (ty == 0u && c < " + u(units) + ") { out" + n(r) + "[o * " + u(units) +
+         " + c] = part" + n(r) + "[lid]; }\n";
+  w += "}\n";
+  return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
+}
+
+
+namespace {
+
 // Size-1 source axes don't move the flat index, so they are dropped; the rest are marked summed
 // (leading axes, and axes the target keeps as 1) or kept, and neighbours with the same mark
-// merge. Kept, summed, kept (each run optional) is [outer, rows, cols] → [outer, cols].
-KernelSource fastSumToShapeKernel(const KernelArgs& a) {
-  const Shape& src = a.in(0).shape;
-  const Shape& dst = a.out().shape;
-  if (a.out().dtype != Dtype::F32 || shapeSize(src) == 0) return {};
+// merge. Kept, summed, kept (each run optional) is [outer, rows, cols] → [outer, cols]; nullopt
+// where more than one run is summed.
+std::optional<std::array<int64_t, 3>> summedRuns(const Shape& src, const Shape& dst) {
+  if (dst.size() > src.size()) return std::nullopt;
   const size_t offset = src.size() - dst.size();
   std::vector<std::pair<bool, int64_t>> runs;  // (summed, extent)
   for (size_t k = 0; k < src.size(); ++k) {
@@ -256,7 +323,24 @@ KernelSource fastSumToShapeKernel(const KernelArgs& a) {
   if (r < runs.size() && !runs[r].first) outer = runs[r++].second;
   if (r < runs.size() && runs[r].first) rows = runs[r++].second;
   if (r < runs.size() && !runs[r].first) cols = runs[r++].second;
-  if (r < runs.size()) return {};  // more than one summed run
+  if (r < runs.size()) return std::nullopt;
+  return std::array<int64_t, 3>{outer, rows, cols};
+}
+
+}  // namespace
+
+std::optional<std::array<int64_t, 3>> columnSumOf(const Shape& src, const Shape& dst) {
+  const auto runs = shapeSize(src) ? summedRuns(src, dst) : std::nullopt;
+  if (!runs || (*runs)[1] < kShortColumn || (*runs)[2] == 1) return std::nullopt;
+  return runs;
+}
+
+KernelSource fastSumToShapeKernel(const KernelArgs& a) {
+  const Shape& src = a.in(0).shape;
+  if (a.out().dtype != Dtype::F32 || shapeSize(src) == 0) return {};
+  const auto runs = summedRuns(src, a.out().shape);
+  if (!runs) return {};
+  const auto [outer, rows, cols] = *runs;
   if (rows == 1) return copyKernel(a, shapeSize(src));
   if (cols == 1) return fastRowReduceKernel(a, outer, rows, false);
   // A short column sum is upstream's thread per output: neighbouring threads read neighbouring

@@ -8,6 +8,11 @@
 // evaluator within a tolerance, never bit-exact.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+
 #include "../codegen/wgsl.h"
 
 namespace tg::detail {
@@ -37,6 +42,23 @@ ColumnReduceGeometry chooseColumnGeometry(int64_t outer, int64_t rows, int64_t c
 KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t length, bool mean);
 // Σ over the middle axis of [outer, rows, cols] (row-major, contiguous) → [outer, cols].
 KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t rows, int64_t cols);
+
+// Several column sums of one [outer, rows, cols] shape (cols a multiple of 4) in one pass
+// (codegen/fold_sibling_sums.h). `buffers` declares the `bindings` buffers read, from binding
+// 0; `element(q, indent)` gives the statements defining p0, p1, ...: sum r's input at elements
+// 4q .. 4q + 3 as a vec4 (q a vec4 index expression). out0, out1, ... bind after the buffers.
+struct ColumnSums {
+  int64_t outer = 1, rows = 0, cols = 0;
+  size_t outputs = 0;  // 1 to 4
+  std::string buffers{};
+  size_t bindings = 0;
+  std::function<std::string(const std::string& q, const std::string& indent)> element{};
+};
+KernelSource fastColumnSumsKernel(const ColumnSums& c);
+
+// [outer, rows, cols] where sum_to_shape `src` → `dst` is a column sum the fast set computes as
+// one (rows at least 32, cols more than 1), else nullopt.
+std::optional<std::array<int64_t, 3>> columnSumOf(const Shape& src, const Shape& dst);
 
 // The op-level entry points. sum_to_shape is reduced to one of the two shapes above (or to a
 // copy when nothing is summed); an empty KernelSource (upstream's kernel serves) for i32, empty

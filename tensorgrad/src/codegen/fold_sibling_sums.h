@@ -1,0 +1,37 @@
+// Column sums read together (KernelSet::Fast only, ops/reduce_fast.h: fastColumnSumsKernel). A
+// layernorm's backward sums dy over the rows for its bias's gradient and dy·x̂ for its gain's: a
+// column sum reading dy, an element-wise kernel writing dy·x̂ and a column sum reading that back
+// (a prologue would give each of that sum's invocations too many elements to compute,
+// fold_prologue.h). Column sums of one shape whose inputs read a buffer in common, directly or
+// through the fused group that alone computes them, run as one kernel instead: it reads each
+// element of their buffers once, evaluates the groups there, and adds the sums side by side.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "buffer_use.h"
+#include "fold_prologue.h"
+#include "tensorgrad/codegen.h"
+
+namespace tg::detail {
+
+struct SiblingSums {
+  std::vector<bool> folded;           // by op index: computed by a kernel standing at a later op
+  std::map<int, KernelSpec> kernels;  // by the op index each kernel stands at (its last sum's)
+};
+
+// Up to 4 f32 sum_to_shapes whose fast kernel is a column sum of one [outer, rows, cols] shape
+// (cols a multiple of 4), none computed elsewhere, by a matmul (`sumFrom`) or with a prologue
+// (`prologues`); each reads its input from a buffer, or from a standing fused group that alone
+// reads nothing but (`groups`; no matmul computes it, `epilogueFrom`), and shares a buffer with
+// another. The kernel stands at the last sum, where every buffer read is still as the sums
+// read it and no op between a sum and there touches that sum's output, within 8 storage
+// buffers.
+SiblingSums foldSiblingSums(const Graph& graph, const BufferUse& use,
+                            const std::vector<std::vector<int>>& groups,
+                            const std::vector<bool>& elsewhere,
+                            const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom,
+                            const PrologueFolds& prologues);
+
+}  // namespace tg::detail

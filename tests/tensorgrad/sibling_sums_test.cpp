@@ -1,0 +1,108 @@
+// Column sums read together (KernelSet::Fast, codegen/fold_sibling_sums.h,
+// ops/reduce_fast.h: fastColumnSumsKernel) against the CPU evaluator, on lavapipe and in Dawn: a
+// layernorm's gain and bias gradients (Σ dy·x̂ and Σ dy over the rows: vec4 loads) as one kernel,
+// three sums of one shape sharing buffers two by two (one reading a broadcast: scalar loads),
+// leading batch axes kept, row counts past and short of the strided loop's unrolled body; and
+// the sums left alone (no buffer in common, another shape, rows not whole vec4s).
+#include <gtest/gtest.h>
+
+#include "gpu_oracle.h"
+
+namespace {
+
+constexpr double kRtol = 1e-5, kAtol = 1e-6;
+constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
+
+struct Kernels {
+  int siblings = 0;     // column sums kernels
+  int sums = 0;         // their sums
+  int columnSums = 0;   // column sums left to a kernel each
+};
+
+Kernels kernelsOf(const tg::Graph& g) {
+  Kernels k;
+  for (const tg::KernelSpec& s : tg::emitKernels(g, tg::planBuffers(g, {}, {}, false, true), kFast)) {
+    if (s.wgsl.starts_with("// fast column sums")) {
+      ++k.siblings;
+      k.sums += s.outputs;
+    }
+    k.columnSums += s.wgsl.starts_with("// fast column reduce");
+  }
+  return k;
+}
+
+void expectMatchesCpu(const tg::Graph& g, uint32_t seed) {
+  const tg::EvalInputs env = tg_test::uniformParams(g, seed);
+  for (const bool pool : {true, false})
+    for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+      tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, kRtol, kAtol, kFast, {}, pool);
+}
+
+// A layernorm over [batch, rows, dim] with a gain and a bias, its gradients captured.
+tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
+  tg::Graph g = tg::traceFn([&] {
+    const tg::Tensor x = tg::paramInput("x", {batch, rows, dim});
+    const tg::Tensor gain = tg::paramInput("gain", {dim});
+    const tg::Tensor bias = tg::paramInput("bias", {dim});
+    const tg::Tensor w = tg::paramInput("w", {batch, rows, dim});
+    const tg::Tensor m = tg::mean(x, -1, {.keepDims = true});
+    const tg::Tensor c = tg::sub(x, m);
+    const tg::Tensor v = tg::mean(tg::mul(c, c), -1, {.keepDims = true});
+    const tg::Tensor y = tg::add(tg::mul(tg::div(c, tg::sqrt(tg::addScalar(v, 1e-5))), gain), bias);
+    return std::vector<tg::Tensor>{tg::sum(tg::mul(y, w))};
+  });
+  for (const auto& [name, t] : tg::appendGrad(g).paramGrads) g.captures.emplace_back("d" + name, t);
+  return g;
+}
+
+TEST(SiblingSums, ALayerNormsGainAndBiasGradientsAreOneKernel) {
+  // Rows of 64 and 512 over 48 rows (the strided loop's tail only) and 600 (its unrolled body).
+  for (const auto& [batch, rows, dim] :
+       {std::array<int64_t, 3>{3, 16, 64}, {4, 12, 512}, {5, 120, 64}}) {
+    SCOPED_TRACE("rows " + std::to_string(batch * rows) + " dim " + std::to_string(dim));
+    const tg::Graph g = layerNormGraph(batch, rows, dim);
+    const Kernels k = kernelsOf(g);
+    EXPECT_EQ(k.siblings, 1);
+    EXPECT_EQ(k.sums, 2);
+    EXPECT_EQ(k.columnSums, 0);
+    expectMatchesCpu(g, 5);
+  }
+}
+
+TEST(SiblingSums, SumsSharingBuffersTwoByTwoAreOneKernel) {
+  // [2, 40, 8] → [2, 1, 8] (the batch axis kept): Σ a, Σ a·b, Σ b·v with v [8] broadcast over
+  // the rows (read at another index than the element's: four scalar evaluations a vec4); the
+  // first two share a, the last two b.
+  const tg::Graph g = tg::traceFn([] {
+    const tg::Tensor a = tg::paramInput("a", {2, 40, 8});
+    const tg::Tensor b = tg::paramInput("b", {2, 40, 8});
+    const tg::Tensor v = tg::paramInput("v", {8});
+    const tg::Shape to{2, 1, 8};
+    return std::vector<tg::Tensor>{tg::sumToShape(a, to), tg::sumToShape(tg::mul(a, b), to),
+                                   tg::sumToShape(tg::mul(b, v), to)};
+  });
+  const Kernels k = kernelsOf(g);
+  EXPECT_EQ(k.siblings, 1);
+  EXPECT_EQ(k.sums, 3);
+  expectMatchesCpu(g, 7);
+}
+
+TEST(SiblingSums, SumsWithNothingInCommonOrAnotherShapeStayApart) {
+  const tg::Graph g = tg::traceFn([] {
+    const tg::Tensor a = tg::paramInput("a", {48, 16});
+    const tg::Tensor b = tg::paramInput("b", {48, 16});
+    const tg::Tensor c = tg::paramInput("c", {48, 6});
+    return std::vector<tg::Tensor>{
+        tg::sumToShape(a, {16}), tg::sumToShape(b, {16}),           // nothing in common
+        tg::sumToShape(tg::mul(b, b), {1, 16}),                      // shares b: one kernel
+        tg::sumToShape(c, {6}), tg::sumToShape(tg::mul(c, c), {6}),  // rows of 6: not vec4s
+        tg::sumToShape(tg::reshape(a, {64, 12}), {12})};             // another shape
+  });
+  const Kernels k = kernelsOf(g);
+  EXPECT_EQ(k.siblings, 1);
+  EXPECT_EQ(k.sums, 2);
+  EXPECT_EQ(k.columnSums, 4);
+  expectMatchesCpu(g, 9);
+}
+
+}  // namespace
