@@ -15,6 +15,7 @@
 
 #include "../../tensorgrad/src/ops/attention_fast.h"
 #include "folded_matmul_case.h"
+#include "traced_cases.h"
 
 namespace {
 
@@ -23,39 +24,7 @@ constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
 using Case = tg_test::MatmulCase;
 
-// Every gradient of the traced loss captured, so the backward's reads of P are checked too. The
-// leaves are halved: scores of a few units, where a peaked softmax would amplify the products'
-// rounding (the CPU's sums run in another order) past the tolerance.
-Case withGradients(tg::Graph g) {
-  for (const auto& [name, grad] : tg::appendGrad(g).paramGrads)
-    g.captures.emplace_back("d" + name, grad);
-  Case c = tg_test::withUniformValues(std::move(g), 31);
-  for (auto& [name, value] : c.env.params)
-    for (float& f : value.f) f *= 0.5f;
-  return c;
-}
-
-// The transformer's attention over x [b, t, d] with `heads` heads: q, k, v projections split
-// into heads, scores scaled by 1/√(d/heads), causal softmax, weighted sum merged and projected.
-// With `scoresCaptured` the scaled scores are an output too.
-Case attentionCase(int64_t b, int64_t t, int64_t d, int64_t heads, bool scoresCaptured = false) {
-  return withGradients(tg::traceFn([&] {
-    const tg::Tensor x = tg::paramInput("x", {b, t, d});
-    const tg::Tensor wq = tg::paramInput("wq", {d, d});
-    const tg::Tensor wk = tg::paramInput("wk", {d, d});
-    const tg::Tensor wv = tg::paramInput("wv", {d, d});
-    const tg::Tensor wo = tg::paramInput("wo", {d, d});
-    const tg::Tensor qh = tg::splitHeads(tg::matmul(x, wq), heads);
-    const tg::Tensor kh = tg::splitHeads(tg::matmul(x, wk), heads);
-    const tg::Tensor vh = tg::splitHeads(tg::matmul(x, wv), heads);
-    const double scale = 1.0 / std::sqrt(static_cast<double>(d / heads));
-    const tg::Tensor raw = tg::mul(tg::matmul(qh, tg::swapAxes(kh, -1, -2)), scale);
-    const tg::Tensor scores = scoresCaptured ? tg::capture("scores", raw) : raw;
-    const tg::Tensor p = tg::softmaxCausal(scores);
-    const tg::Tensor out = tg::matmul(tg::mergeHeads(tg::matmul(p, vh)), wo);
-    return std::vector<tg::Tensor>{tg::sum(tg::mul(out, out))};
-  }));
-}
+using tg_test::attentionCase;
 
 // Heads given as parameters, forward only (a gradient would read the transposes too, which then
 // run kernels of their own): Q stored [dk, t], K stored [t, dk] (the scores' rhs Kᵀ read

@@ -6,8 +6,11 @@
 #include <algorithm>
 
 #include "gpu_oracle.h"
+#include "traced_cases.h"
 
 namespace {
+
+using tg_test::layerNormGraph;
 
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
@@ -27,26 +30,6 @@ Emitted emit(const tg::Graph& graph) {
   return e;
 }
 
-// A layernorm of x [rows, dim] as tg::LayerNorm writes it, its gradients, and a per-row sum
-// beside it: loss = sum(layernorm(x) · w) + sum(sum_last(x · x) · s).
-tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
-  tg::Graph g = tg::traceFn([&] {
-    const tg::Tensor x = tg::paramInput("x", {batch, rows, dim});
-    const tg::Tensor gain = tg::paramInput("gain", {dim});
-    const tg::Tensor bias = tg::paramInput("bias", {dim});
-    const tg::Tensor w = tg::paramInput("w", {batch, rows, dim});
-    const tg::Tensor s = tg::paramInput("s", {batch, rows});
-    const tg::Tensor m = tg::mean(x, -1, {.keepDims = true});
-    const tg::Tensor c = tg::sub(x, m);
-    const tg::Tensor v = tg::mean(tg::mul(c, c), -1, {.keepDims = true});
-    const tg::Tensor y = tg::add(tg::mul(tg::div(c, tg::sqrt(tg::addScalar(v, 1e-5))), gain), bias);
-    const tg::Tensor sq = tg::sum(tg::mul(x, x), -1);
-    return std::vector<tg::Tensor>{
-        tg::add(tg::sum(tg::mul(tg::capture("y", y), w)), tg::sum(tg::mul(sq, s)))};
-  });
-  for (const auto& [name, t] : tg::appendGrad(g).paramGrads) g.captures.emplace_back("d" + name, t);
-  return g;
-}
 
 TEST(RowFusion, ALayerNormAndItsGradientRunAsRowKernels) {
   // Rows of 8 (an invocation a row), of 40 (16 lanes of 3 or 2 elements), of 64 (16 lanes of 4;

@@ -6,45 +6,24 @@
 // hold 16 rows; operands stored transposed; and the cases left to two kernels.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <stdexcept>
 
 #include "../../tensorgrad/src/ops/matmul_fast.h"
 #include "folded_matmul_case.h"
+#include "traced_cases.h"
 
 namespace {
 
-constexpr double kRtol = 1e-4, kAtol = 1e-5;
+// At t = 64 an element of wq's gradient sums products over 128 rows and cancels to about 1e-2:
+// the fast set without these folds (the CPU device's forms) is 2.1e-5 off the CPU evaluator
+// there, these kernels 1.3e-5; fast_attention_test's 1e-5 holds at its t ≤ 32.
+constexpr double kRtol = 1e-4, kAtol = 3e-5;
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 const tg::EmitOptions kRoomy{.kernels = tg::KernelSet::Fast, .workgroupStorageBytes = 49152};
 
 using Case = tg_test::MatmulCase;
 
-// The transformer's attention over x [b, t, d] with `heads` heads and every gradient captured
-// (leaves halved, as in fast_attention_test.cpp, so the softmax stays soft enough for the
-// tolerance). With `scoresCaptured` the scaled scores are an output too.
-Case attentionCase(int64_t b, int64_t t, int64_t d, int64_t heads, bool scoresCaptured = false) {
-  tg::Graph g = tg::traceFn([&] {
-    const tg::Tensor x = tg::paramInput("x", {b, t, d});
-    const tg::Tensor wq = tg::paramInput("wq", {d, d});
-    const tg::Tensor wk = tg::paramInput("wk", {d, d});
-    const tg::Tensor wv = tg::paramInput("wv", {d, d});
-    const tg::Tensor qh = tg::splitHeads(tg::matmul(x, wq), heads);
-    const tg::Tensor kh = tg::splitHeads(tg::matmul(x, wk), heads);
-    const tg::Tensor vh = tg::splitHeads(tg::matmul(x, wv), heads);
-    const double scale = 1.0 / std::sqrt(static_cast<double>(d / heads));
-    const tg::Tensor raw = tg::mul(tg::matmul(qh, tg::swapAxes(kh, -1, -2)), scale);
-    const tg::Tensor scores = scoresCaptured ? tg::capture("scores", raw) : raw;
-    const tg::Tensor out = tg::mergeHeads(tg::matmul(tg::softmaxCausal(scores), vh));
-    return std::vector<tg::Tensor>{tg::sum(tg::mul(out, out))};
-  });
-  for (const auto& [name, grad] : tg::appendGrad(g).paramGrads)
-    g.captures.emplace_back("d" + name, grad);
-  Case c = tg_test::withUniformValues(std::move(g), 41);
-  for (auto& [name, value] : c.env.params)
-    for (float& f : value.f) f *= 0.5f;
-  return c;
-}
+using tg_test::attentionCase;
 
 struct Kinds {
   int causal = 0, gradient = 0, attention = 0;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_oracle.h"
+#include "traced_cases.h"
 
 namespace {
 
@@ -38,29 +39,12 @@ void expectMatchesCpu(const tg::Graph& g, uint32_t seed) {
       tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, kRtol, kAtol, kFast, {}, pool);
 }
 
-// A layernorm over [batch, rows, dim] with a gain and a bias, its gradients captured.
-tg::Graph layerNormGraph(int64_t batch, int64_t rows, int64_t dim) {
-  tg::Graph g = tg::traceFn([&] {
-    const tg::Tensor x = tg::paramInput("x", {batch, rows, dim});
-    const tg::Tensor gain = tg::paramInput("gain", {dim});
-    const tg::Tensor bias = tg::paramInput("bias", {dim});
-    const tg::Tensor w = tg::paramInput("w", {batch, rows, dim});
-    const tg::Tensor m = tg::mean(x, -1, {.keepDims = true});
-    const tg::Tensor c = tg::sub(x, m);
-    const tg::Tensor v = tg::mean(tg::mul(c, c), -1, {.keepDims = true});
-    const tg::Tensor y = tg::add(tg::mul(tg::div(c, tg::sqrt(tg::addScalar(v, 1e-5))), gain), bias);
-    return std::vector<tg::Tensor>{tg::sum(tg::mul(y, w))};
-  });
-  for (const auto& [name, t] : tg::appendGrad(g).paramGrads) g.captures.emplace_back("d" + name, t);
-  return g;
-}
-
 TEST(SiblingSums, ALayerNormsGainAndBiasGradientsAreOneKernel) {
   // Rows of 64 and 512 over 48 rows (the strided loop's tail only) and 600 (its unrolled body).
   for (const auto& [batch, rows, dim] :
        {std::array<int64_t, 3>{3, 16, 64}, {4, 12, 512}, {5, 120, 64}}) {
     SCOPED_TRACE("rows " + std::to_string(batch * rows) + " dim " + std::to_string(dim));
-    const tg::Graph g = layerNormGraph(batch, rows, dim);
+    const tg::Graph g = tg_test::layerNormGraph(batch, rows, dim);
     const Kernels k = kernelsOf(g);
     EXPECT_EQ(k.siblings, 1);
     EXPECT_EQ(k.sums, 2);

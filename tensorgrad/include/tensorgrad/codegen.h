@@ -54,6 +54,8 @@ struct KernelSpec {
 // row reductions between them (a layernorm, forward and backward) run as one kernel, a few
 // lanes a row, writing every value other kernels read (fuse_rows.h); a causal attention's
 // scores, softmax and weighted sum of heads up to 32 wide run as one kernel (fold_attention.h);
+// a softmax over a product's rows up to 128 wide, or its gradient, is computed by the product
+// (fold_row_softmax.h); column sums reading a buffer in common run as one (fold_sibling_sums.h);
 // element-wise kernels
 // reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
 // an invocation; the optimizer's per-parameter updates run as one in-place dispatch over

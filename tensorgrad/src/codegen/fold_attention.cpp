@@ -97,19 +97,9 @@ AttentionFolds foldAttention(const Graph& graph, const BufferUse& use,
   };
   for (size_t s = 0; s < count; ++s) {
     const Op& soft = graph.ops[s];
-    if (soft.kind != OpKind::SoftmaxCausalLast || (s < elsewhere.size() && elsewhere[s]) ||
-        groups[s].size() > 1 || graph.tensor(soft.out).dtype != Dtype::F32)
-      continue;
-    const int scores = soft.inputs[0];
-    if (!graph.tensor(scores).source || !use.transient(scores, static_cast<int>(s))) continue;
-    const int producer = *graph.tensor(scores).source;
-    AttentionFold f{.softmax = static_cast<int>(s)};
-    if (epilogueFrom[static_cast<size_t>(producer)] >= 0) {
-      f.scores = epilogueFrom[static_cast<size_t>(producer)];
-      f.scoresEnd = producer;
-    } else if (epilogueOf[static_cast<size_t>(producer)] < 0) {
-      f.scores = f.scoresEnd = producer;
-    }
+    const std::array<int, 2> scores =
+        softmaxScores(graph, use, static_cast<int>(s), groups, epilogueOf, epilogueFrom, elsewhere);
+    AttentionFold f{.scores = scores[0], .scoresEnd = scores[1], .softmax = static_cast<int>(s)};
     if (f.scores < 0 || !batched(f.scores) || !free(f.scores) || !free(f.scoresEnd)) continue;
     for (const int reader : use.readers(soft.out)) {
       if (!batched(reader) || graph.ops[static_cast<size_t>(reader)].inputs[0] != soft.out)

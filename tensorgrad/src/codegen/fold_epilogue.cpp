@@ -119,6 +119,25 @@ std::vector<int> foldEpilogues(const Graph& graph, const BufferUse& use,
   return epilogueOf;
 }
 
+std::array<int, 2> softmaxScores(const Graph& graph, const BufferUse& use, int softmax,
+                                 const std::vector<std::vector<int>>& groups,
+                                 const std::vector<int>& epilogueOf,
+                                 const std::vector<int>& epilogueFrom,
+                                 const std::vector<bool>& elsewhere) {
+  const auto s = static_cast<size_t>(softmax);
+  const Op& soft = graph.ops[s];
+  if (soft.kind != OpKind::SoftmaxCausalLast || (s < elsewhere.size() && elsewhere[s]) ||
+      groups[s].size() > 1 || graph.tensor(soft.out).dtype != Dtype::F32)
+    return {-1, -1};
+  const int scores = soft.inputs[0];
+  if (!graph.tensor(scores).source || !use.transient(scores, softmax)) return {-1, -1};
+  const auto producer = static_cast<size_t>(*graph.tensor(scores).source);
+  if (epilogueFrom[producer] >= 0) return {epilogueFrom[producer], static_cast<int>(producer)};
+  if (epilogueOf[producer] < 0 && isMatmul(graph.ops[producer].kind))
+    return {static_cast<int>(producer), static_cast<int>(producer)};
+  return {-1, -1};
+}
+
 bool epilogueNeedsHelper(const Graph& graph, int matmul, const std::vector<int>& group) {
   FusedChain probe(graph, group, 0);
   probe.provide(graph.ops[static_cast<size_t>(matmul)].out, "mm");

@@ -49,6 +49,16 @@ std::vector<int> epiloguePath(const Graph& graph, int matmul, const std::vector<
 // epilogue's own (which another epilogue of the same kernel might define too).
 bool epilogueNeedsHelper(const Graph& graph, int matmul, const std::vector<int>& group);
 
+// The product a causal softmax (op `softmax`, computed by a kernel of its own) alone reads: the
+// matmul op and the end of the epilogue group its value is stored through (the matmul itself
+// where none), each -1 where the softmax runs elsewhere (`elsewhere`, or fused into a group of
+// `groups`), is not f32, or reads something other than a matmul's transient value.
+std::array<int, 2> softmaxScores(const Graph& graph, const BufferUse& use, int softmax,
+                                 const std::vector<std::vector<int>>& groups,
+                                 const std::vector<int>& epilogueOf,
+                                 const std::vector<int>& epilogueFrom,
+                                 const std::vector<bool>& elsewhere);
+
 // The epilogue computing `group` (op indices, in order) on the value of matmul op `matmul`; its
 // external inputs, in binding order, go to `external`. The products of the matmuls `summed`
 // (fold_product_sum.h) are in the matmul's value already: an add of one is its other input, and

@@ -105,23 +105,12 @@ std::optional<RowSoftmaxFold> causalAt(const Graph& graph, const BufferUse& use,
                                        const std::vector<int>& epilogueOf,
                                        const std::vector<int>& epilogueFrom,
                                        const std::vector<bool>& elsewhere) {
-  const Op& soft = graph.ops[s];
-  if (soft.kind != OpKind::SoftmaxCausalLast || (s < elsewhere.size() && elsewhere[s]) ||
-      groups[s].size() > 1 || graph.tensor(soft.out).dtype != Dtype::F32)
-    return std::nullopt;
-  const int scores = soft.inputs[0];
-  if (!graph.tensor(scores).source || !use.transient(scores, static_cast<int>(s)))
-    return std::nullopt;
-  const int producer = *graph.tensor(scores).source;
-  RowSoftmaxFold f{.causal = true, .ops = {static_cast<int>(s)}, .place = static_cast<int>(s)};
-  if (epilogueFrom[static_cast<size_t>(producer)] >= 0) {
-    f.product = epilogueFrom[static_cast<size_t>(producer)];
-    f.pre = groups[static_cast<size_t>(producer)];
-  } else if (epilogueOf[static_cast<size_t>(producer)] < 0) {
-    f.product = producer;
-  }
-  if (f.product < 0 || !isMatmul(graph.ops[static_cast<size_t>(f.product)].kind))
-    return std::nullopt;
+  const auto [product, end] =
+      softmaxScores(graph, use, static_cast<int>(s), groups, epilogueOf, epilogueFrom, elsewhere);
+  if (product < 0) return std::nullopt;
+  RowSoftmaxFold f{.causal = true, .product = product, .ops = {static_cast<int>(s)},
+                   .place = static_cast<int>(s)};
+  if (end != product) f.pre = groups[static_cast<size_t>(end)];
   return f;
 }
 

@@ -25,7 +25,8 @@ constexpr int64_t kElementsPerLane = 4;
 // barrier), so past this many lanes a row the sum costs more than the lanes save: on an H200
 // (2026-11-29, bench/RESULTS.md) D512's layer norms over rows of 512 took 16.1 µs forward and
 // 15.6–16.4 backward with 128 lanes, 10.1 and 7.9 with 64, 9.5 and 6.1 with 32; rows of 64 ran
-// best with 16 lanes (D64's step 0.338 ms pipelined against 0.344 with 8 and 0.372 with 4).
+// best with 16 lanes (D64's step 0.337–0.340 ms pipelined against 0.343–0.345 with 8 and
+// 0.371–0.372 with 4).
 constexpr int64_t kMaxRowLanes = 64;
 // Passes over at most this many elements a lane are written out element by element.
 constexpr int64_t kMaxUnrolledElements = 8;
