@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <numeric>
 
+#include "matmul_problem.h"
+
 namespace tg::detail {
 namespace {
-
-constexpr int64_t kLanes = 32;  // the invocations a layout groups together (an NVIDIA warp)
 
 // Elements idx .. idx + 3 of value `v` (a vec4 expression) through the epilogue: a vec4 at a
 // time where the kernel declares epilogue4 (an unpermuted epilogue reading no buffer does).
