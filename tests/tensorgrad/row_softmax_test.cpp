@@ -37,7 +37,7 @@ Kinds kindsOf(const tg::Graph& graph, const tg::EmitOptions& options = kFast) {
     k.gradient += s.wgsl.starts_with("// fast softmax gradient through a matmul's rows");
     k.attention += s.wgsl.starts_with("// fast attention");
     if (s.wgsl.starts_with("// fast softmax gradient")) {
-      EXPECT_EQ(s.bindings.size(), 4u);  // dO, V, P, dS
+      EXPECT_EQ(s.bindings.size(), 4u);                         // dO, V, P, dS
       EXPECT_NE(s.wgsl.find("epilogue4("), std::string::npos);  // the scale's gradient
     }
   }
@@ -70,12 +70,14 @@ TEST(RowSoftmax, TheGradientFoldsWhereTheAttentionKernelTakesTheForward) {
 
 TEST(RowSoftmax, OperandsStoredTransposedWithoutAnEpilogue) {
   // Q stored [dk, t] and K [t, dk] (the scores' rhs Kᵀ read transposed), no scale.
-  const Case c = tg_test::withUniformValues(tg::traceFn([] {
-    const tg::Tensor qt = tg::paramInput("qt", {3, 8, 44});
-    const tg::Tensor k = tg::paramInput("k", {3, 44, 8});
-    const tg::Tensor scores = tg::matmul(tg::swapAxes(qt, -1, -2), tg::swapAxes(k, -1, -2));
-    return std::vector<tg::Tensor>{tg::softmaxCausal(scores)};
-  }), 43);
+  const Case c = tg_test::withUniformValues(
+      tg::traceFn([] {
+        const tg::Tensor qt = tg::paramInput("qt", {3, 8, 44});
+        const tg::Tensor k = tg::paramInput("k", {3, 44, 8});
+        const tg::Tensor scores = tg::matmul(tg::swapAxes(qt, -1, -2), tg::swapAxes(k, -1, -2));
+        return std::vector<tg::Tensor>{tg::softmaxCausal(scores)};
+      }),
+      43);
   ASSERT_EQ(kindsOf(c.graph).causal, 1);
   for (const tg::KernelSpec& s :
        tg::emitKernels(c.graph, tg::planBuffers(c.graph, {}, {}, false, true), kFast))

@@ -15,14 +15,15 @@ constexpr double kRtol = 1e-5, kAtol = 1e-6;
 constexpr tg::EmitOptions kFast{.kernels = tg::KernelSet::Fast};
 
 struct Kernels {
-  int siblings = 0;     // column sums kernels
-  int sums = 0;         // their sums
-  int columnSums = 0;   // column sums left to a kernel each
+  int siblings = 0;    // column sums kernels
+  int sums = 0;        // their sums
+  int columnSums = 0;  // column sums left to a kernel each
 };
 
 Kernels kernelsOf(const tg::Graph& g) {
   Kernels k;
-  for (const tg::KernelSpec& s : tg::emitKernels(g, tg::planBuffers(g, {}, {}, false, true), kFast)) {
+  for (const tg::KernelSpec& s :
+       tg::emitKernels(g, tg::planBuffers(g, {}, {}, false, true), kFast)) {
     if (s.wgsl.starts_with("// fast column sums")) {
       ++k.siblings;
       k.sums += s.outputs;
@@ -76,11 +77,14 @@ TEST(SiblingSums, SumsWithNothingInCommonOrAnotherShapeStayApart) {
     const tg::Tensor a = tg::paramInput("a", {48, 16});
     const tg::Tensor b = tg::paramInput("b", {48, 16});
     const tg::Tensor c = tg::paramInput("c", {48, 6});
-    return std::vector<tg::Tensor>{
-        tg::sumToShape(a, {16}), tg::sumToShape(b, {16}),           // nothing in common
-        tg::sumToShape(tg::mul(b, b), {1, 16}),                      // shares b: one kernel
-        tg::sumToShape(c, {6}), tg::sumToShape(tg::mul(c, c), {6}),  // rows of 6: not vec4s
-        tg::sumToShape(tg::reshape(a, {64, 12}), {12})};             // another shape
+    // Σ a shares nothing with Σ b and Σ b·b (one kernel); Σ c and Σ c·c have rows of 6, no
+    // vec4s; Σ over a reshaped to [64, 12] has another shape than Σ a.
+    return std::vector<tg::Tensor>{tg::sumToShape(a, {16}),
+                                   tg::sumToShape(b, {16}),
+                                   tg::sumToShape(tg::mul(b, b), {1, 16}),
+                                   tg::sumToShape(c, {6}),
+                                   tg::sumToShape(tg::mul(c, c), {6}),
+                                   tg::sumToShape(tg::reshape(a, {64, 12}), {12})};
   });
   const Kernels k = kernelsOf(g);
   EXPECT_EQ(k.siblings, 1);

@@ -52,7 +52,7 @@ struct CompiledIR {
   // The graph as traced, where the fast kernel set's graph passes rewrote `graph` (passes.h:
   // readReluGradsFromOutputs, readThroughCancellingPermutes, splitWeightGradients): what a
   // bundle holds, upstream's graph. Its tensor ids are `graph`'s (the passes add tensors after
-  // them and renumber none). Empty where no pass ran.
+  // them and renumber none). Empty under the upstream set, whose compile runs none.
   Graph traced{};
   ParamGrads paramGrads{};  // empty for forward graphs
   int output = -1;        // the loss (training) or the forward's result

@@ -112,8 +112,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   // Column sums reading a buffer in common, one kernel each set.
   detail::SiblingSums siblings;
   if (options.kernels == KernelSet::Fast)
-    siblings = detail::foldSiblingSums(graph, use, groups, elsewhere, epilogueFrom, sumFrom,
-                                       prologues);
+    siblings = detail::foldSiblingSums(graph, use, groups, elsewhere, epilogueFrom, sumFrom);
   std::vector<int> secondOf, secondFrom;  // matmul kernel's place → group written second, and back
   if (options.kernels == KernelSet::Fast) {
     secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,

@@ -88,12 +88,11 @@ AttentionFolds foldAttention(const Graph& graph, const BufferUse& use,
                              const std::vector<std::array<int, 2>>& permuteOf,
                              int64_t workgroupBytes) {
   const size_t count = graph.ops.size();
-  AttentionFolds r{.at = std::vector<int>(count, -1), .folded = std::vector<bool>(count, false)};
+  AttentionFolds r(count);
   if (groups.empty() || epilogueOf.empty()) return r;
   const auto batched = [&](int m) { return graph.ops[static_cast<size_t>(m)].kind == OpKind::MatmulBatched; };
   const auto free = [&](int m) {
-    return !taken[static_cast<size_t>(m)] && !r.folded[static_cast<size_t>(m)] &&
-           r.at[static_cast<size_t>(m)] < 0;
+    return !taken[static_cast<size_t>(m)] && r.free(m);
   };
   for (size_t s = 0; s < count; ++s) {
     const Op& soft = graph.ops[s];
@@ -118,10 +117,7 @@ AttentionFolds foldAttention(const Graph& graph, const BufferUse& use,
         continue;
       const std::vector<int> ops = opsOf(g, groups, permuteOf);
       if (!use.idle(soft.out, g.softmax, g.place, ops)) continue;
-      r.at[static_cast<size_t>(g.place)] = static_cast<int>(r.folds.size());
-      for (const int m : ops)
-        if (m != g.place) r.folded[static_cast<size_t>(m)] = true;
-      r.folds.push_back(g);
+      r.add(g, g.place, ops);
       break;
     }
   }

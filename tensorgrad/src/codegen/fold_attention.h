@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "buffer_use.h"
+#include "placed_folds.h"
 #include "tensorgrad/codegen.h"
 
 namespace tg::detail {
@@ -22,11 +23,7 @@ struct AttentionFold {
   int place = -1;      // the end of its epilogue, else `weighted`: where the kernel stands
 };
 
-struct AttentionFolds {
-  std::vector<int> at;       // by op index: the fold whose kernel stands there, else -1
-  std::vector<bool> folded;  // by op index: computed by an attention kernel standing elsewhere
-  std::vector<AttentionFold> folds;
-};
+using AttentionFolds = PlacedFolds<AttentionFold>;
 
 // Folds where a softmax_causal_last (its own kernel: no row kernel, prologue or fused group
 // holds it) reads nothing but the scores a MatmulBatched stores, through an epilogue reading no

@@ -18,6 +18,22 @@ bool reduction(OpKind kind) {
 
 }  // namespace
 
+std::vector<int> reductionInputGroup(const Graph& graph, const BufferUse& use,
+                                     const std::vector<std::vector<int>>& groups,
+                                     const std::vector<bool>& elsewhere,
+                                     const std::vector<int>& epilogueFrom, int reduction) {
+  const int input = graph.ops[static_cast<size_t>(reduction)].inputs[0];
+  const auto last = static_cast<size_t>(*graph.tensor(input).source);
+  const std::vector<int>& group = groups.empty() ? std::vector<int>{} : groups[last];
+  if (group.empty() || group.back() != static_cast<int>(last)) return {};
+  if (!epilogueFrom.empty() && epilogueFrom[last] >= 0) return {};
+  if (group.size() == 1 && use.aliasedReshape(graph.ops[last])) return {};
+  if (graph.tensor(input).dtype != Dtype::F32 || !use.transient(input, reduction)) return {};
+  if (!std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }))
+    return {};
+  return group;
+}
+
 PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,
                             const std::vector<std::vector<int>>& groups,
                             const std::vector<bool>& elsewhere, const std::vector<int>& epilogueFrom,
@@ -30,15 +46,9 @@ PrologueFolds foldPrologues(const Graph& graph, const BufferUse& use,
     if (!reduction(op.kind) || graph.tensor(op.out).dtype != Dtype::F32) continue;
     if ((!elsewhere.empty() && elsewhere[i]) || (!sumFrom.empty() && sumFrom[i] >= 0)) continue;
     const int input = op.inputs[0];
-    const auto last = static_cast<size_t>(*graph.tensor(input).source);
-    const std::vector<int>& group = groups.empty() ? std::vector<int>{} : groups[last];
-    if (group.empty() || group.back() != static_cast<int>(last) || folds.folded[last]) continue;
-    if (!epilogueFrom.empty() && epilogueFrom[last] >= 0) continue;
-    if (group.size() == 1 && use.aliasedReshape(graph.ops[last])) continue;
-    if (graph.tensor(input).dtype != Dtype::F32 || !use.transient(input, static_cast<int>(i)))
-      continue;
-    if (!std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }))
-      continue;
+    const std::vector<int> group =
+        reductionInputGroup(graph, use, groups, elsewhere, epilogueFrom, static_cast<int>(i));
+    if (group.empty() || folds.folded[static_cast<size_t>(group.back())]) continue;
     if (!readableAt(graph, use, group, static_cast<int>(i))) continue;
 
     FusedChain chain(graph, group, 0);

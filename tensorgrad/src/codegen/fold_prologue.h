@@ -20,6 +20,15 @@ struct PrologueFolds {
   std::map<int, KernelSpec> kernels;    // by reduction op index: its kernel, prologue included
 };
 
+// The standing fused group (`groups`, by last op) that alone computes reduction op `reduction`'s
+// f32 input, every op of it fusable (not `elsewhere`) and no matmul computing it
+// (`epilogueFrom`), a lone aliased reshape aside: what a reduction may compute itself. Empty
+// where there is none.
+std::vector<int> reductionInputGroup(const Graph& graph, const BufferUse& use,
+                                     const std::vector<std::vector<int>>& groups,
+                                     const std::vector<bool>& elsewhere,
+                                     const std::vector<int>& epilogueFrom, int reduction);
+
 // Folds when the reduction is f32 and computed by nobody else (not `elsewhere`, not a matmul's
 // identity sum: `sumFrom`), its input is transient and the result of a standing fused group
 // (`groups`, by last op) that no matmul computes in its store (`epilogueFrom`), every op of the

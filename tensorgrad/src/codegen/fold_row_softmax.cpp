@@ -79,11 +79,14 @@ std::optional<RowSoftmaxFold> gradientIn(const Graph& graph, const BufferUse& us
     return std::nullopt;
   // g is a product nothing else reads.
   const std::optional<int> product = graph.tensor(g).source;
-  if (!product || !isMatmul(op(*product).kind) || !use.transientWithin(g, {gy, sub}) ||
-      use.readers(g) != std::set<int>{gy, sub})
+  if (!product || !isMatmul(op(*product).kind) || !use.transientWithin(g, {gy, sub}))
     return std::nullopt;
-  RowSoftmaxFold f{.causal = false, .product = *product, .ops = group, .gradientEnd = times,
-                   .y = y, .place = group.back()};
+  RowSoftmaxFold f{.causal = false,
+                   .product = *product,
+                   .ops = group,
+                   .gradientEnd = times,
+                   .y = y,
+                   .place = group.back()};
   for (const int m : group)
     if (m != gy && m != sum && m != reshape && m != spread && m != sub && m != times) {
       if (m < times) return std::nullopt;
@@ -91,11 +94,6 @@ std::optional<RowSoftmaxFold> gradientIn(const Graph& graph, const BufferUse& us
     }
   if (!f.tail.empty() && epiloguePath(graph, times, f.tail).empty()) return std::nullopt;
   if (f.tail.empty() && times != group.back()) return std::nullopt;
-  // Only the last value leaves the kernel.
-  for (const int m : group)
-    if (m != group.back())
-      for (const int r : use.readers(op(m).out))
-        if (!inGroup(group, r)) return std::nullopt;
   return f;
 }
 
@@ -108,7 +106,9 @@ std::optional<RowSoftmaxFold> causalAt(const Graph& graph, const BufferUse& use,
   const auto [product, end] =
       softmaxScores(graph, use, static_cast<int>(s), groups, epilogueOf, epilogueFrom, elsewhere);
   if (product < 0) return std::nullopt;
-  RowSoftmaxFold f{.causal = true, .product = product, .ops = {static_cast<int>(s)},
+  RowSoftmaxFold f{.causal = true,
+                   .product = product,
+                   .ops = {static_cast<int>(s)},
                    .place = static_cast<int>(s)};
   if (end != product) f.pre = groups[static_cast<size_t>(end)];
   return f;
@@ -129,22 +129,20 @@ std::vector<int> opsOf(const RowSoftmaxFold& f, const std::vector<std::array<int
 }  // namespace
 
 RowSoftmaxFolds foldRowSoftmaxes(const Graph& graph, const BufferUse& use,
-                                 const std::vector<std::vector<int>>& groups,
-                                 const RowFusion& rows, const std::vector<int>& epilogueOf,
+                                 const std::vector<std::vector<int>>& groups, const RowFusion& rows,
+                                 const std::vector<int>& epilogueOf,
                                  const std::vector<int>& epilogueFrom,
                                  const std::vector<bool>& elsewhere, const std::vector<bool>& taken,
                                  const std::vector<std::array<int, 2>>& permuteOf,
                                  int64_t workgroupBytes, bool cpuDevice) {
   const size_t count = graph.ops.size();
-  RowSoftmaxFolds r{.at = std::vector<int>(count, -1), .folded = std::vector<bool>(count, false)};
+  RowSoftmaxFolds r(count);
   if (cpuDevice || groups.empty() || epilogueOf.empty()) return r;
-  const auto free = [&](int m) {
-    return !taken[static_cast<size_t>(m)] && !r.folded[static_cast<size_t>(m)] &&
-           r.at[static_cast<size_t>(m)] < 0;
-  };
+  const auto free = [&](int m) { return !taken[static_cast<size_t>(m)] && r.free(m); };
   for (size_t i = 0; i < count; ++i) {
     std::optional<RowSoftmaxFold> f;
     if (const auto row = rows.kernels.find(static_cast<int>(i)); row != rows.kernels.end()) {
+      // One output: the row kernel writes its last op's value alone.
       if (row->second.outputs == 1) f = gradientIn(graph, use, row->second.fusedOps);
     } else {
       f = causalAt(graph, use, i, groups, epilogueOf, epilogueFrom, elsewhere);
@@ -157,10 +155,8 @@ RowSoftmaxFolds foldRowSoftmaxes(const Graph& graph, const BufferUse& use,
     for (const int t : operandSources(graph, f->product, permutesOf(permuteOf, f->product)))
       safe = safe && use.untouched(t, f->product, f->place);
     if (!safe || !problemOf(graph, *f, permuteOf, workgroupBytes)) continue;
-    r.at[static_cast<size_t>(f->place)] = static_cast<int>(r.folds.size());
-    for (const int m : ops)
-      if (m != f->place) r.folded[static_cast<size_t>(m)] = true;
-    r.folds.push_back(std::move(*f));
+    const int place = f->place;
+    r.add(std::move(*f), place, ops);
   }
   return r;
 }

@@ -6,13 +6,14 @@
 #include <set>
 
 #include "../ops/reduce_fast.h"
+#include "fold_prologue.h"
 #include "fuse_elementwise.h"
 #include "fused_chain.h"
 
 namespace tg::detail {
 namespace {
 
-constexpr size_t kMaxSiblings = 4;  // the lanes of the prologues' vec4
+constexpr size_t kMaxSiblings = 4;  // the sums fastColumnSumsKernel adds side by side
 
 struct Sum {
   int op = -1;
@@ -25,34 +26,22 @@ struct Sum {
 std::optional<Sum> candidate(const Graph& graph, const BufferUse& use, size_t i,
                              const std::vector<std::vector<int>>& groups,
                              const std::vector<bool>& elsewhere,
-                             const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom,
-                             const PrologueFolds& prologues) {
+                             const std::vector<int>& epilogueFrom,
+                             const std::vector<int>& sumFrom) {
   const Op& op = graph.ops[i];
-  if (op.kind != OpKind::SumToShape || graph.tensor(op.out).dtype != Dtype::F32) return std::nullopt;
-  if ((!elsewhere.empty() && elsewhere[i]) || (!sumFrom.empty() && sumFrom[i] >= 0) ||
-      (!prologues.folded.empty() && prologues.folded[i]))
+  if (op.kind != OpKind::SumToShape || graph.tensor(op.out).dtype != Dtype::F32)
+    return std::nullopt;
+  if ((!elsewhere.empty() && elsewhere[i]) || (!sumFrom.empty() && sumFrom[i] >= 0))
     return std::nullopt;
   const int input = op.inputs[0];
   if (graph.tensor(input).dtype != Dtype::F32) return std::nullopt;
   const auto shape = columnSumOf(graph.tensor(input).shape, graph.tensor(op.out).shape);
   if (!shape || (*shape)[2] % 4) return std::nullopt;
   Sum s{.op = static_cast<int>(i), .shape = *shape};
-  const auto last = static_cast<size_t>(*graph.tensor(input).source);
-  std::vector<int> group = groups.empty() ? std::vector<int>{} : groups[last];
-  if (const auto it = prologues.kernels.find(static_cast<int>(i)); it != prologues.kernels.end())
-    group.assign(it->second.fusedOps.begin(), it->second.fusedOps.end() - 1);  // its prologue
-  const bool computed =
-      !group.empty() && group.back() == static_cast<int>(last) &&
-      (epilogueFrom.empty() || epilogueFrom[last] < 0) &&
-
-      !(group.size() == 1 && use.aliasedReshape(graph.ops[last])) &&
-      use.transient(input, static_cast<int>(i)) &&
-      std::all_of(group.begin(), group.end(), [&](int m) { return fusable(graph, m, elsewhere); }) &&
-      std::all_of(group.begin(), group.end(), [&](int m) {  // its values read by it alone
-        const int out = graph.ops[static_cast<size_t>(m)].out;
-        return m == static_cast<int>(last) || use.transientWithin(out, group);
-      });
-  if (computed) {
+  // The group its prologue computes, or would (foldPrologues takes no other).
+  const std::vector<int> group =
+      reductionInputGroup(graph, use, groups, elsewhere, epilogueFrom, static_cast<int>(i));
+  if (!group.empty()) {
     s.group = group;
     for (int m : group)
       for (int t : graph.ops[static_cast<size_t>(m)].inputs)
@@ -68,14 +57,23 @@ std::optional<Sum> candidate(const Graph& graph, const BufferUse& use, size_t i,
 SiblingSums foldSiblingSums(const Graph& graph, const BufferUse& use,
                             const std::vector<std::vector<int>>& groups,
                             const std::vector<bool>& elsewhere,
-                            const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom,
-                            const PrologueFolds& prologues) {
+                            const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom) {
   const size_t count = graph.ops.size();
   SiblingSums r{.folded = std::vector<bool>(count, false)};
   std::vector<Sum> sums;
   for (size_t i = 0; i < count; ++i)
-    if (auto s = candidate(graph, use, i, groups, elsewhere, epilogueFrom, sumFrom, prologues))
+    if (auto s = candidate(graph, use, i, groups, elsewhere, epilogueFrom, sumFrom))
       sums.push_back(std::move(*s));
+  // Every op a kernel of `members` computes, in op order: their groups and the sums.
+  const auto opsOf = [&](const std::vector<size_t>& members) {
+    std::vector<int> ops;
+    for (size_t m : members) {
+      ops.insert(ops.end(), sums[m].group.begin(), sums[m].group.end());
+      ops.push_back(sums[m].op);
+    }
+    std::sort(ops.begin(), ops.end());
+    return ops;
+  };
   std::vector<bool> taken(sums.size(), false);
   for (size_t a = 0; a < sums.size(); ++a) {
     if (taken[a]) continue;
@@ -90,21 +88,17 @@ SiblingSums foldSiblingSums(const Graph& graph, const BufferUse& use,
       joined.insert(sums[b].reads.begin(), sums[b].reads.end());
       if (joined.size() + members.size() + 1 > kMaxStorageBuffersPerKernel) continue;
       // The kernel would stand at b: every member so far still reads and writes as it would.
-      std::vector<int> ops;
-      for (size_t m : members) {
-        ops.insert(ops.end(), sums[m].group.begin(), sums[m].group.end());
-        ops.push_back(sums[m].op);
-      }
-      ops.insert(ops.end(), sums[b].group.begin(), sums[b].group.end());
-      ops.push_back(sums[b].op);
-      std::sort(ops.begin(), ops.end());
+      std::vector<size_t> with = members;
+      with.push_back(b);
+      const std::vector<int> ops = opsOf(with);
       const int place = sums[b].op;
       bool safe = true;
       for (size_t m : members) {
         const Sum& s = sums[m];
         const int input = graph.ops[static_cast<size_t>(s.op)].inputs[0];
-        safe = safe && (s.group.empty() ? use.untouched(input, s.op, place)
-                                        : readableAt(graph, use, s.group, place)) &&
+        safe = safe &&
+               (s.group.empty() ? use.untouched(input, s.op, place)
+                                : readableAt(graph, use, s.group, place)) &&
                use.idle(graph.ops[static_cast<size_t>(s.op)].out, s.op, place, ops);
       }
       if (!safe) continue;
@@ -167,14 +161,12 @@ SiblingSums foldSiblingSums(const Graph& graph, const BufferUse& use,
                  .threads = src.threads,
                  .workgroupSize = src.workgroupSize};
     for (int t : probe.external()) k.bindings.push_back(use.bufferOf(t));
-    for (size_t m : members) k.bindings.push_back(use.bufferOf(graph.ops[static_cast<size_t>(sums[m].op)].out));
+    for (size_t m : members)
+      k.bindings.push_back(use.bufferOf(graph.ops[static_cast<size_t>(sums[m].op)].out));
     k.outputs = static_cast<int>(members.size());
-    for (size_t m : members) {
-      k.fusedOps.insert(k.fusedOps.end(), sums[m].group.begin(), sums[m].group.end());
-      k.fusedOps.push_back(sums[m].op);
-    }
-    std::sort(k.fusedOps.begin(), k.fusedOps.end());
-    k.loopLength = std::max<int64_t>(1, c.outer * c.rows * c.cols / std::max<int64_t>(src.threads, 1));
+    k.fusedOps = opsOf(members);
+    k.loopLength =
+        std::max<int64_t>(1, c.outer * c.rows * c.cols / std::max<int64_t>(src.threads, 1));
     for (int m : k.fusedOps)
       if (m != place) r.folded[static_cast<size_t>(m)] = true;
     for (size_t m : members) taken[m] = true;

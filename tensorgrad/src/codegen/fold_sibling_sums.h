@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "buffer_use.h"
-#include "fold_prologue.h"
 #include "tensorgrad/codegen.h"
 
 namespace tg::detail {
@@ -22,16 +21,14 @@ struct SiblingSums {
 };
 
 // Up to 4 f32 sum_to_shapes whose fast kernel is a column sum of one [outer, rows, cols] shape
-// (cols a multiple of 4), none computed elsewhere, by a matmul (`sumFrom`) or with a prologue
-// (`prologues`); each reads its input from a buffer, or from a standing fused group that alone
-// reads nothing but (`groups`; no matmul computes it, `epilogueFrom`), and shares a buffer with
-// another. The kernel stands at the last sum, where every buffer read is still as the sums
-// read it and no op between a sum and there touches that sum's output, within 8 storage
-// buffers.
+// (cols a multiple of 4), none computed elsewhere or by a matmul (`sumFrom`); each reads its
+// input from a buffer, or computes it from the group its prologue computes or would
+// (reductionInputGroup, fold_prologue.h), and shares a buffer with another. The kernel stands at
+// the last sum, where every buffer read is still as the sums read it and no op between a sum and
+// there touches that sum's output, within 8 storage buffers.
 SiblingSums foldSiblingSums(const Graph& graph, const BufferUse& use,
                             const std::vector<std::vector<int>>& groups,
                             const std::vector<bool>& elsewhere,
-                            const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom,
-                            const PrologueFolds& prologues);
+                            const std::vector<int>& epilogueFrom, const std::vector<int>& sumFrom);
 
 }  // namespace tg::detail

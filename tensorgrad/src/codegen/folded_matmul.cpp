@@ -30,15 +30,20 @@ MatmulProblem foldedProblem(const Graph& graph, int matmul, const std::array<int
 
 namespace {
 
-// The epilogue of a product stored through a transpose of its last two axes first (the
-// backward's dK = dSᵀ·Q, then the head merge), where computing the product transposed (Bᵀ·Aᵀ)
-// lets it store runs of 4: the rest of the group on the transposed product's element, else
-// nullopt. An epilogue is a store through a transposing index, one element at a time (D512's dK
-// took 17.3 µs against 12.4 for the other per-head products, H200, 2026-11-29).
-std::optional<std::optional<MatmulEpilogue>> transposedEpilogue(const Graph& graph, int matmul,
-                                                                const MatmulFolds& folds,
-                                                                const MatmulProblem& p,
-                                                                std::vector<int>& external) {
+// A product stored through a transpose of its last two axes first (the backward's dK = dSᵀ·Q,
+// then the head merge) stores each element at its own place, one at a time (D512's dK took 17.3
+// µs against 12.4 for the other per-head products, H200, 2026-11-29). Computed transposed
+// (Bᵀ·Aᵀ), its store keeps runs of 4: the epilogue the rest of the group is on the transposed
+// product's element (none where the transpose is all of it) and the buffers it reads.
+struct TransposedStore {
+  std::optional<MatmulEpilogue> epilogue;
+  std::vector<int> external;
+};
+
+// `folds`' epilogue as a transposed store, or nullopt where it starts with no such transpose or
+// the rest would not keep runs of 4.
+std::optional<TransposedStore> transposedStore(const Graph& graph, int matmul,
+                                               const MatmulFolds& folds, const MatmulProblem& p) {
   if (folds.epilogue.empty() || !folds.second.empty() || !folds.summed.empty() ||
       folds.outer >= 0 || folds.sumOp >= 0 || (!p.batchedRhs && p.batches > 1) || p.m % 4)
     return std::nullopt;
@@ -53,12 +58,11 @@ std::optional<std::optional<MatmulEpilogue>> transposedEpilogue(const Graph& gra
   std::vector<int> rest;
   for (int m : folds.epilogue)
     if (m != path.front()) rest.push_back(m);
-  if (rest.empty()) return std::optional<MatmulEpilogue>{};
-  std::vector<int> reads;
-  MatmulEpilogue e = matmulEpilogue(graph, path.front(), rest, reads);
-  if (e.permuted && !e.keepsRunsOf4) return std::nullopt;
-  external = std::move(reads);
-  return std::optional<MatmulEpilogue>{std::move(e)};
+  TransposedStore t;
+  if (rest.empty()) return t;
+  t.epilogue = matmulEpilogue(graph, path.front(), rest, t.external);
+  if (t.epilogue->permuted && !t.epilogue->keepsRunsOf4) return std::nullopt;
+  return t;
 }
 
 // out[b]ᵀ = B[b]ᵀ · A[b]ᵀ: the same sums, the operands swapped and read the other way round.
@@ -81,10 +85,11 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
   MatmulProblem p =
       foldedProblem(graph, matmul, folds.permutes, folds.summed, workgroupBytes, cpuDevice);
   std::vector<int> external;
-  const auto transposed = transposedEpilogue(graph, matmul, folds, p, external);
+  const std::optional<TransposedStore> transposed = transposedStore(graph, matmul, folds, p);
   if (transposed) {
     p = transposedProblem(std::move(p));
-    p.epilogue = *transposed;
+    p.epilogue = transposed->epilogue;
+    external = transposed->external;
   } else if (!folds.epilogue.empty()) {
     p.epilogue = matmulEpilogue(graph, matmul, folds.epilogue, external, folds.summed);
   }

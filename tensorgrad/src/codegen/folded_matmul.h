@@ -2,7 +2,9 @@
 // (fold_transpose.h), an identity sum_to_shape written in its place (fold_identity_sum.h), an
 // element-wise epilogue (fold_epilogue.h), a second output (fold_second_output.h), other
 // products added in its K loop (fold_product_sum.h) and an outer product computed after it
-// (fold_outer_product.h). fusedOps lists every op it computes, so tools show them as one kernel.
+// (fold_outer_product.h). A product whose epilogue first swaps its last two axes is computed
+// transposed, so its store keeps runs of 4. fusedOps lists every op it computes, so tools show
+// them as one kernel.
 #pragma once
 
 #include <array>

@@ -23,9 +23,9 @@ constexpr int64_t kSerialWorkgroupSize = 64;
 constexpr int64_t kElementsPerLane = 4;
 // Every lane of a row sums the row's partials itself (lanes / 4 vec4 loads and adds after the
 // barrier), so past this many lanes a row the sum costs more than the lanes save: on an H200
-// (2026-11-29, bench/RESULTS.md) D512's layer norms over rows of 512 took 16.1 µs forward and
-// 15.6–16.4 backward with 128 lanes, 10.1 and 7.9 with 64, 9.5 and 6.1 with 32; rows of 64 ran
-// best with 16 lanes (D64's step 0.337–0.340 ms pipelined against 0.343–0.345 with 8 and
+// (2026-11-29, bench/RESULTS.md) D512's layer norms over rows of 512 took 16.1–16.7 µs forward
+// and 15.6–16.5 backward with 128 lanes, 10.0–10.4 and 7.9–9.1 with 64, 8.8–9.8 and 6.1–8.4
+// with 32 (whose steps were no shorter than with 64); rows of 64 ran best with 16 lanes (D64's step 0.337–0.340 ms pipelined against 0.343–0.345 with 8 and
 // 0.371–0.372 with 4).
 constexpr int64_t kMaxRowLanes = 64;
 // Passes over at most this many elements a lane are written out element by element.

@@ -25,7 +25,8 @@ std::string through(const MatmulProblem& p, const std::string& idx, const std::s
 GemmTiling rowSoftmaxTiling(const MatmulProblem& p) {
   const int64_t across = std::max<int64_t>(1, ceilDiv(p.n, 4));  // invocations along a row
   // Rows of invocations: up to 128 invocations and m's rows, as many as let both tiles' loads
-  // split evenly at a depth of at most 32 (a multiple of 4, across and down).
+  // split evenly at a depth of at most 32 (a multiple of 4, across and down); the K tile is
+  // that deep, or as many times that as fit in 16.
   int64_t down = std::clamp<int64_t>(128 / across, 1, std::max<int64_t>(1, ceilDiv(p.m, 4)));
   const auto depthFor = [&](int64_t d) { return std::lcm(std::lcm(int64_t{4}, across), d); };
   while (down > 1 && depthFor(down) > 32) --down;
@@ -49,7 +50,8 @@ int64_t rowSoftmaxBytes(const GemmTiling& g) {
 std::string rowSoftmaxUnsupported(const MatmulProblem& p, const GemmTiling& g) {
   if (!p.rowSoftmax) return "no row softmax";
   if (const std::string why = g.invalidReason(p.workgroupBytes); !why.empty()) return why;
-  if (g.form != GemmTiling::Form::Tiled || g.slices != 1) return "a row softmax needs the tiled form, K unsliced";
+  if (g.form != GemmTiling::Form::Tiled || g.slices != 1)
+    return "a row softmax needs the tiled form, K unsliced";
   if (p.n % 4 || p.n > kMaxSoftmaxRow || g.bn != p.n)
     return "a row softmax needs rows of a multiple of 4 up to " + n(kMaxSoftmaxRow) +
            ", one block across";
@@ -149,7 +151,8 @@ std::string rowSoftmaxStores(const MatmulProblem& p, const GemmTiling& g) {
     w += "  var sg" + n(r) + " = 0.0f;\n";
     for (int64_t h = 0; h < g.tn / 4; ++h) {
       const std::string y = "y" + n(r) + "_" + n(h);
-      w += "  let " + y + " = rowY[(oBase + " + row + " * " + u(p.n) + " + cc" + n(h) + ") / 4u];\n";
+      w +=
+          "  let " + y + " = rowY[(oBase + " + row + " * " + u(p.n) + " + cc" + n(h) + ") / 4u];\n";
       w += "  sg" + n(r) + " = sg" + n(r) + " + dot(" + acc(r, h) + ", " + y + ");\n";
     }
   }

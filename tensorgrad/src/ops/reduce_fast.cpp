@@ -25,33 +25,45 @@ constexpr int64_t kUnroll = 4;
 // Column sums over fewer rows than this are left to upstream's kernel.
 constexpr int64_t kShortColumn = 32;
 
-// Adds `load(j)` for j = start, start + step, ... < end into accumulators s0..s{kUnroll-1}
-// (declared by the caller). `start` < `step` is a per-invocation expression; `end` and `step`
-// are constants, so a loop of at most kUnroll trips is written out without bounds checks where
+// Adds the statements `add(j, k, indent)` for j = start, start + step, ... < end, k the slot
+// of j's trip among kUnroll (independent accumulators, declared by the caller; the tail's trips
+// take slot 0). `start` < `step` is a per-invocation expression; `end` and `step` are
+// constants, so a loop of at most kUnroll trips is written out without bounds checks where
 // every invocation is in range.
-std::string stridedSum(const std::string& start, int64_t step, int64_t end,
-                       const std::function<std::string(const std::string&)>& load) {
+using StridedAdd =
+    std::function<std::string(const std::string& j, int64_t k, const std::string& indent)>;
+std::string stridedSum(const std::string& start, int64_t step, int64_t end, const StridedAdd& add) {
   const int64_t trips = ceilDiv(end, step);
   std::string s = "    let j0 = " + start + ";\n";
   if (trips <= kUnroll) {
     for (int64_t k = 0; k < trips; ++k) {
       const std::string j = "j0 + " + u(k * step);
-      const std::string add = "s" + n(k) + " = s" + n(k) + " + " + load(j) + ";";
       // Every invocation's j0 < step, so trip k is in range for all of them when (k+1)·step ≤ end.
-      s += (k + 1) * step <= end ? "    " + add + "\n"
-                                 : "    if (" + j + " < " + u(end) + ") { " + add + " }\n";
+      if ((k + 1) * step <= end) {
+        s += add(j, k, "    ");
+        continue;
+      }
+      const std::string one = add(j, k, "");
+      s += one.find('\n') + 1 == one.size()  // one statement: on the guard's line
+               ? "    if (" + j + " < " + u(end) + ") { " + one.substr(0, one.size() - 1) + " }\n"
+               : "    if (" + j + " < " + u(end) + ") {\n" + add(j, k, "      ") + "    }\n";
     }
     return s;
   }
   s += "    var j = j0;\n    loop {\n      if (j + " + u((kUnroll - 1) * step) + " >= " + u(end) +
        ") { break; }\n";
-  for (int64_t k = 0; k < kUnroll; ++k)
-    s += "      s" + n(k) + " = s" + n(k) + " + " + load(k == 0 ? "j" : "j + " + u(k * step)) +
-         ";\n";
+  for (int64_t k = 0; k < kUnroll; ++k) s += add(k == 0 ? "j" : "j + " + u(k * step), k, "      ");
   s += "      j = j + " + u(kUnroll * step) + ";\n    }\n";
-  s += "    loop {\n      if (j >= " + u(end) + ") { break; }\n      s0 = s0 + " + load("j") +
-       ";\n      j = j + " + u(step) + ";\n    }\n";
+  s += "    loop {\n      if (j >= " + u(end) + ") { break; }\n" + add("j", 0, "      ") +
+       "      j = j + " + u(step) + ";\n    }\n";
   return s;
+}
+
+// stridedSum's statements for one sum: s<k> += `load(j)`.
+StridedAdd accumulate(const std::function<std::string(const std::string&)>& load) {
+  return [load](const std::string& j, int64_t k, const std::string& indent) {
+    return indent + "s" + n(k) + " = s" + n(k) + " + " + load(j) + ";\n";
+  };
 }
 
 std::string accumulators(const std::string& type) {
@@ -156,10 +168,10 @@ ColumnReduceGeometry chooseColumnGeometry(int64_t outer, int64_t rows, int64_t c
   const int64_t widest = std::min<int64_t>(kWorkgroupSize, pow2Ceil(units));
   g.colLanes = std::min<int64_t>(g.vec4 ? 2 : 8, widest);
   // Where two vec4 lanes would leave workgroups for fewer than an H100's or H200's 132 SMs, one:
-  // twice the workgroups, each reading half a sector a row. Alone each such sum took longer on an
-  // H200 (2026-11-29, bench/RESULTS.md: D512's [4096, 512] sums 5.1 → 6.1 µs), but the ~50 of
-  // them in D512's last levels overlapped better (314.6 → 199.1 µs for one level) and the steps
-  // gained: D512 16.9 → 16.8 ms pipelined, D64 0.345–0.348 → 0.339–0.340.
+  // twice the workgroups, each reading half a sector a row. Alone each such sum took longer on
+  // an H200 (2026-11-29, bench/RESULTS.md: D512's [4096, 512] sums 5.1–5.3 → 6.1–6.2 µs), but
+  // the ~50 of them in D512's last levels overlapped better (314.6 → 199.1 µs for one level)
+  // and the steps gained: D512 16.9 → 16.8 ms pipelined, D64 0.345–0.348 → 0.339–0.340.
   if (g.vec4 && outer * ceilDiv(units, g.colLanes) < kSMs) g.colLanes = 1;
   // Wider while the row-lanes outnumber the rows, or while halving the workgroups still leaves
   // plenty of them.
@@ -188,7 +200,7 @@ KernelSource fastRowReduceKernel(const KernelArgs& a, int64_t rows, int64_t leng
   w += accumulators(type);
   w += "  if (row < " + u(rows) + ") {\n    let base = row * " + u(units) + ";\n";
   w += stridedSum("lane", g.lanes, units,
-                  [&](const std::string& j) { return load(a, g.vec4, "base + " + j); });
+                  accumulate([&](const std::string& j) { return load(a, g.vec4, "base + " + j); }));
   w += "  }\n  let v = (s0 + s1) + (s2 + s3);\n";
   static_assert(kUnroll == 4);
   const std::string total = g.vec4 ? "((v.x + v.y) + (v.z + v.w))" : "v";
@@ -221,9 +233,9 @@ KernelSource fastColumnReduceKernel(const KernelArgs& a, int64_t outer, int64_t 
        " + lid % " + u(g.colLanes) + ";\n  let ty = lid / " + u(g.colLanes) + ";\n";
   w += accumulators(type);
   w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(rows * units) + " + c;\n";
-  w += stridedSum("ty", rowLanes, rows, [&](const std::string& j) {
+  w += stridedSum("ty", rowLanes, rows, accumulate([&](const std::string& j) {
     return load(a, g.vec4, "base + (" + j + ") * " + u(units));
-  });
+  }));
   w += "  }\n  part[lid] = (s0 + s1) + (s2 + s3);\n";
   if (rowLanes > 1) w += tree(rowLanes, g.colLanes, "ty");
   w +=
@@ -266,24 +278,18 @@ KernelSource fastColumnSumsKernel(const ColumnSums& c) {
        " + lid % " + u(g.colLanes) + ";\n  let ty = lid / " + u(g.colLanes) + ";\n";
   for (int64_t r = 0; r < count; ++r)
     for (int64_t k = 0; k < kUnroll; ++k) w += "  var s" + n(r) + "_" + n(k) + " = vec4<f32>(0.0);\n";
-  // Vec4 q of every sum, from one evaluation of the inputs.
-  const auto add = [&](const std::string& q, int64_t k, const std::string& ind) {
-    std::string s = c.element(q, ind);
-    for (int64_t r = 0; r < count; ++r) {
-      const std::string acc = "s" + n(r) + "_" + n(k);
-      s += ind + acc + " = " + acc + " + p" + n(r) + ";\n";
-    }
-    return s;
-  };
+  // Vec4 j of every sum (in its slot k), from one evaluation of the inputs.
   w += "  if (c < " + u(units) + ") {\n    let base = o * " + u(c.rows * units) + " + c;\n";
-  w += "    var j = ty;\n    loop {\n      if (j + " + u((kUnroll - 1) * rowLanes) + " >= " +
-       u(c.rows) + ") { break; }\n";
-  for (int64_t k = 0; k < kUnroll; ++k)
-    w += "      {\n" + add("base + (j + " + u(k * rowLanes) + ") * " + u(units), k, "        ") +
-         "      }\n";
-  w += "      j = j + " + u(kUnroll * rowLanes) + ";\n    }\n";
-  w += "    loop {\n      if (j >= " + u(c.rows) + ") { break; }\n" +
-       add("base + j * " + u(units), 0, "      ") + "      j = j + " + u(rowLanes) + ";\n    }\n";
+  w += stridedSum("ty", rowLanes, c.rows,
+                  [&](const std::string& j, int64_t k, const std::string& ind) {
+                    std::string s = ind + "{\n" +
+                                    c.element("base + (" + j + ") * " + u(units), ind + "  ");
+                    for (int64_t r = 0; r < count; ++r) {
+                      const std::string acc = "s" + n(r) + "_" + n(k);
+                      s += ind + "  " + acc + " = " + acc + " + p" + n(r) + ";\n";
+                    }
+                    return s + ind + "}\n";
+                  });
   w += "  }\n";
   for (int64_t r = 0; r < count; ++r) {
     const std::string pr = "part" + n(r), sr = "s" + n(r) + "_";
@@ -298,7 +304,6 @@ KernelSource fastColumnSumsKernel(const ColumnSums& c) {
   w += "}\n";
   return {std::move(w), workgroups * kWorkgroupSize, kWorkgroupSize};
 }
-
 
 namespace {
 
