@@ -526,8 +526,8 @@ TEST_F(CApi, AFailedDeviceRequestLosesTheDeviceItNeverMade) {
     WGPUDeviceLostReason reason{};
     bool nullDevice = false;
   } lost;
-  // A feature the shim never offers (it has no timestamp queries).
-  const WGPUFeatureName feature = WGPUFeatureName_TimestampQuery;
+  // A feature the shim never offers (it has no render passes).
+  const WGPUFeatureName feature = WGPUFeatureName_DepthClipControl;
   WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
   desc.requiredFeatureCount = 1;
   desc.requiredFeatures = &feature;
@@ -625,7 +625,7 @@ TEST_F(CApi, OutStructsProcsAndFreeMembers) {
   EXPECT_EQ(features.features[0], WGPUInstanceFeatureName_TimedWaitAny);
   wgpuSupportedInstanceFeaturesFreeMembers(features);
   EXPECT_TRUE(wgpuHasInstanceFeature(WGPUInstanceFeatureName_ShaderSourceSPIRV));
-  EXPECT_FALSE(wgpuAdapterHasFeature(adapter, WGPUFeatureName_TimestampQuery));
+  EXPECT_FALSE(wgpuAdapterHasFeature(adapter, WGPUFeatureName_DepthClipControl));
   WGPUSupportedFeatures deviceFeatures = WGPU_SUPPORTED_FEATURES_INIT;
   wgpuDeviceGetFeatures(device, &deviceFeatures);
   EXPECT_EQ(deviceFeatures.featureCount, 0u);

@@ -1,6 +1,6 @@
-// WebGPU's optional features shader-f16 and subgroups: what the adapter reports against what the
-// Vulkan driver itself says (queried here with our own Vulkan instance), what a device enables,
-// and what its WGSL modules may use; the C API's view of both.
+// WebGPU's optional features shader-f16, subgroups and timestamp-query: what the adapter reports
+// against what the Vulkan driver itself says (queried here with our own Vulkan instance), what a
+// device enables, and what its WGSL modules may use; the C API's view of both.
 #include <vulkan/vulkan.h>
 #include <webgpu/webgpu.h>
 
@@ -18,7 +18,7 @@ namespace {
 // The driver's own answers for the physical device named `name`, by WebGPU's (Dawn's) rules.
 struct DriverFeatures {
   bool found = false;
-  bool f16 = false, subgroups = false;
+  bool f16 = false, subgroups = false, timestamps = false;
   uint32_t minSize = 0, maxSize = 0;
 };
 
@@ -54,6 +54,18 @@ DriverFeatures QueryDriver(std::string_view name) {
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
     vkGetPhysicalDeviceProperties2(d, &p2);
     out.found = true;
+    // Timestamps on the queue family the shim picks (graphics and compute, else compute), in
+    // nanoseconds.
+    uint32_t familyCount = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nullptr);
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, families.data());
+    const VkQueueFamilyProperties* family = nullptr;
+    const VkQueueFlags graphicsAndCompute = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    for (const VkQueueFlags want : {graphicsAndCompute, VkQueueFlags{VK_QUEUE_COMPUTE_BIT}})
+      for (const auto& f : families)
+        if (!family && (f.queueFlags & want) == want) family = &f;
+    out.timestamps = family && family->timestampValidBits > 0 && p.limits.timestampPeriod == 1.0f;
     out.f16 = f16.shaderFloat16 && f2.features.shaderInt16 && s16.storageBuffer16BitAccess &&
               s16.uniformAndStorageBuffer16BitAccess;
     out.minSize = p.apiVersion >= VK_API_VERSION_1_3 ? sizes.minSubgroupSize : sub.subgroupSize;
@@ -93,10 +105,11 @@ TEST_F(Features, AdapterReportsWhatTheDriverSupports) {
   if (!driver.found) GTEST_SKIP() << "the adapter's Vulkan 1.2+ device was not found again";
   EXPECT_EQ(adapter.HasFeature(wgpu::FeatureName::ShaderF16), driver.f16);
   EXPECT_EQ(adapter.HasFeature(wgpu::FeatureName::Subgroups), driver.subgroups);
-  EXPECT_FALSE(adapter.HasFeature(wgpu::FeatureName::TimestampQuery));
+  EXPECT_EQ(adapter.HasFeature(wgpu::FeatureName::TimestampQuery), driver.timestamps);
   wgpu::SupportedFeatures listed;
   adapter.GetFeatures(&listed);
   std::vector<wgpu::FeatureName> expected;
+  if (driver.timestamps) expected.push_back(wgpu::FeatureName::TimestampQuery);
   if (driver.f16) expected.push_back(wgpu::FeatureName::ShaderF16);
   if (driver.subgroups) expected.push_back(wgpu::FeatureName::Subgroups);
   EXPECT_EQ(std::vector<wgpu::FeatureName>(listed.features, listed.features + listed.featureCount),
@@ -114,33 +127,30 @@ TEST_F(Features, DeviceHasWhatItRequested) {
   wgpu::SupportedFeatures none;
   device.GetFeatures(&none);
   EXPECT_EQ(none.featureCount, 0u);
-  for (const wgpu::FeatureName f : {wgpu::FeatureName::ShaderF16, wgpu::FeatureName::Subgroups}) {
-    SCOPED_TRACE(static_cast<uint32_t>(f));
+  const std::map<wgpu::FeatureName, std::string> spelled = {
+      {wgpu::FeatureName::ShaderF16, "ShaderF16 (shader-f16)"},
+      {wgpu::FeatureName::Subgroups, "Subgroups (subgroups)"},
+      {wgpu::FeatureName::TimestampQuery, "TimestampQuery (timestamp-query)"}};
+  for (const auto& [f, name] : spelled) {
+    SCOPED_TRACE(name);
     std::string why;
     wgpu::Device d = DeviceWith({f}, &why);
     if (!adapter.HasFeature(f)) {  // requesting an unsupported feature fails, naming it
       EXPECT_FALSE(d);
-      EXPECT_NE(why.find(f == wgpu::FeatureName::ShaderF16 ? "ShaderF16 (shader-f16)"
-                                                           : "Subgroups (subgroups)"),
-                std::string::npos)
-          << why;
+      EXPECT_NE(why.find(name), std::string::npos) << why;
       EXPECT_NE(why.find("is not supported by this adapter"), std::string::npos) << why;
       continue;
     }
     ASSERT_TRUE(d) << why;
-    EXPECT_TRUE(d.HasFeature(f));
-    const wgpu::FeatureName other = f == wgpu::FeatureName::ShaderF16
-                                        ? wgpu::FeatureName::Subgroups
-                                        : wgpu::FeatureName::ShaderF16;
-    EXPECT_FALSE(d.HasFeature(other));
+    for (const auto& [other, unused] : spelled) EXPECT_EQ(d.HasFeature(other), other == f);
     wgpu::SupportedFeatures list;
     d.GetFeatures(&list);
     ASSERT_EQ(list.featureCount, 1u);
     EXPECT_EQ(list.features[0], f);
   }
   std::string why;
-  EXPECT_FALSE(DeviceWith({wgpu::FeatureName::TimestampQuery}, &why));
-  EXPECT_NE(why.find("Required feature 9 (FeatureName) is not supported by this adapter"),
+  EXPECT_FALSE(DeviceWith({wgpu::FeatureName::DepthClipControl}, &why));
+  EXPECT_NE(why.find("Required feature 2 (FeatureName) is not supported by this adapter"),
             std::string::npos)
       << why;
 }
@@ -245,7 +255,9 @@ TEST(FeaturesCApi, ListsAndFreesFeatures) {
     EXPECT_EQ(wgpuAdapterHasFeature(adapter, f) != 0,
               std::find(listed.begin(), listed.end(), f) != listed.end());
   for (const WGPUFeatureName f : listed) {
-    EXPECT_TRUE(f == WGPUFeatureName_ShaderF16 || f == WGPUFeatureName_Subgroups) << f;
+    EXPECT_TRUE(f == WGPUFeatureName_ShaderF16 || f == WGPUFeatureName_Subgroups ||
+                f == WGPUFeatureName_TimestampQuery)
+        << f;
     WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
     desc.requiredFeatureCount = 1;
     desc.requiredFeatures = &f;

@@ -10,6 +10,7 @@
 #include "descriptor_arrays.h"
 #include "device.h"
 #include "instance.h"
+#include "query_set.h"
 #include "queue.h"
 #include "shader_module.h"
 
@@ -268,6 +269,11 @@ CommandEncoder Device::CreateCommandEncoder(const CommandEncoderDescriptor* d) c
       impl_, d ? std::string(std::string_view(d->label)) : std::string(), d && d->reusable));
 }
 
+QuerySet Device::CreateQuerySet(const QuerySetDescriptor* d) const {
+  Checked("Device");
+  return QuerySet(QuerySetImpl::Create(impl_, *d));
+}
+
 Queue Device::GetQueue() const { return Queue(Checked("Device").QueueHandle()); }
 Status Device::GetLimits(Limits* limits) const {
   return FillOut(limits, Checked("Device").GetLimits());
@@ -315,6 +321,13 @@ void Buffer::SetLabel(StringView label) const {
   Checked("Buffer").SetLabel(label);
 }
 
+// ---- QuerySet ----
+
+void QuerySet::Destroy() const { Checked("QuerySet").Destroy(); }
+uint32_t QuerySet::GetCount() const { return Checked("QuerySet").Count(); }
+QueryType QuerySet::GetType() const { return Checked("QuerySet").Type(); }
+void QuerySet::SetLabel(StringView label) const { Checked("QuerySet").SetLabel(label); }
+
 // ---- Shaders, layouts, pipelines ----
 
 Future ShaderModule::GetCompilationInfo(CallbackMode mode,
@@ -346,7 +359,10 @@ ComputePassEncoder CommandEncoder::BeginComputePass(const ComputePassDescriptor*
   auto& impl = Checked("CommandEncoder");
   const std::string label = d ? std::string(std::string_view(d->label)) : std::string();
   auto pass = std::make_shared<ComputePassEncoderImpl>(impl.DevicePtr(), label, impl_);
-  if (!impl.BeginPass(label)) pass->MarkInvalid();
+  const PassTimestampWrites* writes = d ? d->timestampWrites : nullptr;
+  if (!impl.BeginPass(writes)) pass->MarkInvalid();
+  else if (writes && !impl.HasError() && writes->endOfPassWriteIndex != kQuerySetIndexUndefined)
+    pass->SetEndOfPassWrite(writes->querySet.Get(), writes->endOfPassWriteIndex);
   return ComputePassEncoder(pass);
 }
 void CommandEncoder::CopyBufferToBuffer(const Buffer& src, uint64_t srcOffset, const Buffer& dst,
@@ -355,6 +371,13 @@ void CommandEncoder::CopyBufferToBuffer(const Buffer& src, uint64_t srcOffset, c
 }
 void CommandEncoder::ClearBuffer(const Buffer& buffer, uint64_t offset, uint64_t size) const {
   Checked("CommandEncoder").ClearBuffer(buffer.Get().get(), offset, size);
+}
+void CommandEncoder::ResolveQuerySet(const QuerySet& querySet, uint32_t firstQuery,
+                                     uint32_t queryCount, const Buffer& destination,
+                                     uint64_t destinationOffset) const {
+  Checked("CommandEncoder")
+      .ResolveQuerySet(querySet.Get().get(), firstQuery, queryCount, destination.Get().get(),
+                       destinationOffset);
 }
 CommandBuffer CommandEncoder::Finish(const CommandBufferDescriptor* d) const {
   return CommandBuffer(Checked("CommandEncoder")

@@ -38,8 +38,8 @@ std::string ValidateDescriptor(const BufferDescriptor& d, const Limits& limits) 
 }
 
 VkBufferUsageFlags VulkanUsage(BufferUsage u) {
-  // Every buffer may be zero-filled and written by the queue; indirect buffers are also read by
-  // the indirect-validation shader.
+  // Every buffer may be zero-filled and written by the queue (and by query resolves: QueryResolve
+  // needs nothing more); indirect buffers are also read by the indirect-validation shader.
   VkBufferUsageFlags f = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (HasFlag(u, BufferUsage::CopySrc)) f |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   if (HasFlag(u, BufferUsage::Storage)) f |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;

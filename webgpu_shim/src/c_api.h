@@ -78,6 +78,9 @@ struct WGPUComputePassEncoderImpl : wgpu::capi::Object<wgpu::ComputePassEncoder>
 struct WGPUCommandBufferImpl : wgpu::capi::Object<wgpu::CommandBuffer> {
   using Object::Object;
 };
+struct WGPUQuerySetImpl : wgpu::capi::Object<wgpu::QuerySet> {
+  using Object::Object;
+};
 
 namespace wgpu::capi {
 

@@ -6,6 +6,7 @@
 #include "compute_pipeline.h"
 #include "device.h"
 #include "instance.h"
+#include "query_set.h"
 #include "queue.h"
 #include "shader_module.h"
 
@@ -248,6 +249,19 @@ WGPUCommandEncoder wgpuDeviceCreateCommandEncoder(WGPUDevice device,
   const Device& dev = device->handle;
   return Create<WGPUCommandEncoderImpl>(dev, error, "CreateCommandEncoder",
                                         [&] { return dev.CreateCommandEncoder(&desc); });
+}
+
+WGPUQuerySet wgpuDeviceCreateQuerySet(WGPUDevice device, const WGPUQuerySetDescriptor* d) {
+  if (!device) return NullArgument("wgpuDeviceCreateQuerySet", "device"), nullptr;
+  QuerySetDescriptor desc;
+  std::string error = NullDescriptor(d);
+  if (d) {
+    error = CheckChain(d->nextInChain, "WGPUQuerySetDescriptor");
+    desc = QuerySetDescriptor{nullptr, ToCpp(d->label), static_cast<QueryType>(d->type), d->count};
+  }
+  const Device& dev = device->handle;
+  return Create<WGPUQuerySetImpl>(dev, error, "CreateQuerySet",
+                                  [&] { return dev.CreateQuerySet(&desc); });
 }
 
 // ---- Device ----

@@ -1,5 +1,5 @@
-// The standard C API: buffers, shader modules, layouts, bind groups, pipelines, command
-// encoders, compute passes and command buffers.
+// The standard C API: buffers, shader modules, layouts, bind groups, pipelines, query sets,
+// command encoders, compute passes and command buffers.
 #include "c_api.h"
 #include "command_encoder.h"
 
@@ -28,6 +28,7 @@ WGPU_CAPI_COMMON(ComputePipeline)
 WGPU_CAPI_COMMON(CommandEncoder)
 WGPU_CAPI_COMMON(ComputePassEncoder)
 WGPU_CAPI_COMMON(CommandBuffer)
+WGPU_CAPI_COMMON(QuerySet)
 #undef WGPU_CAPI_COMMON
 
 // ---- Buffer ----
@@ -80,6 +81,23 @@ WGPUBufferMapState wgpuBufferGetMapState(WGPUBuffer buffer) {
   return static_cast<WGPUBufferMapState>(buffer->handle.GetMapState());
 }
 
+// ---- Query set ----
+
+void wgpuQuerySetDestroy(WGPUQuerySet querySet) {
+  if (!querySet) return NullArgument("wgpuQuerySetDestroy", "querySet");
+  querySet->handle.Destroy();
+}
+
+uint32_t wgpuQuerySetGetCount(WGPUQuerySet querySet) {
+  if (!querySet) return NullArgument("wgpuQuerySetGetCount", "querySet"), 0;
+  return querySet->handle.GetCount();
+}
+
+WGPUQueryType wgpuQuerySetGetType(WGPUQuerySet querySet) {
+  if (!querySet) return NullArgument("wgpuQuerySetGetType", "querySet"), WGPUQueryType{};
+  return static_cast<WGPUQueryType>(querySet->handle.GetType());
+}
+
 // ---- Shader module, pipeline ----
 
 WGPUFuture wgpuShaderModuleGetCompilationInfo(WGPUShaderModule module,
@@ -128,12 +146,18 @@ WGPUComputePassEncoder wgpuCommandEncoderBeginComputePass(WGPUCommandEncoder enc
   if (!encoder)
     return NullArgument("wgpuCommandEncoderBeginComputePass", "commandEncoder"), nullptr;
   ComputePassDescriptor desc;
+  PassTimestampWrites writes;
   std::string error;
   if (d) {
     error = CheckChain(d->nextInChain, "WGPUComputePassDescriptor");
-    if (error.empty() && d->timestampWrites)
-      error = "timestampWrites is set, but timestamp queries are not supported.";
     desc.label = ToCpp(d->label);
+    if (d->timestampWrites) {
+      if (error.empty()) error = CheckChain(d->timestampWrites->nextInChain, "WGPUPassTimestampWrites");
+      writes.querySet = Unwrap(d->timestampWrites->querySet);
+      writes.beginningOfPassWriteIndex = d->timestampWrites->beginningOfPassWriteIndex;
+      writes.endOfPassWriteIndex = d->timestampWrites->endOfPassWriteIndex;
+      desc.timestampWrites = &writes;
+    }
   }
   // The pass opens either way (so that End and Finish behave); the error fails the encoder.
   ComputePassEncoder pass = encoder->handle.BeginComputePass(&desc);
@@ -153,6 +177,14 @@ void wgpuCommandEncoderClearBuffer(WGPUCommandEncoder encoder, WGPUBuffer buffer
                                    uint64_t size) {
   if (!encoder) return NullArgument("wgpuCommandEncoderClearBuffer", "commandEncoder");
   encoder->handle.ClearBuffer(Unwrap(buffer), offset, size);
+}
+
+void wgpuCommandEncoderResolveQuerySet(WGPUCommandEncoder encoder, WGPUQuerySet querySet,
+                                       uint32_t firstQuery, uint32_t queryCount,
+                                       WGPUBuffer destination, uint64_t destinationOffset) {
+  if (!encoder) return NullArgument("wgpuCommandEncoderResolveQuerySet", "commandEncoder");
+  encoder->handle.ResolveQuerySet(Unwrap(querySet), firstQuery, queryCount, Unwrap(destination),
+                                  destinationOffset);
 }
 
 WGPUCommandBuffer wgpuCommandEncoderFinish(WGPUCommandEncoder encoder,

@@ -5,6 +5,7 @@
 #include "buffer.h"
 #include "device.h"
 #include "indirect_validation.h"
+#include "query_set.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -63,11 +64,63 @@ bool CommandEncoderImpl::CheckOpen(const char* command) {
   return error_.empty() && IsValid();
 }
 
-bool CommandEncoderImpl::BeginPass(const std::string& passName) {
+bool CommandEncoderImpl::BeginPass(const PassTimestampWrites* timestampWrites) {
   if (!CheckOpen("BeginComputePass")) return false;
-  (void)passName;
   passOpen_ = true;
+  if (!timestampWrites) return true;
+  if (std::string e = ValidateTimestampWrites(*timestampWrites); !e.empty()) {
+    RecordError(e + "\n - While encoding " + Name() + ".BeginComputePass.");
+    return true;
+  }
+  if (timestampWrites->beginningOfPassWriteIndex != kQuerySetIndexUndefined)
+    WriteTimestamp(timestampWrites->querySet.Get().get(), timestampWrites->beginningOfPassWriteIndex);
   return true;
+}
+
+std::string CommandEncoderImpl::ValidateTimestampWrites(const PassTimestampWrites& w) const {
+  if (!Device().Features().Has(FeatureName::TimestampQuery))
+    return "timestampWrites is set, but the TimestampQuery (timestamp-query) feature is not "
+           "enabled on " + Device().Name() + ".";
+  const QuerySetImpl* set = w.querySet.Get().get();
+  if (!set) return "timestampWrites.querySet is null.";
+  if (!set->IsValid()) return set->Name() + " is invalid.";
+  if (&set->Device() != &Device()) return ForeignDeviceMessage(*set, Device());
+  if (set->Type() != QueryType::Timestamp) return set->Name() + " type is not Timestamp.";
+  const uint32_t begin = w.beginningOfPassWriteIndex, end = w.endOfPassWriteIndex;
+  if (begin == kQuerySetIndexUndefined && end == kQuerySetIndexUndefined)
+    return "timestampWrites sets neither beginningOfPassWriteIndex nor endOfPassWriteIndex.";
+  const auto outOfRange = [&](const char* which, uint32_t index) {
+    return "timestampWrites." + std::string(which) + " (" + std::to_string(index) +
+           ") is not less than the count (" + std::to_string(set->Count()) + ") of " +
+           set->Name() + ".";
+  };
+  if (begin != kQuerySetIndexUndefined && begin >= set->Count())
+    return outOfRange("beginningOfPassWriteIndex", begin);
+  if (end != kQuerySetIndexUndefined && end >= set->Count())
+    return outOfRange("endOfPassWriteIndex", end);
+  if (begin == end)
+    return "timestampWrites.beginningOfPassWriteIndex and endOfPassWriteIndex are both " +
+           std::to_string(begin) + ".";
+  return {};
+}
+
+QueryUse& CommandEncoderImpl::UseQuerySet(QuerySetImpl* set) {
+  for (QueryUse& use : querySets_)
+    if (use.set == set) return use;
+  keepAlive_.push_back(set->shared_from_this());
+  return querySets_.emplace_back(QueryUse{set, std::vector<bool>(set->Count())});
+}
+
+void CommandEncoderImpl::WriteTimestamp(QuerySetImpl* set, uint32_t index) {
+  UseQuerySet(set).written[index] = true;
+  if (set->IsDestroyed()) return;  // the submit reports it
+  // Vulkan writes only a reset query. Both are query commands, which run in submission order
+  // with the other query commands (earlier writes and copies of this query): no barrier needed.
+  // BOTTOM_OF_PIPE: the timestamp is taken once every earlier command is done, so a pass's end
+  // follows all its dispatches, and its beginning follows earlier passes (passes' spans do not
+  // overlap and measure each pass's own work, as Dawn's).
+  vkCmdResetQueryPool(cmd_, set->Vk(), index, 1);
+  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, set->Vk(), index);
 }
 
 void CommandEncoderImpl::Use(BufferImpl* buffer) {
@@ -230,6 +283,57 @@ void CommandEncoderImpl::ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64
   vkCmdFillBuffer(cmd_, buffer->Vk(), offset, size, 0);
 }
 
+void CommandEncoderImpl::ResolveQuerySet(QuerySetImpl* set, uint32_t firstQuery,
+                                         uint32_t queryCount, BufferImpl* dst, uint64_t dstOffset) {
+  if (!CheckOpen("ResolveQuerySet")) return;
+  const std::string where = "\n - While encoding " + Name() + ".ResolveQuerySet.";
+  auto fail = [&](const std::string& m) { RecordError(m + where); };
+  if (!set) return fail("The query set is null.");
+  if (!dst) return fail("The destination buffer is null.");
+  if (!set->IsValid()) return fail(set->Name() + " is invalid.");
+  if (!dst->IsValid()) return fail(dst->Name() + " is invalid.");
+  if (&set->Device() != &Device()) return fail(ForeignDeviceMessage(*set, Device()));
+  if (&dst->Device() != &Device()) return fail(ForeignDeviceMessage(*dst, Device()));
+  const uint32_t count = set->Count();
+  if (firstQuery >= count)
+    return fail("First query (" + std::to_string(firstQuery) + ") is not less than the count (" +
+                std::to_string(count) + ") of " + set->Name() + ".");
+  if (queryCount > count - firstQuery)
+    return fail("Query range (firstQuery " + std::to_string(firstQuery) + ", queryCount " +
+                std::to_string(queryCount) + ") exceeds the count (" + std::to_string(count) +
+                ") of " + set->Name() + ".");
+  if (!HasFlag(dst->Usage(), BufferUsage::QueryResolve))
+    return fail(dst->Name() + " usage (" + ToString(dst->Usage()) + ") does not include QueryResolve.");
+  if (dstOffset % 256 != 0)
+    return fail("Destination offset (" + std::to_string(dstOffset) + ") is not a multiple of 256.");
+  const uint64_t size = uint64_t{queryCount} * sizeof(uint64_t);
+  if (dstOffset > dst->Size() || size > dst->Size() - dstOffset)
+    return fail("Resolve range (offset " + std::to_string(dstOffset) + ", size " +
+                std::to_string(size) + ") does not fit in " + dst->Name() + " size (" +
+                std::to_string(dst->Size()) + ").");
+  const std::vector<bool>& written = UseQuerySet(set).written;
+  UseOwned(dst);
+  if (set->IsDestroyed() || dst->IsDestroyed() || queryCount == 0) return;  // the submit reports it
+  const Access accesses[] = {{dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, dstOffset, size}};
+  PrepareAccesses(accesses);
+  // Runs of queries with a value are copied (waiting for them, in submission order); runs without
+  // one are zeroed, as WebGPU resolves unwritten queries (waiting on them would never end).
+  const auto available = [&](uint32_t i) { return written[i] || set->Available(i); };
+  const uint32_t last = firstQuery + queryCount;
+  for (uint32_t i = firstQuery; i < last;) {
+    const bool copy = available(i);
+    uint32_t j = i + 1;
+    while (j < last && available(j) == copy) ++j;
+    const uint64_t at = dstOffset + uint64_t{i - firstQuery} * sizeof(uint64_t);
+    if (copy)
+      vkCmdCopyQueryPoolResults(cmd_, set->Vk(), i, j - i, dst->Vk(), at, sizeof(uint64_t),
+                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    else
+      vkCmdFillBuffer(cmd_, dst->Vk(), at, uint64_t{j - i} * sizeof(uint64_t), 0);
+    i = j;
+  }
+}
+
 std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string& label) {
   auto cb = std::make_shared<CommandBufferImpl>(device_, label);
   std::string error;
@@ -265,6 +369,7 @@ std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string&
   cb->cmd = cmd_;
   cmd_ = VK_NULL_HANDLE;
   cb->buffers = std::move(buffers_);
+  cb->querySets = std::move(querySets_);
   cb->keepAlive = std::move(keepAlive_);
   cb->barrierCount = barrierCount_;
   cb->reusable = reusable_;
@@ -528,6 +633,7 @@ void ComputePassEncoderImpl::DispatchIndirect(const std::shared_ptr<BufferImpl>&
 void ComputePassEncoderImpl::End() {
   if (ended_) return Error("End", Name() + " is already ended.");
   ended_ = true;
+  if (endSet_ && !encoder_->HasError()) encoder_->WriteTimestamp(endSet_.get(), endIndex_);
   encoder_->EndPass();
 }
 

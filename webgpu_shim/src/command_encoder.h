@@ -18,6 +18,14 @@
 namespace wgpu::detail {
 
 class BufferImpl;
+class QuerySetImpl;
+
+// A query set the commands use, and which of its queries they write (resolves read those, and a
+// submit marks them available on the set).
+struct QueryUse {
+  QuerySetImpl* set;  // owned through keepAlive
+  std::vector<bool> written;
+};
 
 class CommandBufferImpl : public ObjectBase {
  public:
@@ -32,6 +40,7 @@ class CommandBufferImpl : public ObjectBase {
   // Every buffer the commands touch; each is owned through `keepAlive` (directly, or by a bind
   // group that holds it).
   std::vector<BufferImpl*> buffers;
+  std::vector<QueryUse> querySets;
   std::vector<std::shared_ptr<void>> keepAlive;
 };
 
@@ -45,10 +54,15 @@ class CommandEncoderImpl : public ObjectBase {
   void CopyBufferToBuffer(BufferImpl* src, uint64_t srcOffset, BufferImpl* dst,
                           uint64_t dstOffset, uint64_t size);
   void ClearBuffer(BufferImpl* buffer, uint64_t offset, uint64_t size);
+  void ResolveQuerySet(QuerySetImpl* set, uint32_t firstQuery, uint32_t queryCount,
+                       BufferImpl* destination, uint64_t destinationOffset);
   std::shared_ptr<CommandBufferImpl> Finish(const std::string& label);
 
-  // Used by compute passes.
-  bool BeginPass(const std::string& passName);
+  // Used by compute passes. BeginPass validates `timestampWrites` (an error fails the encoder, the
+  // pass still opens) and writes the beginning timestamp; false when no pass may open.
+  bool BeginPass(const PassTimestampWrites* timestampWrites);
+  // Resets query `index` and writes a timestamp to it once every earlier command is done.
+  void WriteTimestamp(QuerySetImpl* set, uint32_t index);
   void EndPass() { passOpen_ = false; }
   void RecordError(std::string message);
   bool HasError() const { return !error_.empty(); }
@@ -74,6 +88,10 @@ class CommandEncoderImpl : public ObjectBase {
   BufferImpl* IndirectScratch();
 
  private:
+  // Lists a query set as used (taking shared ownership) and returns its entry.
+  QueryUse& UseQuerySet(QuerySetImpl* set);
+  std::string ValidateTimestampWrites(const PassTimestampWrites& writes) const;
+
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   std::shared_ptr<BufferImpl> indirectScratch_;
   uint64_t stamp_;            // unique per encoder, for Use()
@@ -90,6 +108,7 @@ class CommandEncoderImpl : public ObjectBase {
   bool reusable_ = false;
   std::string error_;
   std::vector<BufferImpl*> buffers_;
+  std::vector<QueryUse> querySets_;  // few per encoder: found by a scan
   std::vector<std::shared_ptr<void>> keepAlive_;
 };
 
@@ -103,6 +122,11 @@ class ComputePassEncoderImpl : public ObjectBase {
                     size_t dynamicOffsetCount, const uint32_t* dynamicOffsets = nullptr);
   void Dispatch(uint32_t x, uint32_t y, uint32_t z);
   void DispatchIndirect(const std::shared_ptr<BufferImpl>& buffer, uint64_t offset);
+  // The query End() writes the end-of-pass timestamp to (validated by BeginPass).
+  void SetEndOfPassWrite(std::shared_ptr<QuerySetImpl> set, uint32_t index) {
+    endSet_ = std::move(set);
+    endIndex_ = index;
+  }
   void End();
 
  private:
@@ -116,6 +140,8 @@ class ComputePassEncoderImpl : public ObjectBase {
 
   std::shared_ptr<CommandEncoderImpl> encoder_;
   bool ended_ = false;
+  std::shared_ptr<QuerySetImpl> endSet_;
+  uint32_t endIndex_ = 0;
   std::shared_ptr<ComputePipelineImpl> pipeline_;
   std::array<std::shared_ptr<BindGroupImpl>, 8> groups_{};
   std::array<std::vector<uint32_t>, 8> dynamicOffsets_{};  // each group's, in binding order

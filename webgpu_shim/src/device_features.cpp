@@ -1,6 +1,7 @@
 #include "device_features.h"
 
 #include <algorithm>
+#include <array>
 
 namespace wgpu::detail {
 
@@ -9,17 +10,14 @@ namespace {
 // Dawn's bounds on reported subgroup sizes (some drivers report 1); outside them: no subgroups.
 constexpr uint32_t kMinSubgroupSize = 4, kMaxSubgroupSize = 128;
 
-constexpr FeatureName kNone[] = {FeatureName::CoreFeaturesAndLimits};  // never listed (size 0)
-constexpr FeatureName kF16[] = {FeatureName::ShaderF16};
-constexpr FeatureName kSubgroups[] = {FeatureName::Subgroups};
-constexpr FeatureName kBoth[] = {FeatureName::ShaderF16, FeatureName::Subgroups};
-
 std::string FeatureSpelling(FeatureName f) {
   switch (f) {
     case FeatureName::ShaderF16:
       return "ShaderF16 (shader-f16)";
     case FeatureName::Subgroups:
       return "Subgroups (subgroups)";
+    case FeatureName::TimestampQuery:
+      return "TimestampQuery (timestamp-query)";
     default:
       return std::to_string(static_cast<uint32_t>(f)) + " (FeatureName)";
   }
@@ -28,10 +26,26 @@ std::string FeatureSpelling(FeatureName f) {
 }  // namespace
 
 std::span<const FeatureName> FeatureSet::List() const {
-  if (shaderF16 && subgroups) return kBoth;
-  if (shaderF16) return kF16;
-  if (subgroups) return kSubgroups;
-  return std::span<const FeatureName>(kNone, 0);
+  // Every subset's list, made once: bit 0 timestamp-query, bit 1 shader-f16, bit 2 subgroups.
+  static const auto lists = [] {
+    std::array<std::vector<FeatureName>, 8> l;
+    for (size_t m = 0; m < l.size(); ++m) {
+      if (m & 1) l[m].push_back(FeatureName::TimestampQuery);
+      if (m & 2) l[m].push_back(FeatureName::ShaderF16);
+      if (m & 4) l[m].push_back(FeatureName::Subgroups);
+    }
+    return l;
+  }();
+  return lists[(timestampQuery ? 1 : 0) | (shaderF16 ? 2 : 0) | (subgroups ? 4 : 0)];
+}
+
+bool ProbeTimestampQuery(const VkPhysicalDeviceLimits& limits, const VkQueueFamilyProperties& family) {
+  // Resolved timestamps are copied straight from the query pool, so ticks must be nanoseconds
+  // (NVIDIA, lavapipe and SwiftShader: timestampPeriod 1). Another period would need a pass that
+  // converts the resolved values; until the shim has one, such a device does not offer the feature.
+  // The family's valid bits are what count (timestampComputeAndGraphics only promises them for
+  // every family).
+  return family.timestampValidBits > 0 && limits.timestampPeriod == 1.0f;
 }
 
 AdapterFeatureSupport ProbeFeatures(VkPhysicalDevice physical, uint32_t apiVersion,
@@ -110,6 +124,7 @@ std::string ResolveFeatures(std::span<const FeatureName> requested,
       return "Required feature " + FeatureSpelling(f) + " is not supported by this adapter.";
     if (f == FeatureName::ShaderF16) out->shaderF16 = true;
     if (f == FeatureName::Subgroups) out->subgroups = true;
+    if (f == FeatureName::TimestampQuery) out->timestampQuery = true;
   }
   return "";
 }

@@ -1,6 +1,6 @@
-// WebGPU's optional features the shim offers (shader-f16, subgroups): which a Vulkan physical
-// device supports, by Dawn's Vulkan rules; which a device descriptor asks for; and the Vulkan
-// feature structs and extensions a device needs to run what they allow.
+// WebGPU's optional features the shim offers (shader-f16, subgroups, timestamp-query): which a
+// Vulkan physical device supports, by Dawn's Vulkan rules; which a device descriptor asks for; and
+// the Vulkan feature structs and extensions a device needs to run what they allow.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -18,9 +18,11 @@ namespace wgpu::detail {
 struct FeatureSet {
   bool shaderF16 = false;
   bool subgroups = false;
+  bool timestampQuery = false;
 
   bool Has(FeatureName f) const {
-    return (f == FeatureName::ShaderF16 && shaderF16) || (f == FeatureName::Subgroups && subgroups);
+    return (f == FeatureName::ShaderF16 && shaderF16) || (f == FeatureName::Subgroups && subgroups) ||
+           (f == FeatureName::TimestampQuery && timestampQuery);
   }
   // The features in FeatureName order, in static storage (a SupportedFeatures may point at it
   // for as long as the program runs).
@@ -39,6 +41,10 @@ struct AdapterFeatureSupport {
 // `hasExtension` answers for the device's extensions; `apiVersion` is the version the shim uses.
 AdapterFeatureSupport ProbeFeatures(VkPhysicalDevice physical, uint32_t apiVersion,
                                     const std::function<bool(const char*)>& hasExtension);
+
+// Whether the queue family the shim uses can offer timestamp-query: it writes timestamps, and a
+// tick is a nanosecond, the unit WebGPU resolves timestamps in.
+bool ProbeTimestampQuery(const VkPhysicalDeviceLimits& limits, const VkQueueFamilyProperties& family);
 
 // The requested features, checked against what the adapter supports: "" or an error naming the
 // first one the adapter lacks (a value no FeatureName has is named by its number).

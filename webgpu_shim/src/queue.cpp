@@ -6,6 +6,7 @@
 
 #include "buffer.h"
 #include "command_encoder.h"
+#include "query_set.h"
 #include "submit_trace.h"
 #include "vk_check.h"
 
@@ -183,6 +184,11 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
         break;
       }
     }
+    for (const QueryUse& q : cb->querySets) {
+      if (!error.empty()) break;
+      error = q.set->CheckUsableInSubmit();
+      if (!error.empty()) error = cb->Name() + ": " + error;
+    }
     if (!error.empty()) break;
     impls.push_back(cb);
   }
@@ -201,6 +207,10 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
   for (CommandBufferImpl* cb : impls) {
     cb->submitted = true;
     for (auto& b : cb->buffers) b->lastUsageSerial = serial;
+    // Later resolves read what this submission writes (query commands run in submission order).
+    for (const QueryUse& q : cb->querySets)
+      for (uint32_t i = 0; i < q.written.size(); ++i)
+        if (q.written[i]) q.set->MarkAvailable(i);
   }
 }
 

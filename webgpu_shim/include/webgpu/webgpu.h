@@ -121,7 +121,7 @@ typedef struct WGPUStringView {
 typedef uint64_t WGPUFlags;
 typedef uint32_t WGPUBool;
 
-// ---- Objects (QuerySet, Sampler, Surface and TextureView only as struct member types) ----
+// ---- Objects (Sampler, Surface and TextureView only as struct member types) ----
 
 typedef struct WGPUAdapterImpl* WGPUAdapter WGPU_OBJECT_ATTRIBUTE;
 typedef struct WGPUBindGroupImpl* WGPUBindGroup WGPU_OBJECT_ATTRIBUTE;
@@ -278,6 +278,11 @@ typedef enum WGPUPowerPreference {
   WGPUPowerPreference_HighPerformance = 0x00000002,
   WGPUPowerPreference_Force32 = 0x7FFFFFFF
 } WGPUPowerPreference WGPU_ENUM_ATTRIBUTE;
+typedef enum WGPUQueryType {
+  WGPUQueryType_Occlusion = 0x00000001,
+  WGPUQueryType_Timestamp = 0x00000002,
+  WGPUQueryType_Force32 = 0x7FFFFFFF
+} WGPUQueryType WGPU_ENUM_ATTRIBUTE;
 typedef enum WGPUQueueWorkDoneStatus {
   WGPUQueueWorkDoneStatus_Success = 0x00000001,
   WGPUQueueWorkDoneStatus_CallbackCancelled = 0x00000002,
@@ -384,6 +389,7 @@ struct WGPUFuture;
 struct WGPUInstanceLimits;
 struct WGPUPassTimestampWrites;
 struct WGPUPipelineLayoutDescriptor;
+struct WGPUQuerySetDescriptor;
 struct WGPUQueueDescriptor;
 struct WGPUSamplerBindingLayout;
 struct WGPUShaderSourceSPIRV;
@@ -693,6 +699,18 @@ typedef struct WGPUPassTimestampWrites {
   /*.querySet=*/NULL _wgpu_COMMA \
   /*.beginningOfPassWriteIndex=*/WGPU_QUERY_SET_INDEX_UNDEFINED _wgpu_COMMA \
   /*.endOfPassWriteIndex=*/WGPU_QUERY_SET_INDEX_UNDEFINED _wgpu_COMMA \
+})
+typedef struct WGPUQuerySetDescriptor {
+  WGPUChainedStruct* nextInChain;
+  WGPUStringView label;
+  WGPUQueryType type;
+  uint32_t count;
+} WGPUQuerySetDescriptor WGPU_STRUCTURE_ATTRIBUTE;
+#define WGPU_QUERY_SET_DESCRIPTOR_INIT _wgpu_MAKE_INIT_STRUCT(WGPUQuerySetDescriptor, { \
+  /*.nextInChain=*/NULL _wgpu_COMMA \
+  /*.label=*/WGPU_STRING_VIEW_INIT _wgpu_COMMA \
+  /*.type=*/_wgpu_ENUM_ZERO_INIT(WGPUQueryType) _wgpu_COMMA \
+  /*.count=*/0 _wgpu_COMMA \
 })
 typedef struct WGPUPipelineLayoutDescriptor {
   WGPUChainedStruct* nextInChain;
@@ -1107,6 +1125,9 @@ typedef void (*WGPUProcCommandEncoderCopyBufferToBuffer)(WGPUCommandEncoder comm
 typedef WGPUCommandBuffer (*WGPUProcCommandEncoderFinish)(
     WGPUCommandEncoder commandEncoder,
     WGPU_NULLABLE WGPUCommandBufferDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
+typedef void (*WGPUProcCommandEncoderResolveQuerySet)(
+    WGPUCommandEncoder commandEncoder, WGPUQuerySet querySet, uint32_t firstQuery,
+    uint32_t queryCount, WGPUBuffer destination, uint64_t destinationOffset) WGPU_FUNCTION_ATTRIBUTE;
 typedef void (*WGPUProcCommandEncoderSetLabel)(WGPUCommandEncoder commandEncoder,
                                                WGPUStringView label) WGPU_FUNCTION_ATTRIBUTE;
 typedef void (*WGPUProcCommandEncoderAddRef)(WGPUCommandEncoder commandEncoder)
@@ -1158,6 +1179,8 @@ typedef WGPUFuture (*WGPUProcDeviceCreateComputePipelineAsync)(
     WGPUCreateComputePipelineAsyncCallbackInfo callbackInfo) WGPU_FUNCTION_ATTRIBUTE;
 typedef WGPUPipelineLayout (*WGPUProcDeviceCreatePipelineLayout)(
     WGPUDevice device, WGPUPipelineLayoutDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
+typedef WGPUQuerySet (*WGPUProcDeviceCreateQuerySet)(
+    WGPUDevice device, WGPUQuerySetDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
 typedef WGPUShaderModule (*WGPUProcDeviceCreateShaderModule)(
     WGPUDevice device, WGPUShaderModuleDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
 typedef void (*WGPUProcDeviceDestroy)(WGPUDevice device) WGPU_FUNCTION_ATTRIBUTE;
@@ -1193,6 +1216,13 @@ typedef void (*WGPUProcPipelineLayoutAddRef)(WGPUPipelineLayout pipelineLayout)
     WGPU_FUNCTION_ATTRIBUTE;
 typedef void (*WGPUProcPipelineLayoutRelease)(WGPUPipelineLayout pipelineLayout)
     WGPU_FUNCTION_ATTRIBUTE;
+typedef void (*WGPUProcQuerySetDestroy)(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+typedef uint32_t (*WGPUProcQuerySetGetCount)(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+typedef WGPUQueryType (*WGPUProcQuerySetGetType)(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+typedef void (*WGPUProcQuerySetSetLabel)(WGPUQuerySet querySet,
+                                         WGPUStringView label) WGPU_FUNCTION_ATTRIBUTE;
+typedef void (*WGPUProcQuerySetAddRef)(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+typedef void (*WGPUProcQuerySetRelease)(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
 typedef WGPUFuture (*WGPUProcQueueOnSubmittedWorkDone)(
     WGPUQueue queue, WGPUQueueWorkDoneCallbackInfo callbackInfo) WGPU_FUNCTION_ATTRIBUTE;
 typedef void (*WGPUProcQueueSetLabel)(WGPUQueue queue,
@@ -1283,6 +1313,9 @@ WGPU_EXPORT void wgpuCommandEncoderCopyBufferToBuffer(WGPUCommandEncoder command
 WGPU_EXPORT WGPUCommandBuffer wgpuCommandEncoderFinish(
     WGPUCommandEncoder commandEncoder,
     WGPU_NULLABLE WGPUCommandBufferDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT void wgpuCommandEncoderResolveQuerySet(
+    WGPUCommandEncoder commandEncoder, WGPUQuerySet querySet, uint32_t firstQuery,
+    uint32_t queryCount, WGPUBuffer destination, uint64_t destinationOffset) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT void wgpuCommandEncoderSetLabel(WGPUCommandEncoder commandEncoder,
                                             WGPUStringView label) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT void wgpuCommandEncoderAddRef(WGPUCommandEncoder commandEncoder)
@@ -1334,6 +1367,8 @@ WGPU_EXPORT WGPUFuture wgpuDeviceCreateComputePipelineAsync(
     WGPUCreateComputePipelineAsyncCallbackInfo callbackInfo) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT WGPUPipelineLayout wgpuDeviceCreatePipelineLayout(
     WGPUDevice device, WGPUPipelineLayoutDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT WGPUQuerySet wgpuDeviceCreateQuerySet(
+    WGPUDevice device, WGPUQuerySetDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT WGPUShaderModule wgpuDeviceCreateShaderModule(
     WGPUDevice device, WGPUShaderModuleDescriptor const* descriptor) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT void wgpuDeviceDestroy(WGPUDevice device) WGPU_FUNCTION_ATTRIBUTE;
@@ -1369,6 +1404,13 @@ WGPU_EXPORT void wgpuPipelineLayoutAddRef(WGPUPipelineLayout pipelineLayout)
     WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT void wgpuPipelineLayoutRelease(WGPUPipelineLayout pipelineLayout)
     WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT void wgpuQuerySetDestroy(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT uint32_t wgpuQuerySetGetCount(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT WGPUQueryType wgpuQuerySetGetType(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT void wgpuQuerySetSetLabel(WGPUQuerySet querySet,
+                                      WGPUStringView label) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT void wgpuQuerySetAddRef(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
+WGPU_EXPORT void wgpuQuerySetRelease(WGPUQuerySet querySet) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT WGPUFuture wgpuQueueOnSubmittedWorkDone(
     WGPUQueue queue, WGPUQueueWorkDoneCallbackInfo callbackInfo) WGPU_FUNCTION_ATTRIBUTE;
 WGPU_EXPORT void wgpuQueueSetLabel(WGPUQueue queue, WGPUStringView label) WGPU_FUNCTION_ATTRIBUTE;

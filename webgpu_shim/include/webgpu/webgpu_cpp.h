@@ -6,8 +6,8 @@
 // are a count and a pointer that must stay valid while the call runs (the shim copies what it
 // keeps), descriptors start with nextInChain, chained structs (ShaderSourceWGSL, ...) have an
 // Init form (`wgpu::ShaderSourceWGSL wgsl{{.code = src}}`). Members of Dawn's structs that belong
-// to features outside compute (textures, samplers, queries, surfaces) are left out, so code that
-// names them does not compile here.
+// to features outside compute (textures, samplers, render passes, surfaces) are left out, so code
+// that names them does not compile here.
 //
 // Handles (Instance, Adapter, Device, Buffer, ...) are cheap value types with shared ownership; a
 // default-constructed handle is null. Async operations take a CallbackMode and a callback (a
@@ -46,6 +46,7 @@ inline constexpr uint64_t kWholeSize = UINT64_MAX;
 inline constexpr size_t kWholeMapSize = SIZE_MAX;
 inline constexpr uint32_t kLimitU32Undefined = UINT32_MAX;
 inline constexpr uint64_t kLimitU64Undefined = UINT64_MAX;
+inline constexpr uint32_t kQuerySetIndexUndefined = UINT32_MAX;
 
 // ---- Enums (Dawn's names and values) ----
 
@@ -110,8 +111,8 @@ enum class BufferBindingType : uint32_t {
   Storage = 3,
   ReadOnlyStorage = 4
 };
-// WebGPU's standard features; the shim supports ShaderF16 and Subgroups where the Vulkan device
-// can (Adapter::HasFeature), the others never.
+// WebGPU's standard features; the shim supports ShaderF16, Subgroups and TimestampQuery where the
+// Vulkan device can (Adapter::HasFeature), the others never.
 enum class FeatureName : uint32_t {
   CoreFeaturesAndLimits = 1,
   DepthClipControl = 2,
@@ -137,6 +138,9 @@ enum class FeatureName : uint32_t {
   TextureComponentSwizzle = 22,
   SubgroupSizeControl = 23
 };
+// Occlusion queries belong to render passes, which the shim does not have: only Timestamp is
+// creatable.
+enum class QueryType : uint32_t { Occlusion = 1, Timestamp = 2 };
 enum class InstanceFeatureName : uint32_t {
   TimedWaitAny = 1,
   ShaderSourceSPIRV = 2,
@@ -323,6 +327,7 @@ class ComputePipelineImpl;
 class DeviceImpl;
 class InstanceImpl;
 class PipelineLayoutImpl;
+class QuerySetImpl;
 class QueueImpl;
 class ShaderModuleImpl;
 [[noreturn]] void ThrowNullHandle(const char* type);
@@ -375,6 +380,7 @@ class ComputePipeline;
 class Device;
 class Instance;
 class PipelineLayout;
+class QuerySet;
 class Queue;
 class ShaderModule;
 
@@ -512,6 +518,15 @@ class ComputePipeline : public Handle<detail::ComputePipelineImpl> {
   void SetLabel(StringView label) const;
 };
 
+class QuerySet : public Handle<detail::QuerySetImpl> {
+ public:
+  using Handle::Handle;
+  void Destroy() const;
+  uint32_t GetCount() const;
+  QueryType GetType() const;
+  void SetLabel(StringView label) const;
+};
+
 class CommandBuffer : public Handle<detail::CommandBufferImpl> {
  public:
   using Handle::Handle;
@@ -543,6 +558,10 @@ class CommandEncoder : public Handle<detail::CommandEncoderImpl> {
   void CopyBufferToBuffer(const Buffer& source, uint64_t sourceOffset, const Buffer& destination,
                           uint64_t destinationOffset, uint64_t size) const;
   void ClearBuffer(const Buffer& buffer, uint64_t offset = 0, uint64_t size = kWholeSize) const;
+  // Writes queries [firstQuery, firstQuery + queryCount) as u64 nanoseconds at
+  // destinationOffset; a query that no earlier submission nor this encoder wrote reads 0.
+  void ResolveQuerySet(const QuerySet& querySet, uint32_t firstQuery, uint32_t queryCount,
+                       const Buffer& destination, uint64_t destinationOffset) const;
   CommandBuffer Finish(const CommandBufferDescriptor* descriptor = nullptr) const;
   void SetLabel(StringView label) const;
 };
@@ -573,6 +592,7 @@ struct PipelineLayoutDescriptor;
 struct BindGroupDescriptor;
 struct ComputePipelineDescriptor;
 struct CommandEncoderDescriptor;
+struct QuerySetDescriptor;
 struct DeviceDescriptor;
 struct RequestAdapterOptions;
 struct InstanceDescriptor;
@@ -597,6 +617,7 @@ class Device : public Handle<detail::DeviceImpl> {
                                                                                      userdata));
   }
   CommandEncoder CreateCommandEncoder(const CommandEncoderDescriptor* descriptor = nullptr) const;
+  QuerySet CreateQuerySet(const QuerySetDescriptor* descriptor) const;
   Queue GetQueue() const;
   Status GetLimits(Limits* limits) const;
   bool HasFeature(FeatureName feature) const;
@@ -934,9 +955,26 @@ struct CommandBufferDescriptor {
   StringView label = {};
 };
 
+struct QuerySetDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label = {};
+  QueryType type = {};
+  uint32_t count = 0;
+};
+
+// Where a compute pass writes timestamps (FeatureName::TimestampQuery): the beginning one once
+// every earlier command is done, the end one once the pass's dispatches are.
+struct PassTimestampWrites {
+  const ChainedStruct* nextInChain = nullptr;
+  QuerySet querySet = nullptr;
+  uint32_t beginningOfPassWriteIndex = kQuerySetIndexUndefined;
+  uint32_t endOfPassWriteIndex = kQuerySetIndexUndefined;
+};
+
 struct ComputePassDescriptor {
   const ChainedStruct* nextInChain = nullptr;
   StringView label = {};
+  const PassTimestampWrites* timestampWrites = nullptr;
 };
 
 // Shim extension: the bytes of device memory that buffers (the application's and the shim's own

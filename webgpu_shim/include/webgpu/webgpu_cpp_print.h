@@ -98,6 +98,7 @@ WGPU_SHIM_PRINT_ENUM(InstanceFeatureName, WGPU_SHIM_NAME(TimedWaitAny),
 WGPU_SHIM_PRINT_ENUM(FeatureName, WGPU_SHIM_NAME(CoreFeaturesAndLimits),
                      WGPU_SHIM_NAME(TimestampQuery), WGPU_SHIM_NAME(ShaderF16),
                      WGPU_SHIM_NAME(Subgroups))
+WGPU_SHIM_PRINT_ENUM(QueryType, WGPU_SHIM_NAME(Occlusion), WGPU_SHIM_NAME(Timestamp))
 
 #undef WGPU_SHIM_NAME
 #undef WGPU_SHIM_PRINT_ENUM
