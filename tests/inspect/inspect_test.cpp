@@ -362,6 +362,16 @@ TEST(InspectProfile, TimesEveryKernel) {
     for (const auto& us : p["levelUs"]) EXPECT_TRUE(us.is_number()) << us;
     EXPECT_TRUE(p["stepUs"].is_number()) << source;
     EXPECT_TRUE(p["submittedStepUs"].is_number()) << source;
+    // lavapipe has timestamp queries: each level is also timed inside the step, and those
+    // times add up to about the step in one pass (the same dispatches and barriers).
+    ASSERT_EQ(p["levelInStepUs"].size(), p["levelUs"].size()) << source;
+    double inStep = 0;
+    for (const auto& us : p["levelInStepUs"]) {
+      EXPECT_GE(us.get<double>(), 0) << source;
+      inStep += us.get<double>();
+    }
+    EXPECT_GT(inStep, 0.25 * p["stepUs"].get<double>()) << source;
+    EXPECT_LT(inStep, 20 * p["stepUs"].get<double>()) << source;  // lavapipe: ~60 us a stamp
     const size_t kernels = p["kernels"].size();
     if (source.starts_with("mlp-sin")) {
       EXPECT_EQ(kernels, 63u);

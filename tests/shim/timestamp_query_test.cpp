@@ -111,6 +111,44 @@ TEST_F(TimestampQuery, ConsecutivePassesAreMonotonic) {
   for (size_t i = 1; i < t.size(); ++i) EXPECT_LE(t[i - 1], t[i]) << "query " << i;
 }
 
+// A query is reset before its command buffer runs, unless the commands write it twice or read
+// it first: then right before the write. Each path keeps every value a resolve sees.
+TEST_F(TimestampQuery, RewrittenAndReadFirstQueriesKeepTheirValues) {
+  wgpu::QuerySet set = MakeSet(2);
+  const wgpu::PassTimestampWrites end0{.querySet = set, .endOfPassWriteIndex = 0};
+  const wgpu::PassTimestampWrites end1{.querySet = set, .endOfPassWriteIndex = 1};
+  wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
+  BusyPass(encoder, &end0);
+  Submit(encoder);
+  const uint64_t earlier = Resolve(set, 0, 1)[0];
+  ASSERT_NE(earlier, 0u);
+  // Read first (the earlier submission's value), then written twice, then read again.
+  wgpu::Buffer resolved = MakeBuffer(256 + 16, kResolveUsage, "resolved");
+  encoder = device.CreateCommandEncoder();
+  encoder.ResolveQuerySet(set, 0, 1, resolved, 0);
+  BusyPass(encoder, &end0);
+  BusyPass(encoder, &end1);
+  BusyPass(encoder, &end0);
+  encoder.ResolveQuerySet(set, 0, 2, resolved, 256);
+  Submit(encoder);
+  const std::vector<uint64_t> t = Read<uint64_t>(resolved, 256 / 8 + 2);
+  EXPECT_EQ(t[0], earlier);
+  const uint64_t last0 = t[256 / 8], last1 = t[256 / 8 + 1];
+  EXPECT_GT(last1, earlier);
+  EXPECT_GT(last0, last1);  // the second write of query 0 came after query 1's
+  // Two command buffers in one submit, each writing both queries (each with its own resets).
+  wgpu::CommandEncoder a = device.CreateCommandEncoder(), b = device.CreateCommandEncoder();
+  for (const wgpu::CommandEncoder* e : {&a, &b}) {
+    BusyPass(*e, &end0);
+    BusyPass(*e, &end1);
+  }
+  const wgpu::CommandBuffer both[] = {a.Finish(), b.Finish()};
+  device.GetQueue().Submit(2, both);
+  const std::vector<uint64_t> after = Resolve(set, 0, 2);
+  EXPECT_GT(after[0], last0);
+  EXPECT_GT(after[1], after[0]);
+}
+
 TEST_F(TimestampQuery, UnwrittenQueriesResolveToZero) {
   wgpu::QuerySet set = MakeSet(5);
   EXPECT_EQ(Resolve(set, 0, 5), std::vector<uint64_t>(5, 0));  // never written

@@ -1,5 +1,6 @@
 #include "command_encoder.h"
 
+
 #include <atomic>
 
 #include "buffer.h"
@@ -21,11 +22,9 @@ constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 }  // namespace
 
 CommandBufferImpl::~CommandBufferImpl() {
-  if (cmd) {
-    DeviceImpl* device = device_.get();  // deferred work must not own the device
-    VkCommandBuffer c = cmd;
-    device->DeferUntilIdle([device, c] { device->ReleaseCommandBuffer(c); });
-  }
+  DeviceImpl* device = device_.get();  // deferred work must not own the device
+  for (VkCommandBuffer c : {cmd, resets})
+    if (c) device->DeferUntilIdle([device, c] { device->ReleaseCommandBuffer(c); });
 }
 
 CommandEncoderImpl::CommandEncoderImpl(const std::shared_ptr<DeviceImpl>& device, std::string label,
@@ -108,18 +107,24 @@ QueryUse& CommandEncoderImpl::UseQuerySet(QuerySetImpl* set) {
   for (QueryUse& use : querySets_)
     if (use.set == set) return use;
   keepAlive_.push_back(set->shared_from_this());
-  return querySets_.emplace_back(QueryUse{set, std::vector<bool>(set->Count())});
+  const std::vector<bool> none(set->Count());
+  return querySets_.emplace_back(QueryUse{set, none, none, none});
 }
 
 void CommandEncoderImpl::WriteTimestamp(QuerySetImpl* set, uint32_t index) {
-  UseQuerySet(set).written[index] = true;
+  QueryUse& use = UseQuerySet(set);
+  const bool resetHere = use.written[index] || use.readFirst[index];
+  use.written[index] = true;
   if (set->IsDestroyed()) return;  // the submit reports it
-  // Vulkan writes only a reset query. Both are query commands, which run in submission order
-  // with the other query commands (earlier writes and copies of this query): no barrier needed.
+  // Resets and writes are query commands, which run in submission order with the other query
+  // commands (the prologue's reset, earlier writes and copies of this query): no barrier needed.
   // BOTTOM_OF_PIPE: the timestamp is taken once every earlier command is done, so a pass's end
   // follows all its dispatches, and its beginning follows earlier passes (passes' spans do not
   // overlap and measure each pass's own work, as Dawn's).
-  vkCmdResetQueryPool(cmd_, set->Vk(), index, 1);
+  if (resetHere)
+    vkCmdResetQueryPool(cmd_, set->Vk(), index, 1);
+  else
+    use.resetFirst[index] = true;
   vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, set->Vk(), index);
 }
 
@@ -311,7 +316,10 @@ void CommandEncoderImpl::ResolveQuerySet(QuerySetImpl* set, uint32_t firstQuery,
     return fail("Resolve range (offset " + std::to_string(dstOffset) + ", size " +
                 std::to_string(size) + ") does not fit in " + dst->Name() + " size (" +
                 std::to_string(dst->Size()) + ").");
-  const std::vector<bool>& written = UseQuerySet(set).written;
+  QueryUse& use = UseQuerySet(set);
+  const std::vector<bool>& written = use.written;
+  for (uint32_t i = firstQuery; i < firstQuery + queryCount; ++i)
+    if (!written[i]) use.readFirst[i] = true;
   UseOwned(dst);
   if (set->IsDestroyed() || dst->IsDestroyed() || queryCount == 0) return;  // the submit reports it
   const Access accesses[] = {{dst, kTransferStage, VK_ACCESS_TRANSFER_WRITE_BIT, true, dstOffset, size}};
@@ -366,6 +374,33 @@ std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string&
                          Name() + " " + VkFailure("vkEndCommandBuffer", r));
     return cb;
   }
+  // The prologue: each run of the queries to reset, reset once before the commands run.
+  for (const QueryUse& use : querySets_) {
+    if (use.set->IsDestroyed()) continue;  // the submit reports it
+    const auto count = static_cast<uint32_t>(use.resetFirst.size());
+    for (uint32_t i = 0; i < count;) {
+      uint32_t j = i;
+      while (j < count && use.resetFirst[j]) ++j;
+      if (j > i) {
+        if (!cb->resets) cb->resets = Device().AcquireCommandBuffer(reusable_);
+        if (!cb->resets) {
+          cb->MarkInvalid();
+          Device().HandleError(ErrorType::OutOfMemory,
+                               Name() + " could not allocate a command buffer for query resets.");
+          return cb;
+        }
+        vkCmdResetQueryPool(cb->resets, use.set->Vk(), i, j - i);
+      }
+      i = j + 1;
+    }
+  }
+  if (cb->resets)
+    if (VkResult r = vkEndCommandBuffer(cb->resets); r != VK_SUCCESS) {
+      cb->MarkInvalid();
+      Device().HandleError(IsOutOfMemory(r) ? ErrorType::OutOfMemory : ErrorType::Internal,
+                           Name() + " " + VkFailure("vkEndCommandBuffer", r));
+      return cb;
+    }
   cb->cmd = cmd_;
   cmd_ = VK_NULL_HANDLE;
   cb->buffers = std::move(buffers_);

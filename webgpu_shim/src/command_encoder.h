@@ -25,6 +25,9 @@ class QuerySetImpl;
 struct QueryUse {
   QuerySetImpl* set;  // owned through keepAlive
   std::vector<bool> written;
+  // Resolved before the commands wrote them (their earlier value is read here), and reset in the
+  // command buffer's prologue (written here, neither twice nor after being read).
+  std::vector<bool> readFirst, resetFirst;
 };
 
 class CommandBufferImpl : public ObjectBase {
@@ -34,6 +37,10 @@ class CommandBufferImpl : public ObjectBase {
   ~CommandBufferImpl() override;
 
   VkCommandBuffer cmd = VK_NULL_HANDLE;
+  // Submitted right before `cmd`: the resets of the queries it writes. Vulkan writes only a reset
+  // query, and a reset among the dispatches stalls them (on an H200, a query reset before each
+  // of D512's 143 level timestamps made each level 3-8 us longer).
+  VkCommandBuffer resets = VK_NULL_HANDLE;
   bool submitted = false;
   bool reusable = false;  // CommandEncoderDescriptor::reusable
   uint32_t barrierCount = 0;
@@ -61,7 +68,8 @@ class CommandEncoderImpl : public ObjectBase {
   // Used by compute passes. BeginPass validates `timestampWrites` (an error fails the encoder, the
   // pass still opens) and writes the beginning timestamp; false when no pass may open.
   bool BeginPass(const PassTimestampWrites* timestampWrites);
-  // Resets query `index` and writes a timestamp to it once every earlier command is done.
+  // Writes a timestamp to query `index` once every earlier command is done (resetting it first
+  // here only where the prologue cannot: a query written twice, or read before).
   void WriteTimestamp(QuerySetImpl* set, uint32_t index);
   void EndPass() { passOpen_ = false; }
   void RecordError(std::string message);

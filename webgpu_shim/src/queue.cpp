@@ -201,7 +201,10 @@ void QueueImpl::Submit(std::span<const CommandBuffer> commands) {
   // them from the device would make the device own itself when the application drops its
   // handles mid-flight.
   std::vector<VkCommandBuffer> cmds;
-  for (const CommandBuffer& handle : commands) cmds.push_back(handle.Get()->cmd);
+  for (const CommandBuffer& handle : commands) {
+    if (handle.Get()->resets) cmds.push_back(handle.Get()->resets);
+    cmds.push_back(handle.Get()->cmd);
+  }
   if (!SubmitWithPending(cmds)) return;
   const uint64_t serial = device_->LastSubmittedSerial();
   for (CommandBufferImpl* cb : impls) {

@@ -150,6 +150,10 @@ struct Profile {
   std::vector<double> levelUs;  // by dispatch level (from 1): its kernels dispatched together
   double stepUs = 0;            // the levels in order, in one pass: the step's GPU time
   double submittedStepUs = 0;   // the same, each step a submission of its own
+  // Each level inside the step in one pass, from the GPU's timestamps at the levels' ends (the
+  // median over repetitions of the step); empty where the device has no timestamp queries. Set
+  // beside levelUs, it shows which levels cost more in the step than alone.
+  std::vector<double> levelInStepUs;
   double totalUs() const;       // the kernels' costs summed: the serial cost
 };
 struct ProfileOptions {

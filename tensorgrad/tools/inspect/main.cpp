@@ -271,7 +271,8 @@ int main(int argc, char** argv) {
       app.add_subcommand("profile",
                          "Every kernel timed on the device, grouped by op kind, with achieved "
                          "GB/s and FLOP/s; then each dispatch level and the whole step, without "
-                         "the host's submit.");
+                         "the host's submit; where the device has timestamp queries, also each "
+                         "level as it runs inside the step.");
   src.add(profile);
   profile->add_option("--device", device,
                       "adapter whose name contains this text (default: the best one)");

@@ -11,11 +11,17 @@
 // dispatch level's kernels together and the whole step the same way, level by level in one pass
 // and as a submission of its own each time: a level's cost against its slowest kernel's shows
 // what its barrier and its kernels' ramps add; a submitted step's against the step in one pass,
-// what a submission adds; and a host's step time against that, what the host adds.
+// what a submission adds; and a host's step time against that, what the host adds. Where the
+// device has timestamp queries, the step is also timed level by level inside one pass (a pass
+// per level, a timestamp at each pass's end: the barriers between levels stay as they are), so
+// a level costing more in the step than alone shows (on an H200, each of D512's products took
+// 15-18 µs more in the step: an extra that shrank with their binaries, bench/RESULTS.md).
 #include <webgpu/webgpu_cpp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -35,6 +41,7 @@ namespace {
 // many dispatches.
 constexpr double kMinTimingUs = 2000;
 constexpr uint32_t kMaxTimedDispatches = 16384;
+constexpr size_t kMaxQueries = 4096;  // WebGPU's largest query set
 
 using Clock = std::chrono::steady_clock;
 
@@ -56,6 +63,7 @@ struct Device {
   wgpu::Device device;
   std::string name;
   bool cpu = false;  // a CPU device (lavapipe): --reps dispatches of its kernels already take long
+  bool timestamps = false;  // the device was opened with TimestampQuery
 };
 
 Device openDevice(const std::string& adapterName, std::vector<std::string>& errors) {
@@ -83,6 +91,12 @@ Device openDevice(const std::string& adapterName, std::vector<std::string>& erro
   adapter.GetLimits(&limits);
   wgpu::DeviceDescriptor desc;
   desc.requiredLimits = &limits;
+  const wgpu::FeatureName timestampQuery = wgpu::FeatureName::TimestampQuery;
+  d.timestamps = adapter.HasFeature(timestampQuery);
+  if (d.timestamps) {
+    desc.requiredFeatureCount = 1;
+    desc.requiredFeatures = &timestampQuery;
+  }
   desc.SetUncapturedErrorCallback([&errors](const wgpu::Device&, wgpu::ErrorType,
                                             std::string_view m) { errors.emplace_back(m); });
   d.instance.WaitAny(
@@ -94,6 +108,75 @@ Device openDevice(const std::string& adapterName, std::vector<std::string>& erro
       UINT64_MAX);
   if (!d.device) throw std::runtime_error("could not open " + d.name + ": " + why);
   return d;
+}
+
+struct Dispatch {
+  const tg::KernelSpec* kernel;
+  wgpu::BindGroup group;
+};
+using RecordDispatch = std::function<void(const wgpu::ComputePassEncoder&, const Dispatch&)>;
+
+// Each level's time inside the step: the step `reps` times over in one encoder, a compute pass
+// per level with a timestamp at its end (the encoder tracks hazards across passes, so the
+// barriers between levels are the step's). Level l of a repetition took its end's stamp less
+// the level before it's, the previous repetition's last for l = 0; the first repetition only
+// sets the start. The median over the repetitions, in µs.
+std::vector<double> levelsInStep(const Device& d, const std::vector<std::vector<Dispatch>>& levels,
+                                 const RecordDispatch& record) {
+  const size_t perStep = levels.size();
+  if (perStep == 0 || perStep > kMaxQueries / 3) return {};  // too few repetitions fit
+  const auto reps = static_cast<uint32_t>(std::min<size_t>(kMaxQueries / perStep, 32));
+  const auto count = static_cast<uint32_t>(reps * perStep);
+  wgpu::QuerySetDescriptor qd;
+  qd.type = wgpu::QueryType::Timestamp;
+  qd.count = count;
+  const wgpu::QuerySet stamps = d.device.CreateQuerySet(&qd);
+  const uint64_t bytes = uint64_t{8} * count;
+  wgpu::BufferDescriptor bd;
+  bd.size = bytes;
+  bd.usage = wgpu::BufferUsage::QueryResolve | wgpu::BufferUsage::CopySrc;
+  const wgpu::Buffer resolved = d.device.CreateBuffer(&bd);
+  bd.usage = wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst;
+  const wgpu::Buffer readback = d.device.CreateBuffer(&bd);
+  wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
+  for (uint32_t r = 0; r < reps; ++r)
+    for (size_t l = 0; l < perStep; ++l) {
+      wgpu::PassTimestampWrites writes;
+      writes.querySet = stamps;
+      writes.endOfPassWriteIndex = static_cast<uint32_t>(r * perStep + l);
+      wgpu::ComputePassDescriptor pd;
+      pd.timestampWrites = &writes;
+      const wgpu::ComputePassEncoder pass = encoder.BeginComputePass(&pd);
+      for (const Dispatch& k : levels[l]) record(pass, k);
+      pass.End();
+    }
+  encoder.ResolveQuerySet(stamps, 0, count, resolved, 0);
+  encoder.CopyBufferToBuffer(resolved, 0, readback, 0, bytes);
+  const wgpu::CommandBuffer commands = encoder.Finish();
+  d.device.GetQueue().Submit(1, &commands);
+  bool mapped = false;
+  d.instance.WaitAny(readback.MapAsync(wgpu::MapMode::Read, 0, bytes,
+                                       wgpu::CallbackMode::WaitAnyOnly,
+                                       [&](wgpu::MapAsyncStatus status, std::string_view) {
+                                         mapped = status == wgpu::MapAsyncStatus::Success;
+                                       }),
+                     UINT64_MAX);
+  if (!mapped) throw std::runtime_error("the step's timestamps could not be read back");
+  std::vector<uint64_t> ns(count);
+  std::memcpy(ns.data(), readback.GetConstMappedRange(0, bytes), bytes);
+  readback.Unmap();
+  std::vector<double> median(perStep);
+  std::vector<double> samples;
+  for (size_t l = 0; l < perStep; ++l) {
+    samples.clear();
+    for (size_t r = 1; r < reps; ++r) {
+      const size_t at = r * perStep + l;
+      samples.push_back(ns[at] > ns[at - 1] ? 1e-3 * static_cast<double>(ns[at] - ns[at - 1]) : 0);
+    }
+    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+    median[l] = samples[samples.size() / 2];
+  }
+  return median;
 }
 
 }  // namespace
@@ -135,21 +218,18 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
     pipeline = d.device.CreateComputePipeline(&pd);
     return pipeline;
   };
-  struct Dispatch {
-    const tg::KernelSpec* kernel;
-    wgpu::BindGroup group;
+  const RecordDispatch record = [&](const wgpu::ComputePassEncoder& pass, const Dispatch& k) {
+    pass.SetPipeline(pipelineFor(*k.kernel));
+    pass.SetBindGroup(0, k.group);
+    const auto n = k.kernel->dispatch();
+    pass.DispatchWorkgroups(n[0], n[1]);
   };
   // One pass of `dispatches` in order, `count` times over.
   auto encode = [&](const std::vector<Dispatch>& dispatches, uint32_t count) {
     wgpu::CommandEncoder encoder = d.device.CreateCommandEncoder();
     wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
     for (uint32_t i = 0; i < count; ++i)
-      for (const Dispatch& k : dispatches) {
-        pass.SetPipeline(pipelineFor(*k.kernel));
-        pass.SetBindGroup(0, k.group);
-        const auto n = k.kernel->dispatch();
-        pass.DispatchWorkgroups(n[0], n[1]);
-      }
+      for (const Dispatch& k : dispatches) record(pass, k);
     pass.End();
     return encoder.Finish();
   };
@@ -253,14 +333,17 @@ Profile profileKernels(const Subject& s, const ProfileOptions& options) {
   // whole step level by level, as the runtime records it: what the kernels cost with their
   // barriers, in one pass, and as a submission of its own each time, as the runtime submits it.
   std::vector<Dispatch> byLevel;
+  std::vector<std::vector<Dispatch>> levels;
   for (const LevelRow& level : levelRows(s)) {
     std::vector<Dispatch> dispatches;
     for (size_t i : level.kernels) dispatches.push_back(step.at(i));
     p.levelUs.push_back(costOf(dispatches));
     byLevel.insert(byLevel.end(), dispatches.begin(), dispatches.end());
+    levels.push_back(std::move(dispatches));
   }
   p.stepUs = costOf(byLevel);
   p.submittedStepUs = costOf(byLevel, true);
+  if (d.timestamps) p.levelInStepUs = levelsInStep(d, levels, record);
   if (!errors.empty()) throw std::runtime_error("the device rejected the step: " + errors.front());
   return p;
 }
@@ -306,17 +389,32 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
     for (double us : p.levelUs) sum += us;
     std::snprintf(line, sizeof line,
                   "\nthe step on the GPU: %.1f us, its levels in order in one pass (%zu levels: "
-                  "%.1f us timed a level at a time); %.1f us a step submitted on its own\n"
-                  "%5s %7s %9s %12s %10s\n",
-                  p.stepUs, p.levelUs.size(), sum, p.submittedStepUs, "level", "kernels", "us",
-                  "slowest alone", "the rest");
+                  "%.1f us timed a level at a time); %.1f us a step submitted on its own\n",
+                  p.stepUs, p.levelUs.size(), sum, p.submittedStepUs);
+    os << line;
+    const bool inStep = p.levelInStepUs.size() == p.levelUs.size();
+    if (inStep) {
+      double inStepSum = 0;
+      for (double us : p.levelInStepUs) inStepSum += us;
+      std::snprintf(line, sizeof line,
+                    "the levels timed inside the step (timestamps at their ends): %.1f us\n",
+                    inStepSum);
+      os << line;
+    }
+    std::snprintf(line, sizeof line, "%5s %7s %9s %12s %10s%s\n", "level", "kernels", "us",
+                  "slowest alone", "the rest", inStep ? "    in step" : "");
     os << line;
     for (size_t l = 0; l < p.levelUs.size(); ++l) {
       double slowest = 0;
       for (size_t i : levels.at(l).kernels) slowest = std::max(slowest, p.kernels.at(i).us);
-      std::snprintf(line, sizeof line, "%5zu %7zu %9.2f %12.2f %10.2f\n", l + 1,
+      std::snprintf(line, sizeof line, "%5zu %7zu %9.2f %12.2f %10.2f", l + 1,
                     levels[l].kernels.size(), p.levelUs[l], slowest, p.levelUs[l] - slowest);
       os << line;
+      if (inStep) {
+        std::snprintf(line, sizeof line, " %10.2f", p.levelInStepUs[l]);
+        os << line;
+      }
+      os << "\n";
     }
   }
   std::vector<KernelCost> costs = p.kernels;
@@ -348,7 +446,7 @@ nlohmann::json profileJson(const Subject& s, const Profile& p) {
                        {"flops", c.flops}});
   return {{"device", p.device}, {"reps", p.reps},     {"totalUs", p.totalUs()},
           {"kernels", kernels},   {"stepUs", p.stepUs}, {"levelUs", p.levelUs},
-          {"submittedStepUs", p.submittedStepUs}};
+          {"submittedStepUs", p.submittedStepUs}, {"levelInStepUs", p.levelInStepUs}};
 }
 
 }  // namespace tg_inspect
