@@ -81,4 +81,33 @@ std::string FeatureTest::Run(const std::string& wgsl, std::vector<wgpu::Buffer> 
   return caught.message;
 }
 
+WGPUAdapter RequestAdapterC(WGPUInstance instance) {
+  WGPUAdapter adapter = nullptr;
+  WGPURequestAdapterCallbackInfo info = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+  info.mode = WGPUCallbackMode_AllowSpontaneous;
+  info.callback = [](WGPURequestAdapterStatus status, WGPUAdapter a, WGPUStringView, void* out,
+                     void*) {
+    if (status == WGPURequestAdapterStatus_Success) *static_cast<WGPUAdapter*>(out) = a;
+  };
+  info.userdata1 = &adapter;
+  wgpuInstanceRequestAdapter(instance, nullptr, info);
+  return adapter;
+}
+
+WGPUDevice RequestDeviceC(WGPUAdapter adapter, std::vector<WGPUFeatureName> features) {
+  WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
+  desc.requiredFeatureCount = features.size();
+  desc.requiredFeatures = features.data();
+  WGPUDevice device = nullptr;
+  WGPURequestDeviceCallbackInfo info = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+  info.mode = WGPUCallbackMode_AllowSpontaneous;
+  info.callback = [](WGPURequestDeviceStatus status, WGPUDevice d, WGPUStringView, void* out,
+                     void*) {
+    if (status == WGPURequestDeviceStatus_Success) *static_cast<WGPUDevice*>(out) = d;
+  };
+  info.userdata1 = &device;
+  wgpuAdapterRequestDevice(adapter, &desc, info);
+  return device;
+}
+
 }  // namespace shim_test

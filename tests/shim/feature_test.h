@@ -2,6 +2,8 @@
 // them, and WGSL kernels run on such a device.
 #pragma once
 
+#include <webgpu/webgpu.h>
+
 #include <string>
 #include <vector>
 
@@ -26,5 +28,10 @@ class FeatureTest : public ShimTest {
   std::string Run(const std::string& wgsl, std::vector<wgpu::Buffer> buffers, uint32_t groups,
                   std::vector<wgpu::ConstantEntry> constants = {});
 };
+
+// Through the C API: `instance`'s default adapter, and a device of `adapter` with `features`;
+// null when the request fails.
+WGPUAdapter RequestAdapterC(WGPUInstance instance);
+WGPUDevice RequestDeviceC(WGPUAdapter adapter, std::vector<WGPUFeatureName> features);
 
 }  // namespace shim_test

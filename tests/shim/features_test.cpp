@@ -236,15 +236,7 @@ TEST_F(Features, ModulesNeedTheFeatureOnTheirDevice) {
 TEST(FeaturesCApi, ListsAndFreesFeatures) {
   WGPUInstance instance = wgpuCreateInstance(nullptr);
   ASSERT_NE(instance, nullptr);
-  WGPUAdapter adapter = nullptr;
-  WGPURequestAdapterCallbackInfo ai = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  ai.mode = WGPUCallbackMode_AllowSpontaneous;
-  ai.callback = [](WGPURequestAdapterStatus status, WGPUAdapter a, WGPUStringView, void* out,
-                   void*) {
-    if (status == WGPURequestAdapterStatus_Success) *static_cast<WGPUAdapter*>(out) = a;
-  };
-  ai.userdata1 = &adapter;
-  wgpuInstanceRequestAdapter(instance, nullptr, ai);
+  WGPUAdapter adapter = RequestAdapterC(instance);
   ASSERT_NE(adapter, nullptr);
   WGPUSupportedFeatures list = WGPU_SUPPORTED_FEATURES_INIT;
   wgpuAdapterGetFeatures(adapter, &list);
@@ -258,17 +250,7 @@ TEST(FeaturesCApi, ListsAndFreesFeatures) {
     EXPECT_TRUE(f == WGPUFeatureName_ShaderF16 || f == WGPUFeatureName_Subgroups ||
                 f == WGPUFeatureName_TimestampQuery)
         << f;
-    WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
-    desc.requiredFeatureCount = 1;
-    desc.requiredFeatures = &f;
-    WGPUDevice device = nullptr;
-    WGPURequestDeviceCallbackInfo di = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-    di.mode = WGPUCallbackMode_AllowSpontaneous;
-    di.callback = [](WGPURequestDeviceStatus, WGPUDevice d, WGPUStringView, void* out, void*) {
-      *static_cast<WGPUDevice*>(out) = d;
-    };
-    di.userdata1 = &device;
-    wgpuAdapterRequestDevice(adapter, &desc, di);
+    WGPUDevice device = RequestDeviceC(adapter, {f});
     ASSERT_NE(device, nullptr);
     WGPUSupportedFeatures onDevice = WGPU_SUPPORTED_FEATURES_INIT;
     wgpuDeviceGetFeatures(device, &onDevice);

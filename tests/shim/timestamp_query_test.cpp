@@ -24,7 +24,8 @@ void main() {
 }
 )";
 
-constexpr wgpu::BufferUsage kResolveUsage = wgpu::BufferUsage::QueryResolve | wgpu::BufferUsage::CopySrc;
+constexpr wgpu::BufferUsage kResolveUsage =
+    wgpu::BufferUsage::QueryResolve | wgpu::BufferUsage::CopySrc;
 
 class TimestampQuery : public FeatureTest {
  protected:
@@ -66,7 +67,8 @@ class TimestampQuery : public FeatureTest {
              wgpu::CommandEncoder encoder = device.CreateCommandEncoder();
              encode(encoder);
              encoder.Finish();
-           }).message;
+           })
+        .message;
   }
 
   wgpu::ComputePipeline pipeline;
@@ -86,14 +88,15 @@ TEST_F(TimestampQuery, MeasuresAPassInNanoseconds) {
   const auto start = std::chrono::steady_clock::now();
   Submit(encoder);
   const std::vector<uint64_t> t = Read<uint64_t>(resolved, 2);  // waits for the submission
-  const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
+  const auto wall =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
   ASSERT_NE(t[0], 0u);
   ASSERT_GE(t[1], t[0]);
   const uint64_t gpu = t[1] - t[0];
   EXPECT_GT(gpu, 0u);
-  EXPECT_LT(gpu, static_cast<uint64_t>(wall)) << "GPU time " << gpu << " ns, host wall time " << wall;
+  EXPECT_LT(gpu, static_cast<uint64_t>(wall))
+      << "GPU time " << gpu << " ns, host wall time " << wall;
 }
 
 TEST_F(TimestampQuery, ConsecutivePassesAreMonotonic) {
@@ -198,7 +201,8 @@ TEST_F(TimestampQuery, CreationErrorsNameTheRule) {
   wgpu::QuerySet set;
   CapturedError e = Capture([&] { set = MakeSet(4, "occlusion", wgpu::QueryType::Occlusion); });
   EXPECT_EQ(e.type, wgpu::ErrorType::Validation);
-  EXPECT_NE(e.message.find("[QuerySet \"occlusion\"] type is Occlusion"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("[QuerySet \"occlusion\"] type is Occlusion"), std::string::npos)
+      << e.message;
   EXPECT_NE(e.message.find("render passes"), std::string::npos) << e.message;
   ASSERT_TRUE(set);  // an error object
   e = Capture([&] { set = MakeSet(4097, "huge"); });
@@ -208,7 +212,8 @@ TEST_F(TimestampQuery, CreationErrorsNameTheRule) {
   EXPECT_EQ(Capture([&] { MakeSet(4096, "largest"); }).type, wgpu::ErrorType::NoError);
   // An error object fails what uses it.
   const wgpu::PassTimestampWrites writes{.querySet = set, .beginningOfPassWriteIndex = 0};
-  const std::string error = FinishError([&](const wgpu::CommandEncoder& c) { BusyPass(c, &writes); });
+  const std::string error =
+      FinishError([&](const wgpu::CommandEncoder& c) { BusyPass(c, &writes); });
   EXPECT_NE(error.find("[QuerySet \"huge\"] is invalid"), std::string::npos) << error;
 
   // Without the feature: no timestamp query sets, no timestampWrites.
@@ -225,9 +230,10 @@ TEST_F(TimestampQuery, CreationErrorsNameTheRule) {
     return message;
   };
   e.message = captureOn([&] { MakeSet(2, "featureless", wgpu::QueryType::Timestamp, &plain); });
-  EXPECT_NE(e.message.find("[QuerySet \"featureless\"] type is Timestamp, but the TimestampQuery "
-                           "(timestamp-query) feature is not enabled on [Device \"feature device\"]"),
-            std::string::npos)
+  EXPECT_NE(
+      e.message.find("[QuerySet \"featureless\"] type is Timestamp, but the TimestampQuery "
+                     "(timestamp-query) feature is not enabled on [Device \"feature device\"]"),
+      std::string::npos)
       << e.message;
   const wgpu::PassTimestampWrites other{.querySet = MakeSet(2), .beginningOfPassWriteIndex = 0};
   e.message = captureOn([&] {
@@ -252,28 +258,41 @@ TEST_F(TimestampQuery, TimestampWritesErrorsNameTheRule) {
                    "of [QuerySet \"four\"]"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("While encoding [CommandEncoder (unlabeled)].BeginComputePass"), std::string::npos) << e;
+  EXPECT_NE(e.find("While encoding [CommandEncoder (unlabeled)].BeginComputePass"),
+            std::string::npos)
+      << e;
   e = passError({.querySet = set, .endOfPassWriteIndex = 7});
-  EXPECT_NE(e.find("timestampWrites.endOfPassWriteIndex (7) is not less than"), std::string::npos) << e;
+  EXPECT_NE(e.find("timestampWrites.endOfPassWriteIndex (7) is not less than"), std::string::npos)
+      << e;
   e = passError({.querySet = set, .beginningOfPassWriteIndex = 1, .endOfPassWriteIndex = 1});
-  EXPECT_NE(e.find("beginningOfPassWriteIndex and endOfPassWriteIndex are both 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("beginningOfPassWriteIndex and endOfPassWriteIndex are both 1"),
+            std::string::npos)
+      << e;
   e = passError({.querySet = set});
-  EXPECT_NE(e.find("sets neither beginningOfPassWriteIndex nor endOfPassWriteIndex"), std::string::npos) << e;
+  EXPECT_NE(e.find("sets neither beginningOfPassWriteIndex nor endOfPassWriteIndex"),
+            std::string::npos)
+      << e;
   e = passError({.beginningOfPassWriteIndex = 0});
   EXPECT_NE(e.find("timestampWrites.querySet is null"), std::string::npos) << e;
-  EXPECT_EQ(passError({.querySet = set, .beginningOfPassWriteIndex = 3, .endOfPassWriteIndex = 0}), "");
+  EXPECT_EQ(passError({.querySet = set, .beginningOfPassWriteIndex = 3, .endOfPassWriteIndex = 0}),
+            "");
 }
 
 TEST_F(TimestampQuery, ResolveErrorsNameTheRule) {
   wgpu::QuerySet set = MakeSet(4, "four");
   wgpu::Buffer resolved = MakeBuffer(512, kResolveUsage, "resolved");
-  wgpu::Buffer plain = MakeBuffer(512, wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::Storage, "plain");
-  const auto resolveError = [&](uint32_t first, uint32_t count, const wgpu::Buffer& to, uint64_t offset) {
-    return FinishError([&](const wgpu::CommandEncoder& c) { c.ResolveQuerySet(set, first, count, to, offset); });
+  wgpu::Buffer plain =
+      MakeBuffer(512, wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::Storage, "plain");
+  const auto resolveError = [&](uint32_t first, uint32_t count, const wgpu::Buffer& to,
+                                uint64_t offset) {
+    return FinishError(
+        [&](const wgpu::CommandEncoder& c) { c.ResolveQuerySet(set, first, count, to, offset); });
   };
   std::string e = resolveError(0, 1, resolved, 128);
   EXPECT_NE(e.find("Destination offset (128) is not a multiple of 256"), std::string::npos) << e;
-  EXPECT_NE(e.find("While encoding [CommandEncoder (unlabeled)].ResolveQuerySet"), std::string::npos) << e;
+  EXPECT_NE(e.find("While encoding [CommandEncoder (unlabeled)].ResolveQuerySet"),
+            std::string::npos)
+      << e;
   e = resolveError(0, 1, plain, 0);
   EXPECT_NE(e.find("[Buffer \"plain\"] usage (CopySrc|Storage) does not include QueryResolve"),
             std::string::npos)
@@ -283,14 +302,17 @@ TEST_F(TimestampQuery, ResolveErrorsNameTheRule) {
             std::string::npos)
       << e;
   e = resolveError(2, 3, resolved, 0);
-  EXPECT_NE(e.find("Query range (firstQuery 2, queryCount 3) exceeds the count (4)"), std::string::npos) << e;
+  EXPECT_NE(e.find("Query range (firstQuery 2, queryCount 3) exceeds the count (4)"),
+            std::string::npos)
+      << e;
   e = resolveError(1, UINT32_MAX, resolved, 0);  // firstQuery + queryCount wraps
   EXPECT_NE(e.find("exceeds the count (4)"), std::string::npos) << e;
   e = resolveError(0, 4, resolved, 256);  // 32 bytes at 256 fit in 512; at 512 they do not
   EXPECT_EQ(e, "");
   e = resolveError(0, 1, resolved, 512);
-  EXPECT_NE(e.find("Resolve range (offset 512, size 8) does not fit in [Buffer \"resolved\"] size (512)"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("Resolve range (offset 512, size 8) does not fit in [Buffer \"resolved\"] size (512)"),
+      std::string::npos)
       << e;
 }
 
@@ -312,8 +334,9 @@ TEST_F(TimestampQuery, DestroyedSetFailsTheSubmit) {
   encoder = device.CreateCommandEncoder();
   encoder.ResolveQuerySet(set, 0, 2, resolved, 0);
   commands = encoder.Finish();
-  EXPECT_NE(Capture([&] { queue.Submit(1, &commands); }).message.find("used in submit while destroyed"),
-            std::string::npos);
+  EXPECT_NE(
+      Capture([&] { queue.Submit(1, &commands); }).message.find("used in submit while destroyed"),
+      std::string::npos);
 }
 
 TEST_F(TimestampQuery, CommandBufferKeepsTheSetAlive) {
@@ -336,28 +359,10 @@ TEST_F(TimestampQuery, CommandBufferKeepsTheSetAlive) {
 TEST_F(TimestampQuery, CApiRoundTrip) {
   WGPUInstance cInstance = wgpuCreateInstance(nullptr);
   ASSERT_NE(cInstance, nullptr);
-  WGPUAdapter cAdapter = nullptr;
-  WGPURequestAdapterCallbackInfo ai = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  ai.mode = WGPUCallbackMode_AllowSpontaneous;
-  ai.callback = [](WGPURequestAdapterStatus, WGPUAdapter a, WGPUStringView, void* out, void*) {
-    *static_cast<WGPUAdapter*>(out) = a;
-  };
-  ai.userdata1 = &cAdapter;
-  wgpuInstanceRequestAdapter(cInstance, nullptr, ai);
+  WGPUAdapter cAdapter = RequestAdapterC(cInstance);
   ASSERT_NE(cAdapter, nullptr);
   ASSERT_TRUE(wgpuAdapterHasFeature(cAdapter, WGPUFeatureName_TimestampQuery));
-  const WGPUFeatureName feature = WGPUFeatureName_TimestampQuery;
-  WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
-  dd.requiredFeatureCount = 1;
-  dd.requiredFeatures = &feature;
-  WGPUDevice cDevice = nullptr;
-  WGPURequestDeviceCallbackInfo di = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  di.mode = WGPUCallbackMode_AllowSpontaneous;
-  di.callback = [](WGPURequestDeviceStatus, WGPUDevice d, WGPUStringView, void* out, void*) {
-    *static_cast<WGPUDevice*>(out) = d;
-  };
-  di.userdata1 = &cDevice;
-  wgpuAdapterRequestDevice(cAdapter, &dd, di);
+  WGPUDevice cDevice = RequestDeviceC(cAdapter, {WGPUFeatureName_TimestampQuery});
   ASSERT_NE(cDevice, nullptr);
   EXPECT_TRUE(wgpuDeviceHasFeature(cDevice, WGPUFeatureName_TimestampQuery));
 

@@ -13,7 +13,8 @@ std::string Validate(const DeviceImpl& device, const QuerySetDescriptor& d) {
   if (d.type != QueryType::Timestamp)
     return "type (" + std::to_string(static_cast<uint32_t>(d.type)) + ") is not a QueryType.";
   if (!device.Features().Has(FeatureName::TimestampQuery))
-    return "type is Timestamp, but the TimestampQuery (timestamp-query) feature is not enabled on " +
+    return "type is Timestamp, but the TimestampQuery (timestamp-query) feature is not enabled "
+           "on " +
            device.Name() + ".";
   if (d.count > kMaxQuerySetSize)
     return "count (" + std::to_string(d.count) + ") exceeds the maximum query set size (" +
@@ -30,7 +31,10 @@ void DestroyPool(DeviceImpl* device, VkQueryPool pool) {
 }  // namespace
 
 QuerySetImpl::QuerySetImpl(const std::shared_ptr<DeviceImpl>& device, const QuerySetDescriptor& d)
-    : ObjectBase(device, "QuerySet", d.label), type_(d.type), count_(d.count), available_(d.count) {}
+    : ObjectBase(device, "QuerySet", d.label),
+      type_(d.type),
+      count_(d.count),
+      available_(d.count) {}
 
 std::shared_ptr<QuerySetImpl> QuerySetImpl::Create(const std::shared_ptr<DeviceImpl>& device,
                                                    const QuerySetDescriptor& d) {

@@ -155,12 +155,12 @@ std::vector<double> levelsInStep(const Device& d, const std::vector<std::vector<
   const wgpu::CommandBuffer commands = encoder.Finish();
   d.device.GetQueue().Submit(1, &commands);
   bool mapped = false;
-  d.instance.WaitAny(readback.MapAsync(wgpu::MapMode::Read, 0, bytes,
-                                       wgpu::CallbackMode::WaitAnyOnly,
-                                       [&](wgpu::MapAsyncStatus status, std::string_view) {
-                                         mapped = status == wgpu::MapAsyncStatus::Success;
-                                       }),
-                     UINT64_MAX);
+  d.instance.WaitAny(
+      readback.MapAsync(wgpu::MapMode::Read, 0, bytes, wgpu::CallbackMode::WaitAnyOnly,
+                        [&](wgpu::MapAsyncStatus status, std::string_view) {
+                          mapped = status == wgpu::MapAsyncStatus::Success;
+                        }),
+      UINT64_MAX);
   if (!mapped) throw std::runtime_error("the step's timestamps could not be read back");
   std::vector<uint64_t> ns(count);
   std::memcpy(ns.data(), readback.GetConstMappedRange(0, bytes), bytes);
@@ -444,9 +444,14 @@ nlohmann::json profileJson(const Subject& s, const Profile& p) {
                        {"us", c.us},
                        {"bytes", c.bytes},
                        {"flops", c.flops}});
-  return {{"device", p.device}, {"reps", p.reps},     {"totalUs", p.totalUs()},
-          {"kernels", kernels},   {"stepUs", p.stepUs}, {"levelUs", p.levelUs},
-          {"submittedStepUs", p.submittedStepUs}, {"levelInStepUs", p.levelInStepUs}};
+  return {{"device", p.device},
+          {"reps", p.reps},
+          {"totalUs", p.totalUs()},
+          {"kernels", kernels},
+          {"stepUs", p.stepUs},
+          {"levelUs", p.levelUs},
+          {"submittedStepUs", p.submittedStepUs},
+          {"levelInStepUs", p.levelInStepUs}};
 }
 
 }  // namespace tg_inspect
