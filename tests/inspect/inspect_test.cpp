@@ -468,8 +468,17 @@ TEST(InspectProfile, TraceLaysOutOneStepByLevel) {
   // A level's event comes before its kernels' (levels may share a start: kernels of 0 µs).
   std::vector<Level> levels;
   std::set<size_t> kernels;
+  double measuredEnd = 0;  // the levels timed inside the step, end to end in their own process
+  size_t measured = 0;
   for (const auto& e : trace["traceEvents"]) {
     if (e["ph"] != "X") continue;
+    if (e["cat"] == "measured level") {
+      EXPECT_EQ(e["pid"], 2);
+      EXPECT_DOUBLE_EQ(e["ts"].get<double>(), measuredEnd);
+      EXPECT_DOUBLE_EQ(e["dur"].get<double>(), profile["levelInStepUs"][measured++].get<double>());
+      measuredEnd += e["dur"].get<double>();
+      continue;
+    }
     if (e["cat"] == "level") {
       levels.push_back({.ts = e["ts"].get<double>(),
                         .dur = e["dur"].get<double>(),
@@ -499,6 +508,8 @@ TEST(InspectProfile, TraceLaysOutOneStepByLevel) {
     end += l.dur;
   }
   EXPECT_DOUBLE_EQ(trace["metadata"]["modelled step us"].get<double>(), end);
+  EXPECT_EQ(measured, levels.size()) << "lavapipe has timestamp queries: every level measured";
+  EXPECT_DOUBLE_EQ(trace["metadata"]["measured step us"].get<double>(), measuredEnd);
   EXPECT_DOUBLE_EQ(trace["metadata"]["serial GPU cost us"].get<double>(),
                    profile["totalUs"].get<double>());
 
