@@ -402,7 +402,7 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
       os << line;
     }
     std::snprintf(line, sizeof line, "%5s %7s %9s %12s %10s%s\n", "level", "kernels", "us",
-                  "slowest alone", "the rest", inStep ? "    in step" : "");
+                  "slowest alone", "the rest", inStep ? "    in step  more than alone" : "");
     os << line;
     for (size_t l = 0; l < p.levelUs.size(); ++l) {
       double slowest = 0;
@@ -411,7 +411,8 @@ std::string profileText(const Subject& s, const Profile& p, size_t top) {
                     levels[l].kernels.size(), p.levelUs[l], slowest, p.levelUs[l] - slowest);
       os << line;
       if (inStep) {
-        std::snprintf(line, sizeof line, " %10.2f", p.levelInStepUs[l]);
+        std::snprintf(line, sizeof line, " %10.2f %16.2f", p.levelInStepUs[l],
+                      p.levelInStepUs[l] - p.levelUs[l]);
         os << line;
       }
       os << "\n";
