@@ -65,7 +65,7 @@ DriverFeatures QueryDriver(std::string_view name) {
     for (const VkQueueFlags want : {graphicsAndCompute, VkQueueFlags{VK_QUEUE_COMPUTE_BIT}})
       for (const auto& f : families)
         if (!family && (f.queueFlags & want) == want) family = &f;
-    out.timestamps = family && family->timestampValidBits > 0 && p.limits.timestampPeriod == 1.0f;
+    out.timestamps = family && family->timestampValidBits > 0;  // any period: resolves convert
     out.f16 = f16.shaderFloat16 && f2.features.shaderInt16 && s16.storageBuffer16BitAccess &&
               s16.uniformAndStorageBuffer16BitAccess;
     out.minSize = p.apiVersion >= VK_API_VERSION_1_3 ? sizes.minSubgroupSize : sub.subgroupSize;

@@ -171,7 +171,7 @@ AdapterImpl::AdapterImpl(std::shared_ptr<InstanceImpl> instance, VkPhysicalDevic
     }
   }
   if (unusableReason_.empty() && !found) unusableReason_ = "no compute queue";
-  if (found) features_.features.timestampQuery = ProbeTimestampQuery(p.limits, families[queueFamily_]);
+  if (found) features_.features.timestampQuery = ProbeTimestampQuery(families[queueFamily_]);
 
   VkPhysicalDeviceMemoryProperties mem;
   vkGetPhysicalDeviceMemoryProperties(physical, &mem);

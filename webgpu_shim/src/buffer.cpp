@@ -38,14 +38,16 @@ std::string ValidateDescriptor(const BufferDescriptor& d, const Limits& limits) 
 }
 
 VkBufferUsageFlags VulkanUsage(BufferUsage u) {
-  // Every buffer may be zero-filled and written by the queue (and by query resolves: QueryResolve
-  // needs nothing more); indirect buffers are also read by the indirect-validation shader.
+  // Every buffer may be zero-filled and written by the queue (and by query resolves' copies);
+  // indirect buffers are also read by the indirect-validation shader, and query-resolve buffers
+  // rewritten by the timestamp conversion shader where a tick is not a nanosecond.
   VkBufferUsageFlags f = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (HasFlag(u, BufferUsage::CopySrc)) f |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   if (HasFlag(u, BufferUsage::Storage)) f |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   if (HasFlag(u, BufferUsage::Uniform)) f |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
   if (HasFlag(u, BufferUsage::Indirect))
     f |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  if (HasFlag(u, BufferUsage::QueryResolve)) f |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   return f;
 }
 

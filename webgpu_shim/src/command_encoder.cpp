@@ -7,6 +7,7 @@
 #include "device.h"
 #include "indirect_validation.h"
 #include "query_set.h"
+#include "timestamp_conversion.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {
@@ -340,6 +341,9 @@ void CommandEncoderImpl::ResolveQuerySet(QuerySetImpl* set, uint32_t firstQuery,
       vkCmdFillBuffer(cmd_, dst->Vk(), at, uint64_t{j - i} * sizeof(uint64_t), 0);
     i = j;
   }
+  // Ticks of another length than a nanosecond are scaled in place (zeros stay zero).
+  if (Device().TimestampScale() != kNsTimestampScale)
+    Device().Timestamps().Record(*this, *dst, dstOffset, queryCount);
 }
 
 std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string& label) {

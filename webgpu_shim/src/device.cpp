@@ -10,6 +10,7 @@
 #include "descriptor_arrays.h"
 #include "device_limits.h"
 #include "indirect_validation.h"
+#include "timestamp_conversion.h"
 #include "process_exit.h"
 #include "queue.h"
 #include "shader_module.h"
@@ -102,6 +103,7 @@ std::shared_ptr<DeviceImpl> DeviceImpl::Create(const std::shared_ptr<AdapterImpl
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(adapter->Physical(), &props);
   device->pollNearTheEnd_ = props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  device->timestampScale_ = AssumedTimestampScale(props.limits.timestampPeriod);
   if (device->cache_.CanLoad() || device->cache_.CanStore()) {
     char key[128];
     std::snprintf(key, sizeof key, "vkpipelinecache-%04x-%04x-%08x-", props.vendorID,
@@ -167,6 +169,7 @@ DeviceImpl::~DeviceImpl() {
     fn();
   }
   indirect_.reset();
+  timestamps_.reset();
   if (trace_) trace_->Completed(completed_);
   trace_.reset();
   if (!freeCommandBuffers_.empty())
@@ -192,6 +195,11 @@ std::string ForeignDeviceMessage(const ObjectBase& object, const DeviceImpl& use
 IndirectValidator& DeviceImpl::Indirect() {
   if (!indirect_) indirect_ = std::make_unique<IndirectValidator>(*this);
   return *indirect_;
+}
+
+TimestampConverter& DeviceImpl::Timestamps() {
+  if (!timestamps_) timestamps_ = std::make_unique<TimestampConverter>(*this);
+  return *timestamps_;
 }
 
 void DeviceImpl::RunPipelineBuild(std::function<void()> build, std::function<void()> done) {

@@ -149,6 +149,10 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   // The internal pipeline that makes indirect dispatches safe (see indirect_validation.cpp),
   // created on first use: most devices never dispatch indirectly.
   class IndirectValidator& Indirect();
+  // Resolved timestamps are scaled by TimestampScale() / 65536 (timestamp_conversion.h) where it
+  // is not kNsTimestampScale, by the converter, created on first use.
+  uint32_t TimestampScale() const { return timestampScale_; }
+  class TimestampConverter& Timestamps();
 
  private:
   struct ErrorScope {
@@ -209,6 +213,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::weak_ptr<DeviceImpl> self_;
   std::shared_ptr<QueueImpl> queue_;
   std::unique_ptr<class IndirectValidator> indirect_;
+  std::unique_ptr<class TimestampConverter> timestamps_;
+  uint32_t timestampScale_ = 65536;
   std::unique_ptr<class SubmitTrace> trace_;
 };
 

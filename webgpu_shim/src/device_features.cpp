@@ -39,13 +39,11 @@ std::span<const FeatureName> FeatureSet::List() const {
   return lists[(timestampQuery ? 1 : 0) | (shaderF16 ? 2 : 0) | (subgroups ? 4 : 0)];
 }
 
-bool ProbeTimestampQuery(const VkPhysicalDeviceLimits& limits, const VkQueueFamilyProperties& family) {
-  // Resolved timestamps are copied straight from the query pool, so ticks must be nanoseconds
-  // (NVIDIA, lavapipe and SwiftShader: timestampPeriod 1). Another period would need a pass that
-  // converts the resolved values; until the shim has one, such a device does not offer the feature.
-  // The family's valid bits are what count (timestampComputeAndGraphics only promises them for
-  // every family).
-  return family.timestampValidBits > 0 && limits.timestampPeriod == 1.0f;
+bool ProbeTimestampQuery(const VkQueueFamilyProperties& family) {
+  // Any period will do: where a tick is not a nanosecond, ResolveQuerySet converts the resolved
+  // values (timestamp_conversion.h). The family's valid bits are what count
+  // (timestampComputeAndGraphics only promises them for every family).
+  return family.timestampValidBits > 0;
 }
 
 AdapterFeatureSupport ProbeFeatures(VkPhysicalDevice physical, uint32_t apiVersion,

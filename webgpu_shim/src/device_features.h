@@ -42,9 +42,8 @@ struct AdapterFeatureSupport {
 AdapterFeatureSupport ProbeFeatures(VkPhysicalDevice physical, uint32_t apiVersion,
                                     const std::function<bool(const char*)>& hasExtension);
 
-// Whether the queue family the shim uses can offer timestamp-query: it writes timestamps, and a
-// tick is a nanosecond, the unit WebGPU resolves timestamps in.
-bool ProbeTimestampQuery(const VkPhysicalDeviceLimits& limits, const VkQueueFamilyProperties& family);
+// Whether the queue family the shim uses can offer timestamp-query: it writes timestamps.
+bool ProbeTimestampQuery(const VkQueueFamilyProperties& family);
 
 // The requested features, checked against what the adapter supports: "" or an error naming the
 // first one the adapter lacks (a value no FeatureName has is named by its number).
