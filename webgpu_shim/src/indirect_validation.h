@@ -5,7 +5,9 @@
 
 #include <vulkan/vulkan.h>
 
-#include <memory>
+#include <utility>
+
+#include "internal_pipeline.h"
 
 namespace wgpu::detail {
 
@@ -16,9 +18,6 @@ class CommandEncoderImpl;
 class IndirectValidator {
  public:
   explicit IndirectValidator(DeviceImpl& device);
-  ~IndirectValidator();
-  IndirectValidator(const IndirectValidator&) = delete;
-  IndirectValidator& operator=(const IndirectValidator&) = delete;
 
   // Records the validation; returns the buffer and offset the dispatch must read its counts from.
   // The caller rebinds its own pipeline and groups afterwards.
@@ -27,10 +26,7 @@ class IndirectValidator {
 
  private:
   DeviceImpl& device_;
-  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
-  VkShaderModule module_ = VK_NULL_HANDLE;
+  InternalPipeline pipeline_;
 };
 
 }  // namespace wgpu::detail

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "internal_pipeline.h"
+
 namespace wgpu::detail {
 
 class BufferImpl;
@@ -36,9 +38,6 @@ constexpr uint64_t TicksToNs(uint64_t ticks, uint32_t p) {
 class TimestampConverter {
  public:
   explicit TimestampConverter(DeviceImpl& device);
-  ~TimestampConverter();
-  TimestampConverter(const TimestampConverter&) = delete;
-  TimestampConverter& operator=(const TimestampConverter&) = delete;
 
   // Records the conversion of the `count` values at `offset` in `buffer`, just resolved there,
   // with the device's scale. The caller rebinds its own pipeline afterwards (none is bound
@@ -47,10 +46,7 @@ class TimestampConverter {
 
  private:
   DeviceImpl& device_;
-  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
-  VkShaderModule module_ = VK_NULL_HANDLE;
+  InternalPipeline pipeline_;
 };
 
 }  // namespace wgpu::detail
