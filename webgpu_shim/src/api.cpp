@@ -359,10 +359,7 @@ ComputePassEncoder CommandEncoder::BeginComputePass(const ComputePassDescriptor*
   auto& impl = Checked("CommandEncoder");
   const std::string label = d ? std::string(std::string_view(d->label)) : std::string();
   auto pass = std::make_shared<ComputePassEncoderImpl>(impl.DevicePtr(), label, impl_);
-  const PassTimestampWrites* writes = d ? d->timestampWrites : nullptr;
-  if (!impl.BeginPass(writes)) pass->MarkInvalid();
-  else if (writes && !impl.HasError() && writes->endOfPassWriteIndex != kQuerySetIndexUndefined)
-    pass->SetEndOfPassWrite(writes->querySet.Get(), writes->endOfPassWriteIndex);
+  if (!impl.BeginPass(*pass, d ? d->timestampWrites : nullptr)) pass->MarkInvalid();
   return ComputePassEncoder(pass);
 }
 void CommandEncoder::CopyBufferToBuffer(const Buffer& src, uint64_t srcOffset, const Buffer& dst,

@@ -1,6 +1,5 @@
 #include "command_encoder.h"
 
-
 #include <atomic>
 
 #include "buffer.h"
@@ -64,7 +63,8 @@ bool CommandEncoderImpl::CheckOpen(const char* command) {
   return error_.empty() && IsValid();
 }
 
-bool CommandEncoderImpl::BeginPass(const PassTimestampWrites* timestampWrites) {
+bool CommandEncoderImpl::BeginPass(ComputePassEncoderImpl& pass,
+                                   const PassTimestampWrites* timestampWrites) {
   if (!CheckOpen("BeginComputePass")) return false;
   passOpen_ = true;
   if (!timestampWrites) return true;
@@ -72,8 +72,11 @@ bool CommandEncoderImpl::BeginPass(const PassTimestampWrites* timestampWrites) {
     RecordError(e + "\n - While encoding " + Name() + ".BeginComputePass.");
     return true;
   }
+  const std::shared_ptr<QuerySetImpl>& set = timestampWrites->querySet.Get();
   if (timestampWrites->beginningOfPassWriteIndex != kQuerySetIndexUndefined)
-    WriteTimestamp(timestampWrites->querySet.Get().get(), timestampWrites->beginningOfPassWriteIndex);
+    WriteTimestamp(set.get(), timestampWrites->beginningOfPassWriteIndex);
+  if (timestampWrites->endOfPassWriteIndex != kQuerySetIndexUndefined)
+    pass.SetEndOfPassWrite(set, timestampWrites->endOfPassWriteIndex);
   return true;
 }
 
@@ -109,7 +112,7 @@ QueryUse& CommandEncoderImpl::UseQuerySet(QuerySetImpl* set) {
     if (use.set == set) return use;
   keepAlive_.push_back(set->shared_from_this());
   const std::vector<bool> none(set->Count());
-  return querySets_.emplace_back(QueryUse{set, none, none, none});
+  return querySets_.emplace_back(QueryUse{set, none, none});
 }
 
 void CommandEncoderImpl::WriteTimestamp(QuerySetImpl* set, uint32_t index) {
@@ -122,10 +125,7 @@ void CommandEncoderImpl::WriteTimestamp(QuerySetImpl* set, uint32_t index) {
   // BOTTOM_OF_PIPE: the timestamp is taken once every earlier command is done, so a pass's end
   // follows all its dispatches, and its beginning follows earlier passes (passes' spans do not
   // overlap and measure each pass's own work, as Dawn's).
-  if (resetHere)
-    vkCmdResetQueryPool(cmd_, set->Vk(), index, 1);
-  else
-    use.resetFirst[index] = true;
+  if (resetHere) vkCmdResetQueryPool(cmd_, set->Vk(), index, 1);
   vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, set->Vk(), index);
 }
 
@@ -381,10 +381,10 @@ std::shared_ptr<CommandBufferImpl> CommandEncoderImpl::Finish(const std::string&
   // The prologue: each run of the queries to reset, reset once before the commands run.
   for (const QueryUse& use : querySets_) {
     if (use.set->IsDestroyed()) continue;  // the submit reports it
-    const auto count = static_cast<uint32_t>(use.resetFirst.size());
+    const auto count = static_cast<uint32_t>(use.written.size());
     for (uint32_t i = 0; i < count;) {
       uint32_t j = i;
-      while (j < count && use.resetFirst[j]) ++j;
+      while (j < count && use.ResetFirst(j)) ++j;
       if (j > i) {
         if (!cb->resets) cb->resets = Device().AcquireCommandBuffer(reusable_);
         if (!cb->resets) {

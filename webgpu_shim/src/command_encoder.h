@@ -18,6 +18,7 @@
 namespace wgpu::detail {
 
 class BufferImpl;
+class ComputePassEncoderImpl;
 class QuerySetImpl;
 
 // A query set the commands use, and which of its queries they write (resolves read those, and a
@@ -25,9 +26,10 @@ class QuerySetImpl;
 struct QueryUse {
   QuerySetImpl* set;  // owned through keepAlive
   std::vector<bool> written;
-  // Resolved before the commands wrote them (their earlier value is read here), and reset in the
-  // command buffer's prologue (written here, neither twice nor after being read).
-  std::vector<bool> readFirst, resetFirst;
+  std::vector<bool> readFirst;  // resolved before the commands wrote it: its earlier value is read
+  // Reset in the command buffer's prologue: written here and not read before (a query written
+  // twice is reset again in place before its second write).
+  bool ResetFirst(uint32_t i) const { return written[i] && !readFirst[i]; }
 };
 
 class CommandBufferImpl : public ObjectBase {
@@ -66,8 +68,9 @@ class CommandEncoderImpl : public ObjectBase {
   std::shared_ptr<CommandBufferImpl> Finish(const std::string& label);
 
   // Used by compute passes. BeginPass validates `timestampWrites` (an error fails the encoder, the
-  // pass still opens) and writes the beginning timestamp; false when no pass may open.
-  bool BeginPass(const PassTimestampWrites* timestampWrites);
+  // pass still opens), writes the beginning timestamp and gives `pass` its end-of-pass one; false
+  // when no pass may open.
+  bool BeginPass(ComputePassEncoderImpl& pass, const PassTimestampWrites* timestampWrites);
   // Writes a timestamp to query `index` once every earlier command is done (resetting it first
   // here only where the prologue cannot: a query written twice, or read before).
   void WriteTimestamp(QuerySetImpl* set, uint32_t index);
@@ -130,7 +133,7 @@ class ComputePassEncoderImpl : public ObjectBase {
                     size_t dynamicOffsetCount, const uint32_t* dynamicOffsets = nullptr);
   void Dispatch(uint32_t x, uint32_t y, uint32_t z);
   void DispatchIndirect(const std::shared_ptr<BufferImpl>& buffer, uint64_t offset);
-  // The query End() writes the end-of-pass timestamp to (validated by BeginPass).
+  // The query End() writes the end-of-pass timestamp to (set by the encoder's BeginPass).
   void SetEndOfPassWrite(std::shared_ptr<QuerySetImpl> set, uint32_t index) {
     endSet_ = std::move(set);
     endIndex_ = index;

@@ -10,11 +10,11 @@
 #include "descriptor_arrays.h"
 #include "device_limits.h"
 #include "indirect_validation.h"
-#include "timestamp_conversion.h"
 #include "process_exit.h"
 #include "queue.h"
 #include "shader_module.h"
 #include "submit_trace.h"
+#include "timestamp_conversion.h"
 #include "vk_check.h"
 
 namespace wgpu::detail {

@@ -19,6 +19,7 @@
 #include "blob_cache.h"
 #include "instance.h"
 #include "memory_allocator.h"
+#include "timestamp_conversion.h"
 #include "worker_pool.h"
 
 namespace wgpu::detail {
@@ -214,7 +215,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   std::shared_ptr<QueueImpl> queue_;
   std::unique_ptr<class IndirectValidator> indirect_;
   std::unique_ptr<class TimestampConverter> timestamps_;
-  uint32_t timestampScale_ = 65536;
+  uint32_t timestampScale_ = kNsTimestampScale;
   std::unique_ptr<class SubmitTrace> trace_;
 };
 
