@@ -371,7 +371,9 @@ TEST(InspectProfile, TimesEveryKernel) {
       inStep += us.get<double>();
     }
     EXPECT_GT(inStep, 0.25 * p["stepUs"].get<double>()) << source;
-    EXPECT_LT(inStep, 20 * p["stepUs"].get<double>()) << source;  // lavapipe: ~60 us a stamp
+    // Loose: on this 2-vCPU VM lavapipe's wall-clock step of mlp-sin (batch 16) read 1.2-3.4 ms
+    // in three runs while its levels inside the step summed to 3.3-4.9 ms.
+    EXPECT_LT(inStep, 20 * p["stepUs"].get<double>()) << source;
     const size_t kernels = p["kernels"].size();
     if (source.starts_with("mlp-sin")) {
       EXPECT_EQ(kernels, 63u);

@@ -151,7 +151,8 @@ struct Profile {
   double stepUs = 0;            // the levels in order, in one pass: the step's GPU time
   double submittedStepUs = 0;   // the same, each step a submission of its own
   // Each level inside the step in one pass, from the GPU's timestamps at the levels' ends (the
-  // median over repetitions of the step); empty where the device has no timestamp queries. Set
+  // median over repetitions of the step); empty where the device has no timestamp queries or
+  // the step has more levels than three repetitions' timestamps fit in one query set (1,365). Set
   // beside levelUs, it shows which levels cost more in the step than alone.
   std::vector<double> levelInStepUs;
   double totalUs() const;       // the kernels' costs summed: the serial cost

@@ -15,7 +15,7 @@
 // device has timestamp queries, the step is also timed level by level inside one pass (a pass
 // per level, a timestamp at each pass's end: the barriers between levels stay as they are), so
 // a level costing more in the step than alone shows (on an H200, each of D512's products took
-// 15-18 µs more in the step: an extra that shrank with their binaries, bench/RESULTS.md).
+// 13-18 µs more in the step: an extra that shrank with their binaries, bench/RESULTS.md).
 #include <webgpu/webgpu_cpp.h>
 
 #include <algorithm>
