@@ -104,13 +104,15 @@ std::vector<Product> smallProducts() {
 }
 
 // Larger products, as chooseTiling takes them: split-K 16×16 blocks, tiled 128×64 and 128×128,
-// outer products in 16×64 blocks.
+// outer products and products of K ≤ 16 in 16×64 blocks.
 std::vector<Product> largeProducts() {
   return {
       {{4096, 1}, {1, 256}},             // an MLP's first layer
       {{4095, 1}, {1, 260}, false, true},  // its last layer's input gradient; edges in M and N
-      {{2200, 8}, {8, 2050}},            // ≥ 264 blocks of 128×128: tiled 128×128
-      {{1100, 8}, {8, 1998}},            // ≥ 264 blocks of 128×64: tiled 128×64
+      {{2200, 20}, {20, 2050}},          // ≥ 264 blocks of 128×128: tiled 128×128
+      {{1100, 20}, {20, 1998}},          // ≥ 264 blocks of 128×64: tiled 128×64
+      {{4100, 12}, {12, 516}},           // K ≤ 16: 16×64 blocks, vec4 loads along K, edges
+      {{1030, 6}, {6, 262}, false, true},  // the same, K not a multiple of 4, the rhs transposed
       {{4097, 19}, {19, 129}},           // M and N one past a tile multiple, odd K: scalar loads
       {{63 * 64 + 63, 20}, {20, 127}},   // M and N one short of a tile multiple
       {{4096, 32}, {32, 128}},           // every dimension a tile multiple: no bounds checks
@@ -227,7 +229,12 @@ TEST(FastMatmul, ChooseTilingPicksEachForm) {
   EXPECT_EQ(pick(1, 4096, 1, 1024).describe(), "splitk 16x64 1x4 s1");
   EXPECT_EQ(pick(1, 4096, 1, 256).describe(), "splitk 16x64 1x4 s1");
   EXPECT_NE(pick(1, 4096, 1, 64).describe(), "splitk 16x64 1x4 s1");
-  EXPECT_NE(pick(1, 4096, 2, 1024).describe(), "splitk 16x64 1x4 s1");
+  // K of 2 to 16 the same way from 2¹⁸ outputs (an embedding's product with a one-hot input).
+  EXPECT_EQ(pick(1, 4096, 12, 512).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_EQ(pick(1, 1024, 2, 256).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_EQ(pick(1, 4096, 16, 1024).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_NE(pick(1, 4096, 17, 1024).describe(), "splitk 16x64 1x4 s1");
+  EXPECT_NE(pick(1, 1024, 12, 128).describe(), "splitk 16x64 1x4 s1");
   for (const auto& p : {pick(1, 4096, 4096, 4096), pick(1, 64, 1024, 64), pick(512, 8, 16, 8),
                         pick(1, 256, 256, 256), pick(1, 1, 1, 1), pick(1, 1, 4096, 64),
                         column(1, 100, 1024, false, false)})

@@ -10,6 +10,8 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "gpu_oracle.h"
 #include "random_values.h"
@@ -173,6 +175,39 @@ TEST(ReluGradRewrite, TheReluFoldsIntoItsMatmulStore) {
     for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
       tg_test::expectGpuMatchesCpu(backend, *graph, {}, {}, env, 1e-4, 1e-4, kFast, {}, false);
   }
+}
+
+// Fused values are named by their order in the kernel, so layers that compute the same thing emit
+// the same WGSL: one pipeline however deep the model (D512's training step: 193 → 45 distinct
+// pipelines). A name taken from the op's number in the graph fails this.
+TEST(ElementwiseFusion, RepeatedLayersEmitTheSameKernels) {
+  const auto distinct = [](int layers) {
+    tg::Graph g = tg::traceFn([&] {
+      tg::Tensor h = tg::paramInput("x", {64, 32});
+      for (int l = 0; l < layers; ++l) {
+        const std::string i = std::to_string(l);
+        const tg::Tensor w = tg::paramInput("w" + i, {32, 32});
+        const tg::Tensor b = tg::paramInput("b" + i, {32});
+        h = tg::add(h, tg::relu(tg::add(tg::matmul(h, w), b)));  // a residual block
+      }
+      return std::vector<tg::Tensor>{tg::sum(tg::mul(h, h))};
+    });
+    const tg::GradResult grads = tg::appendGrad(g);
+    for (const auto& [name, t] : grads.paramGrads) g.captures.emplace_back("d" + name, t);
+    const tg::BufferPlan plan = tg::planBuffers(g, {}, {}, false, true);
+    std::set<std::string> wgsl;
+    size_t kernels = 0;
+    for (const tg::KernelSpec& k : tg::emitKernels(g, plan, kFast)) {
+      if (k.wgsl.empty()) continue;
+      ++kernels;
+      wgsl.insert(k.wgsl);
+    }
+    return std::pair{kernels, wgsl.size()};
+  };
+  const auto [kernels3, distinct3] = distinct(3);
+  const auto [kernels5, distinct5] = distinct(5);
+  EXPECT_GT(kernels5, kernels3);
+  EXPECT_EQ(distinct5, distinct3);
 }
 
 }  // namespace

@@ -101,7 +101,11 @@ std::string FusedChain::value(int tensor, const std::string& at, const std::stri
       if (zeros_.contains(op.inputs[j])) return value_[key] = in[1 - j];
   if (!def.exprPreamble.empty() && preamble_.find(def.exprPreamble) == std::string::npos)
     preamble_ += def.exprPreamble;
-  std::string v = "v" + std::to_string(source) + (lane.empty() ? "" : "_" + lane);
+  // Named by the member's order in the kernel, not by its op's number, so that kernels computing
+  // the same thing in different places of a graph (a transformer's layers) have the same WGSL:
+  // one pipeline, one binary on the device.
+  const size_t ordinal = ordinals_.try_emplace(source, ordinals_.size()).first->second;
+  std::string v = "v" + std::to_string(ordinal) + (lane.empty() ? "" : "_" + lane);
   while (names_.contains(v)) v += "b";  // the same member at a second index
   names_.insert(v);
   body_ += "  let " + v + " = " + def.expr(op, in) + ";\n";

@@ -80,6 +80,7 @@ class FusedChain {
   std::map<std::string, std::string> indexVar_;                    // index expression → variable
   std::vector<int> external_;
   std::vector<std::string> readIndices_;
+  std::map<int, size_t> ordinals_;  // member op → the number its values are named by
   std::set<std::string> names_;  // every value variable declared, in any block
   int indexVars_ = 0;             // index variables declared, in any block
   std::string body_, preamble_;
