@@ -56,7 +56,9 @@ struct KernelSpec {
 // scores, softmax and weighted sum of heads up to 32 wide run as one kernel (fold_attention.h);
 // a softmax over a product's rows up to 128 wide, or its gradient, is computed by the product
 // (fold_row_softmax.h); column sums reading a buffer in common run as one (fold_sibling_sums.h);
-// element-wise kernels
+// tiled products that differ only in K and their epilogues run one kernel, each its own dispatch
+// (product_families.h: one binary in a GPU's instruction cache instead of several); element-wise
+// kernels
 // reading every input at the output's own index, f32 and a multiple of 4 in size, take a vec4
 // an invocation; the optimizer's per-parameter updates run as one in-place dispatch over
 // arenas (fold_optimizer.h); still valid WebGPU WGSL,

@@ -1,6 +1,7 @@
 #include "tensorgrad/codegen.h"
 
 #include <algorithm>
+#include <map>
 
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
@@ -18,6 +19,7 @@
 #include "folded_matmul.h"
 #include "fuse_elementwise.h"
 #include "fuse_rows.h"
+#include "product_families.h"
 
 namespace tg {
 
@@ -169,6 +171,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   const auto permutesOf = [&](size_t m) {
     return detail::permutesOf(folds.permuteOf, static_cast<int>(m));
   };
+  std::vector<KernelSpec> kernels;
+  std::map<size_t, detail::MatmulProblem> problems;  // a folded matmul kernel's product, by index
   // The kernel of the fast matmul standing at op `place`: matmul `m` (the place itself, or the
   // matmul whose epilogue ends there) with its second output, the products summed into it and
   // the outer product it computes.
@@ -187,9 +191,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
         f.outerEpilogue = groups[static_cast<size_t>(end)];
     }
     return detail::foldedMatmulKernel(graph, plan, m, f, std::nullopt, workgroupBytes,
-                                      options.cpuDevice);
+                                      options.cpuDevice, &problems[kernels.size()]);
   };
-  std::vector<KernelSpec> kernels;
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Op& op = graph.ops[i];
     if (!attention.folded.empty() && attention.folded[i]) {  // in an attention kernel
@@ -299,13 +302,14 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, m,
           {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)},
-          std::nullopt, workgroupBytes, options.cpuDevice));
+          std::nullopt, workgroupBytes, options.cpuDevice, &problems[kernels.size()]));
       continue;
     }
     if (permutesOf(i) != std::array<int, 2>{-1, -1}) {
-      kernels.push_back(
-          detail::foldedMatmulKernel(graph, plan, static_cast<int>(i), {.permutes = permutesOf(i)},
-                                     std::nullopt, workgroupBytes, options.cpuDevice));
+      kernels.push_back(detail::foldedMatmulKernel(graph, plan, static_cast<int>(i),
+                                                   {.permutes = permutesOf(i)}, std::nullopt,
+                                                   workgroupBytes, options.cpuDevice,
+                                                   &problems[kernels.size()]));
       continue;
     }
     const detail::OpDef& def = detail::opDef(op.kind);
@@ -316,6 +320,8 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       const detail::KernelArgs args{op, graph, def, workgroupBytes, nullptr, options.cpuDevice};
       detail::KernelSource src;
       if (options.kernels == KernelSet::Fast && def.fastKernel) src = def.fastKernel(args);
+      if (!src.wgsl.empty() && detail::isMatmul(op.kind))  // a product with nothing folded
+        problems[kernels.size()] = detail::matmulProblem(args, op.kind == OpKind::MatmulBatched);
       if (src.wgsl.empty()) src = def.kernel(args);
       k.wgsl = std::move(src.wgsl);
       k.threads = src.threads;
@@ -326,6 +332,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     }
     kernels.push_back(std::move(k));
   }
+  if (options.kernels == KernelSet::Fast) detail::shareProductKernels(kernels, problems);
   return kernels;
 }
 

@@ -79,7 +79,7 @@ MatmulProblem transposedProblem(MatmulProblem p) {
 
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
                               const MatmulFolds& folds, std::optional<GemmTiling> tiling,
-                              int64_t workgroupBytes, bool cpuDevice) {
+                              int64_t workgroupBytes, bool cpuDevice, MatmulProblem* problem) {
   const auto bufferOf = [&](int t) { return plan.tensorToBuffer.at(static_cast<size_t>(t)); };
   const Op& op = graph.ops[static_cast<size_t>(matmul)];
   MatmulProblem p =
@@ -136,6 +136,7 @@ KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int ma
     p.outer = std::move(o);
   }
   const KernelSource src = fastMatmulKernel(p, tiling);
+  if (problem) *problem = p;
   KernelSpec k;
   const int place = !folds.epilogue.empty() ? folds.epilogue.back() : folds.sumOp;
   k.opIndex = place >= 0 ? place : matmul;

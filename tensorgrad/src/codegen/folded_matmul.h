@@ -39,12 +39,13 @@ MatmulProblem foldedProblem(const Graph& graph, int matmul, const std::array<int
                             bool cpuDevice);
 
 // The kernel of matmul op `matmul` with `folds`, under chooseTiling's tiling or `tiling`. With a
-// sum or an epilogue it stands at that op's place and writes that op's buffer.
+// sum or an epilogue it stands at that op's place and writes that op's buffer. `problem`, when
+// given, receives the product the kernel computes (for product families).
 KernelSpec foldedMatmulKernel(const Graph& graph, const BufferPlan& plan, int matmul,
                               const MatmulFolds& folds,
                               std::optional<GemmTiling> tiling = std::nullopt,
                               int64_t workgroupBytes = kDefaultWorkgroupBytes,
-                              bool cpuDevice = false);
+                              bool cpuDevice = false, MatmulProblem* problem = nullptr);
 
 // The matmul op of an emitted matmul kernel and its folds, read back from its fusedOps (for a
 // test that re-emits it under another tiling).

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <functional>
+#include <regex>
 #include <stdexcept>
 #include <tuple>
 
@@ -29,6 +30,28 @@ std::vector<int64_t> partsOf(const MatmulProblem& p) {
 // The binding name of K part `part` of an operand named `name` (no kernel names a value so).
 std::string partName(const std::string& name, size_t part) {
   return part ? name + "_part" + n(static_cast<int64_t>(part)) : name;
+}
+
+// A product family's member j (fastMatmulFamilyKernel): the names its epilogue defines and reads
+// made its own, e<j>_epilogue, e<j>_in<k>, ..., and its bindings moved from 2, 3, ... to `slot`,
+// slot + 1, ...
+std::string memberNames(const std::string& wgsl, size_t j) {
+  const std::string e = "e" + std::to_string(j) + "_";
+  return std::regex_replace(
+      std::regex_replace(wgsl, std::regex(R"(\b(epilogue4|epilogue|outIndex)\()"), e + "$1("),
+      std::regex(R"(\bin(\d+)\b)"), e + "in$1");
+}
+std::string memberEpilogue(const std::string& wgsl, size_t j, int64_t slot) {
+  std::string out;
+  const std::regex binding(R"(@binding\((\d+)\))");
+  auto at = wgsl.cbegin();
+  for (std::sregex_iterator it(wgsl.begin(), wgsl.end(), binding), end; it != end; ++it) {
+    out.append(at, (*it)[0].first);
+    out += "@binding(" + std::to_string(slot + std::stoll((*it)[1].str()) - 2) + ")";
+    at = (*it)[0].second;
+  }
+  out.append(at, wgsl.cend());
+  return memberNames(out, j);
 }
 
 // Whether 4 consecutive product elements (from a multiple of 4) may go out as one vec4: stored
@@ -140,15 +163,20 @@ std::string store4(const MatmulProblem& p, const std::string& idx,
 
 // The shared head of both forms: bindings, entry point, the workgroup's batch and block.
 std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool vecB, bool vecOut,
-                 const std::string& workgroupVars) {
+                 const std::string& workgroupVars,
+                 const std::vector<MatmulProblem>& family = {}) {
   const int64_t tiles = ceilDiv(p.m, g.bm) * ceilDiv(p.n, g.bn);
   const auto arr = [](bool v) { return v ? "array<vec4<f32>>" : "array<f32>"; };
   const std::string what = !p.rowSoftmax          ? "matmul"
                            : p.rowSoftmax->causal ? "causal softmax of a matmul's rows"
                                                   : "softmax gradient through a matmul's rows";
-  std::string w = "// fast " + what + ": " + n(p.batches) + " × [" + n(p.m) + ", " + n(p.k) + "]" +
-                  (p.transA ? "ᵀ" : "") + " · [" + n(p.k) + ", " + n(p.n) + "]" +
-                  (p.transB ? "ᵀ" : "") + ", " + g.describe() + "\n";
+  std::string ks;
+  for (const MatmulProblem& q : family) ks += (ks.empty() ? "" : ", ") + n(q.k);
+  const std::string k = family.empty() ? n(p.k) : "K";
+  std::string w = "// fast " + what + (family.empty() ? "" : " family") + ": " + n(p.batches) +
+                  " × [" + n(p.m) + ", " + k + "]" + (p.transA ? "ᵀ" : "") + " · [" + k + ", " +
+                  n(p.n) + "]" + (p.transB ? "ᵀ" : "") + ", " + g.describe() +
+                  (family.empty() ? "" : ", K " + ks + " by member") + "\n";
   w += workgroupVars;
   w += "@group(0) @binding(0) var<storage, read> " + p.lhs + " : " + arr(vecA) + ";\n";
   w += "@group(0) @binding(1) var<storage, read> " + p.rhs + " : " + arr(vecB) + ";\n";
@@ -162,8 +190,18 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
   int64_t outBinding = 2 * parts;
   if (p.rowSoftmax && !p.rowSoftmax->causal)  // the softmax's output, read 4 at a time
     w += "@group(0) @binding(" + n(outBinding++) + ") var<storage, read> rowY : array<vec4<f32>>;\n";
-  if (p.epilogue) w += vecOut && !p.epilogue->wgsl4.empty() ? p.epilogue->wgsl4 : p.epilogue->wgsl;
-  outBinding += static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  const auto epilogueOf = [&](const MatmulProblem& q) {
+    return vecOut && !q.epilogue->wgsl4.empty() ? q.epilogue->wgsl4 : q.epilogue->wgsl;
+  };
+  if (family.empty()) {
+    if (p.epilogue) w += epilogueOf(p);
+    outBinding += static_cast<int64_t>(p.epilogue ? p.epilogue->bindings : 0);
+  }
+  for (size_t j = 0; j < family.size(); ++j) {
+    if (!family[j].epilogue) continue;
+    w += memberEpilogue(epilogueOf(family[j]), j, outBinding);
+    outBinding += static_cast<int64_t>(family[j].epilogue->bindings);
+  }
   const bool outerV4 = p.outer && p.outer->n % 4 == 0;
   if (p.outer) {
     if (p.outer->v == OuterProduct::Source::Own)
@@ -199,10 +237,19 @@ std::string head(const MatmulProblem& p, const GemmTiling& g, bool vecA, bool ve
          std::string(arr(outerV4)) + ";\n";
   w += "@compute @workgroup_size(" + n(g.invocations()) +
        ")\nfn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(local_invocation_index) lid : "
-       "u32) {\n";
+       "u32" +
+       (family.empty() ? "" : ", @builtin(num_workgroups) nwg : vec3<u32>") + ") {\n";
   w += "  let wg = wid.x + wid.y * " + u(kMaxWorkgroupsPerDim) + ";\n";
   w += "  if (wg >= " + u(p.batches * tiles) + ") { return; }\n";
   w += "  let bi = wg / " + u(tiles) + ";\n  let tile = wg % " + u(tiles) + ";\n";
+  if (!family.empty()) {  // the member: how many workgroups its dispatch adds past the blocks
+    w += "  let member = nwg.x - " + u(tiles) + ";\n";
+    std::string kDim = u(family[0].k);
+    for (size_t j = 1; j < family.size(); ++j)
+      kDim = "select(" + kDim + ", " + u(family[j].k) + ", member == " +
+             u(static_cast<int64_t>(j)) + ")";
+    w += "  let kDim = " + kDim + ";\n";
+  }
   w += "  let row0 = (tile / " + u(ceilDiv(p.n, g.bn)) + ") * " + u(g.bm) + ";\n";
   w += "  let col0 = (tile % " + u(ceilDiv(p.n, g.bn)) + ") * " + u(g.bn) + ";\n";
   w += "  let aBase = bi * " + u(p.m * p.k) + ";\n";
@@ -224,6 +271,7 @@ struct TiledOperand {
   bool xContig = false;         // element (k, x) at k·X + x; else at x·K + k
   bool vec = false;             // the binding is array<vec4<f32>>
   std::string x0;               // the tile's first x ("row0" / "col0")
+  std::string kDim;             // K as a runtime value (a product family), else a constant
 
   int64_t rowVec4() const { return bx / 4 + (xContig ? 0 : 1); }  // workgroup row stride
   int64_t groups() const { return bk * bx / 4; }
@@ -256,8 +304,9 @@ struct TiledOperand {
     for (int64_t j = 0; j < 4; ++j) {
       const std::string xj = xx + " + " + u(j);
       const std::string xOk = x % bx ? xj + " < " + u(x) : "";
-      const std::string at =
-          xContig ? kk + " * " + u(x) + " + " + xj : "(" + xj + ") * " + u(extent) + " + " + kk;
+      const std::string at = xContig ? kk + " * " + u(x) + " + " + xj
+                                     : "(" + xj + ") * " + (kDim.empty() ? u(extent) : kDim) +
+                                           " + " + kk;
       s += ind +
            guarded(both(kOk, xOk),
                    r + "." + lane(j) + " = " + src + "[" + base + " + " + at + "];") +
@@ -280,11 +329,16 @@ struct TiledOperand {
 // one or two broadcast vec4s (A). The next K tile is loaded into registers while this one is
 // multiplied (one workgroup buffer, two barriers a tile: a second buffer, storing the next tile
 // after the multiply with one barrier a tile, ran 10-35% slower on an H100, 2026-11-26).
-KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
+// With `family` (fastMatmulFamilyKernel), p is its first member and K is the member's, read at
+// run time: every member's K a whole number of the slices' tiles, no edges, one part.
+KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g,
+                         const std::vector<MatmulProblem>& family = {}) {
   const int64_t inv = g.invocations(), thrM = g.bm / g.tm, thrN = g.bn / g.tn;
   // Sliced K (g.slices 2): two groups of `pos` invocations each walk half of K through tiles of
   // their own, then swap the partial sums of the accumulator rows the other group stores.
   const int64_t S = g.slices, pos = inv / S, kLen = p.k / S;
+  const std::string kDim = family.empty() ? "" : "kDim";
+  const std::string sliceK = family.empty() ? u(kLen) : S > 1 ? "(kDim / " + u(S) + ")" : "kDim";
   TiledOperand a{.name = p.lhs,
                  .smem = "aS",
                  .reg = "pa",
@@ -294,7 +348,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .x = p.m,
                  .xContig = p.transA,
                  .vec = p.transA && p.m % 4 == 0,
-                 .x0 = "row0"};
+                 .x0 = "row0",
+                 .kDim = kDim};
   TiledOperand b{.name = p.rhs,
                  .smem = "bS",
                  .reg = "pb",
@@ -304,7 +359,8 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                  .x = p.n,
                  .xContig = !p.transB,
                  .vec = !p.transB && p.n % 4 == 0,
-                 .x0 = "col0"};
+                 .x0 = "col0",
+                 .kDim = kDim};
   const bool vecOut = p.n % 4 == 0 && vec4Stores(p);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,
@@ -312,11 +368,12 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
                "var<workgroup> bS : array<vec4<f32>, " + n(S * b.tileVec4()) + ">;\n" +
                (p.rowSoftmax ? "var<workgroup> rS : array<vec4<f32>, " +
                                    n(rowSoftmaxBytes(g) / 16) + ">;\n"
-                             : ""));
+                             : ""),
+           family);
   const std::string id = S > 1 ? "pl" : "lid";  // the invocation within its slice
   if (S > 1)
     w += "  let ks = lid / " + u(pos) + ";\n  let pl = lid % " + u(pos) + ";\n  let kS = ks * " +
-         u(kLen) + ";\n  let aOff = ks * " + u(a.tileVec4()) + ";\n  let bOff = ks * " +
+         sliceK + ";\n  let aOff = ks * " + u(a.tileVec4()) + ";\n  let bOff = ks * " +
          u(b.tileVec4()) + ";\n";
   if (g.laneRows) {
     const int64_t wm = g.laneRows, wn = kLanes / wm;
@@ -360,13 +417,13 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
   };
   const std::string k0 = S > 1 ? "kS + k0" : "k0";
   w += loadTile(S > 1 ? "kS" : "0u", "  ");
-  w += "  for (var k0 = 0u; k0 < " + u(kLen) + "; k0 += " + u(g.bk) + ") {\n";
+  w += "  for (var k0 = 0u; k0 < " + sliceK + "; k0 += " + u(g.bk) + ") {\n";
   for (const TiledOperand* o : {&a, &b})
     for (int64_t q = 0; q < o->groups() / pos; ++q)
       w += o->store(q, S > 1 ? o->smem.substr(0, 1) + "Off" : "");
   w += "    workgroupBarrier();\n";
-  if (kLen > g.bk) {
-    w += "    if (k0 + " + u(g.bk) + " < " + u(kLen) + ") {\n";
+  if (kLen > g.bk || !family.empty()) {
+    w += "    if (k0 + " + u(g.bk) + " < " + sliceK + ") {\n";
     w += loadTile(k0 + " + " + u(g.bk), "      ");
     w += "    }\n";
   }
@@ -426,32 +483,41 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g) {
       if (end < pairs) w += "  workgroupBarrier();\n";
     }
   }
-  for (int64_t r = 0; r < rows; ++r) {
-    w += "  {\n    let r = row0 + " + rowOf(r) + ";\n";
-    const std::string rOk = p.m % g.bm ? "r < " + u(p.m) : "";
-    for (int64_t h = 0; h < g.tn / 4; ++h) {
-      const std::string c = acc(r, h);
-      const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
-      if (vecOut) {
-        const std::string cOk = p.n % g.bn ? col + " < " + u(p.n) : "";
-        const std::string idx = "oBase + r * " + u(p.n) + " + " + col;
-        const std::string st =
-            p.epilogue ? store4(p, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
-                       : "out[(" + idx + ") / 4u] = " + c + ";";
-        w += "    " + guarded(both(rOk, cOk), st) + "\n";
-      } else {
-        for (int64_t j = 0; j < 4; ++j) {
-          const std::string cj = col + " + " + u(j);
-          const std::string cOk = p.n % g.bn ? cj + " < " + u(p.n) : "";
-          w += "    " +
-               guarded(both(rOk, cOk),
-                       store(p, "oBase + r * " + u(p.n) + " + " + cj, c + "." + lane(j))) +
-               "\n";
+  // The stores of product `q` (p, or a family's member).
+  const auto stores = [&](const MatmulProblem& q) {
+    std::string s;
+    for (int64_t r = 0; r < rows; ++r) {
+      s += "  {\n    let r = row0 + " + rowOf(r) + ";\n";
+      const std::string rOk = q.m % g.bm ? "r < " + u(q.m) : "";
+      for (int64_t h = 0; h < g.tn / 4; ++h) {
+        const std::string c = acc(r, h);
+        const std::string col = "col0 + (tx + " + u(h * thrN) + ") * 4u";
+        if (vecOut) {
+          const std::string cOk = q.n % g.bn ? col + " < " + u(q.n) : "";
+          const std::string idx = "oBase + r * " + u(q.n) + " + " + col;
+          const std::string st =
+              q.epilogue ? store4(q, idx, {c + ".x", c + ".y", c + ".z", c + ".w"})
+                         : "out[(" + idx + ") / 4u] = " + c + ";";
+          s += "    " + guarded(both(rOk, cOk), st) + "\n";
+        } else {
+          for (int64_t j = 0; j < 4; ++j) {
+            const std::string cj = col + " + " + u(j);
+            const std::string cOk = q.n % g.bn ? cj + " < " + u(q.n) : "";
+            s += "    " +
+                 guarded(both(rOk, cOk),
+                         store(q, "oBase + r * " + u(q.n) + " + " + cj, c + "." + lane(j))) +
+                 "\n";
+          }
         }
       }
+      s += "  }\n";
     }
-    w += "  }\n";
-  }
+    return s;
+  };
+  if (family.empty()) w += stores(p);
+  for (size_t j = 0; j < family.size(); ++j)
+    w += "  if (member == " + u(static_cast<int64_t>(j)) + ") {\n" +
+         memberNames(stores(family[j]), j) + "  }\n";
   w += "}\n";
   const int64_t workgroups = blocks(p, g.bm, g.bn);
   return {std::move(w), workgroups * inv, static_cast<int>(inv)};
@@ -710,6 +776,47 @@ MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs) {
   p.workgroupBytes = a.workgroupBytes;
   p.cpuDevice = a.cpuDevice;
   return p;
+}
+
+std::string familyUnsupported(const std::vector<MatmulProblem>& members, const GemmTiling& g) {
+  if (members.empty()) return "a family has members";
+  if (g.form != GemmTiling::Form::Tiled) return "a family is of the tiled form";
+  const MatmulProblem& f = members.front();
+  size_t bindings = 3;
+  for (const MatmulProblem& p : members) {
+    if (p.batches != 1 || !p.kParts.empty() || p.outer || p.rowSoftmax || p.cpuDevice)
+      return "a member is one product of one part, stored through an epilogue at most";
+    if (p.m != f.m || p.n != f.n || p.transA != f.transA || p.transB != f.transB ||
+        p.lhs != f.lhs || p.rhs != f.rhs || p.workgroupBytes != f.workgroupBytes)
+      return "members differ in more than K and their epilogues";
+    if (p.m % g.bm || p.n % g.bn || p.n % 4 || p.k % (g.slices * g.bk) || !vec4Stores(p))
+      return "a member has edges, or stores no vec4s";
+    if (p.epilogue) {
+      if (p.epilogue->second) return "a member has a second output";
+      // Its module-scope WGSL defines the epilogue's functions only (a member's own helpers
+      // would meet another's of the same name).
+      const std::string& e = p.epilogue->wgsl4.empty() ? p.epilogue->wgsl : p.epilogue->wgsl4;
+      static const std::regex own(R"(\bfn (epilogue4|epilogue|outIndex)\()"), any(R"(\bfn )");
+      const auto count = [&](const std::regex& r) {
+        return std::distance(std::sregex_iterator(e.begin(), e.end(), r), std::sregex_iterator());
+      };
+      if (count(any) != count(own)) return "a member's epilogue defines functions of its own";
+      bindings += p.epilogue->bindings;
+    }
+  }
+  if (bindings > 8) return "more than 8 storage buffers (WebGPU's default limit)";
+  if (blocks(f, g.bm, g.bn) + static_cast<int64_t>(members.size()) > kMaxWorkgroupsPerDim)
+    return "more blocks than one dispatch row";
+  return g.invalidReason(f.workgroupBytes);
+}
+
+KernelSource fastMatmulFamilyKernel(const std::vector<MatmulProblem>& raw, const GemmTiling& g) {
+  std::vector<MatmulProblem> members;
+  for (const MatmulProblem& p : raw) members.push_back(normalized(p));
+  if (members.size() < 2) throw std::logic_error("fastMatmulFamilyKernel: one member");
+  if (const std::string why = familyUnsupported(members, g); !why.empty())
+    throw std::logic_error("fastMatmulFamilyKernel: " + g.describe() + ": " + why);
+  return tiledKernel(members.front(), g, members);
 }
 
 KernelSource fastMatmulKernel(const MatmulProblem& raw, std::optional<GemmTiling> tiling) {

@@ -163,6 +163,17 @@ std::string kUnsupported(const MatmulProblem& p, const GemmTiling& g);
 KernelSource fastMatmulKernel(const MatmulProblem& p,
                               std::optional<GemmTiling> tiling = std::nullopt);
 
+// A product family: tiled products of one tiling, shape but K and operand layouts, each with its
+// own K and epilogue, as one kernel (one pipeline, one binary on the device, so a GPU's
+// instruction cache keeps it between the levels that run it; codegen/product_families.h).
+// Member j dispatches the family's blocks plus j workgroups (the extra ones return at once),
+// which is how the kernel tells its K and its epilogue. Bindings: the lhs, the rhs, then each
+// member's epilogue buffers in member order (a member binds any buffer it reads there, e.g. its
+// lhs, for the others'), then `out`. familyUnsupported: why `members` cannot be one (of one
+// member: why it can join none), empty when they can.
+std::string familyUnsupported(const std::vector<MatmulProblem>& members, const GemmTiling& g);
+KernelSource fastMatmulFamilyKernel(const std::vector<MatmulProblem>& members, const GemmTiling& g);
+
 // The problem of a Matmul / MatmulBatched op with contiguous row-major operands.
 MatmulProblem matmulProblem(const KernelArgs& a, bool batchedRhs);
 
