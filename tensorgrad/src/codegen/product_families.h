@@ -1,10 +1,11 @@
 // Product families (KernelSet::Fast on a GPU): tiled products that differ only in K and in their
 // epilogues, such as a transformer's Q, K, V and output projections and its MLP's down
 // projection, become one kernel (ops/matmul_fast.h: fastMatmulFamilyKernel), each keeping its
-// dispatch, bindings and results. Why: a GPU runs a product's ~50 KB of unrolled code from an
-// instruction cache per SM of about 128 KB, so a step cycling through five such binaries a layer
-// fetched each one again at every level (13–18 µs a level on an H200); members of one family
-// find it there.
+// dispatch, bindings and results. Why: on an H200 a product level took 13–18 µs longer inside
+// D512's step than alone whenever more than about 128 KB of other code had run since its binary
+// last did (47–62 KB each; an instruction cache of that size per SM would behave so, which NVIDIA
+// does not document), and a layer cycled through four such binaries forward and four backward.
+// Members of one family find their code still there (bench/RESULTS.md, 2026-11-29).
 #pragma once
 
 #include <map>
