@@ -179,7 +179,7 @@ TEST(ReluGradRewrite, TheReluFoldsIntoItsMatmulStore) {
 
 // Fused values are named by their order in the kernel, so layers that compute the same thing emit
 // the same WGSL: one pipeline however deep the model (D512's training step: 193 → 45 distinct
-// pipelines). A name taken from the op's number in the graph fails this.
+// pipelines from this alone). A name taken from the op's number in the graph fails this.
 TEST(ElementwiseFusion, RepeatedLayersEmitTheSameKernels) {
   const auto distinct = [](int layers) {
     tg::Graph g = tg::traceFn([&] {

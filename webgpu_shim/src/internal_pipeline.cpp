@@ -25,7 +25,9 @@ InternalPipeline::InternalPipeline(DeviceImpl& device, std::span<const uint32_t>
   VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   setInfo.bindingCount = buffers;
   setInfo.pBindings = bindings.data();
-  vkCreateDescriptorSetLayout(vk, &setInfo, nullptr, &setLayout_);
+  // Each object needs the one before it: on a failure the rest stay null, and Dispatch reports
+  // the missing pipeline.
+  if (vkCreateDescriptorSetLayout(vk, &setInfo, nullptr, &setLayout_) != VK_SUCCESS) return;
 
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -33,12 +35,12 @@ InternalPipeline::InternalPipeline(DeviceImpl& device, std::span<const uint32_t>
   layoutInfo.pSetLayouts = &setLayout_;
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &range;
-  vkCreatePipelineLayout(vk, &layoutInfo, nullptr, &layout_);
+  if (vkCreatePipelineLayout(vk, &layoutInfo, nullptr, &layout_) != VK_SUCCESS) return;
 
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   moduleInfo.codeSize = spirv.size_bytes();
   moduleInfo.pCode = spirv.data();
-  vkCreateShaderModule(vk, &moduleInfo, nullptr, &module_);
+  if (vkCreateShaderModule(vk, &moduleInfo, nullptr, &module_) != VK_SUCCESS) return;
 
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
@@ -46,7 +48,9 @@ InternalPipeline::InternalPipeline(DeviceImpl& device, std::span<const uint32_t>
   info.stage.module = module_;
   info.stage.pName = "main";
   info.layout = layout_;
-  vkCreateComputePipelines(vk, device.PipelineCache(), 1, &info, nullptr, &pipeline_);
+  if (vkCreateComputePipelines(vk, device.PipelineCache(), 1, &info, nullptr, &pipeline_) !=
+      VK_SUCCESS)
+    pipeline_ = VK_NULL_HANDLE;
 }
 
 InternalPipeline::~InternalPipeline() {

@@ -16,7 +16,7 @@ void shareProductKernels(std::vector<KernelSpec>& kernels,
   for (const auto& [index, raw] : problems) {
     const MatmulProblem& p = normal[index] = normalized(raw);
     const GemmTiling g = chooseTiling(p);
-    if (g.form != GemmTiling::Form::Tiled || p.cpuDevice) continue;
+    if (g.form != GemmTiling::Form::Tiled) continue;  // familyUnsupported checks the rest
     groups[{g.describe(), p.m, p.n, p.transA, p.transB}].push_back(index);
   }
   for (const auto& [key, indices] : groups) {

@@ -2,7 +2,7 @@
 // epilogues, such as a transformer's Q, K, V and output projections and its MLP's down
 // projection, become one kernel (ops/matmul_fast.h: fastMatmulFamilyKernel), each keeping its
 // dispatch, bindings and results. Why: on an H200 a product level took 13–18 µs longer inside
-// D512's step than alone whenever more than about 128 KB of other code had run since its binary
+// D512's step than alone when more than about 128 KB of other code had run since its binary
 // last did (47–62 KB each; an instruction cache of that size per SM would behave so, which NVIDIA
 // does not document), and a layer cycled through four such binaries forward and four backward.
 // Members of one family find their code still there (bench/RESULTS.md, 2026-11-29).
