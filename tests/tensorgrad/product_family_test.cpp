@@ -55,7 +55,7 @@ TEST(ProductFamily, ProductsDifferingInKAndEpilogueShareOneKernel) {
     EXPECT_NE(k.wgsl.find("tiled 64x32x16"), std::string::npos);
   }
   EXPECT_EQ(members, 6u);
-  EXPECT_EQ(wgsl.size(), 2u);  // one kernel a family
+  EXPECT_EQ(wgsl.size(), 2u);  // one kernel a family: products this short read no copies
   // 128 blocks of 128 invocations, and a workgroup more for each member after the first.
   EXPECT_EQ(threads, (std::set<int64_t>{128 * 128, 129 * 128, 130 * 128, 131 * 128}));
   // A CPU device's forms are not tiled: no family.
@@ -70,6 +70,47 @@ TEST(ProductFamily, EveryMemberMatchesCpuOnLavapipeAndInDawn) {
   for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
     for (const bool pool : {true, false})
       tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-4, kFast, {}, pool);
+}
+
+// A layer's forward product X·W and its input gradient dY·Wᵀ, 2^30 multiply-adds ×2 each: the
+// gradient reads a transposed copy of W (a permute kernel of its own) and joins the forward's
+// family.
+tg::Graph layerGraph() {
+  return tg::traceFn([] {
+    const tg::Tensor x = tg::paramInput("x", {2048, 512});
+    const tg::Tensor dy = tg::paramInput("dy", {2048, 512});
+    const tg::Tensor w = tg::paramInput("w", {512, 512});
+    const tg::Tensor b = tg::paramInput("b", {512});
+    return std::vector<tg::Tensor>{
+        tg::capture("forward", tg::relu(tg::add(tg::matmul(x, w), b))),
+        tg::capture("input_grad", tg::matmul(dy, tg::swapAxes(w, -1, -2))),
+    };
+  });
+}
+
+TEST(ProductFamily, LongProductReadingAWeightTransposedReadsACopy) {
+  const tg::Graph g = layerGraph();
+  const tg::BufferPlan plan = tg::planBuffers(g, {}, {}, false, true);
+  std::vector<std::string> kinds;
+  std::set<std::string> wgsl;
+  for (const tg::KernelSpec& k : tg::emitKernels(g, plan, kFast)) {
+    if (k.wgsl.empty()) continue;  // leaves and ops computed in another kernel
+    kinds.push_back(k.wgsl.substr(0, k.wgsl.find(':')));
+    if (k.wgsl.starts_with("// fast matmul family")) wgsl.insert(k.wgsl);
+  }
+  EXPECT_EQ(kinds, (std::vector<std::string>{"// fast matmul family", "// fast transpose",
+                                              "// fast matmul family"}));
+  EXPECT_EQ(wgsl.size(), 1u);
+  for (const tg::KernelSpec& k :
+       tg::emitKernels(g, plan, {.kernels = tg::KernelSet::Fast, .cpuDevice = true}))
+    EXPECT_FALSE(k.kind == tg::OpKind::Permute && !k.wgsl.empty());  // no family, so no copy
+}
+
+TEST(ProductFamily, ProductReadingACopyMatchesCpuOnLavapipeAndInDawn) {
+  const tg::Graph g = layerGraph();
+  const tg::EvalInputs env = tg_test::uniformParams(g, 7);
+  for (const auto backend : {tg_test::Backend::Shim, tg_test::Backend::Dawn})
+    tg_test::expectGpuMatchesCpu(backend, g, {}, {}, env, 1e-4, 1e-4, kFast, {}, false);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "../ops/op_registry.h"
 #include "buffer_use.h"
@@ -57,10 +58,17 @@ int64_t loopLength(const Graph& graph, const Op& op, int64_t threads) {
   return most;
 }
 
-}  // namespace
+// One emission: the kernels, the product each folded matmul kernel computes and the permute its
+// rhs is read through (by kernel index; none where the rhs is read as stored).
+struct Emission {
+  std::vector<KernelSpec> kernels;
+  std::map<size_t, detail::MatmulProblem> problems;
+  std::map<size_t, int> rhsPermutes;
+};
 
-std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
-                                    EmitOptions options) {
+// The kernels of `graph`, every permute a matmul can read through folded except `materialized`.
+Emission emitOnce(const Graph& graph, const BufferPlan& plan, const EmitOptions& options,
+                  const std::set<int>& materialized) {
   const detail::BufferUse use(graph, plan);
   const int64_t workgroupBytes = options.workgroupStorageBytes > 0
                                      ? options.workgroupStorageBytes
@@ -70,7 +78,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   detail::TransposeFolds folds;
   std::vector<int> sumOf, sumFrom;  // matmul → identity sum_to_shape it computes, and back
   if (options.kernels == KernelSet::Fast) {
-    folds = detail::foldTransposes(graph, use);
+    folds = detail::foldTransposes(graph, use, materialized);
     sumOf = detail::foldIdentitySums(graph, use, folds.permuteOf);
     sumFrom = inverse(sumOf, graph.ops.size());
   }
@@ -171,14 +179,19 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
   const auto permutesOf = [&](size_t m) {
     return detail::permutesOf(folds.permuteOf, static_cast<int>(m));
   };
-  std::vector<KernelSpec> kernels;
-  std::map<size_t, detail::MatmulProblem> problems;  // a folded matmul kernel's product, by index
+  Emission emitted;
+  std::vector<KernelSpec>& kernels = emitted.kernels;
+  std::map<size_t, detail::MatmulProblem>& problems = emitted.problems;
+  const auto recordRhs = [&](const std::array<int, 2>& permutes) {
+    if (permutes[1] >= 0) emitted.rhsPermutes[kernels.size()] = permutes[1];
+  };
   // The kernel of the fast matmul standing at op `place`: matmul `m` (the place itself, or the
   // matmul whose epilogue ends there) with its second output, the products summed into it and
   // the outer product it computes.
   const auto matmulKernelAt = [&](size_t place, int m) {
     detail::MatmulFolds f{.permutes = permutesOf(static_cast<size_t>(m)), .second = secondAt(place)};
     if (m != static_cast<int>(place)) f.epilogue = groups[place];
+    recordRhs(f.permutes);
     if (!summedInto.empty())
       for (int p : summedInto[static_cast<size_t>(m)]) {
         f.summed.push_back(p);
@@ -299,6 +312,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     }
     if (!sumFrom.empty() && sumFrom[i] >= 0) {
       const int m = sumFrom[i];
+      recordRhs(permutesOf(static_cast<size_t>(m)));
       kernels.push_back(detail::foldedMatmulKernel(
           graph, plan, m,
           {.permutes = permutesOf(static_cast<size_t>(m)), .sumOp = static_cast<int>(i)},
@@ -306,6 +320,7 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
       continue;
     }
     if (permutesOf(i) != std::array<int, 2>{-1, -1}) {
+      recordRhs(permutesOf(i));
       kernels.push_back(detail::foldedMatmulKernel(graph, plan, static_cast<int>(i),
                                                    {.permutes = permutesOf(i)}, std::nullopt,
                                                    workgroupBytes, options.cpuDevice,
@@ -332,8 +347,23 @@ std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
     }
     kernels.push_back(std::move(k));
   }
-  if (options.kernels == KernelSet::Fast) detail::shareProductKernels(kernels, problems);
-  return kernels;
+  return emitted;
+}
+
+}  // namespace
+
+std::vector<KernelSpec> emitKernels(const Graph& graph, const BufferPlan& plan,
+                                    EmitOptions options) {
+  Emission emitted = emitOnce(graph, plan, options, {});
+  if (options.kernels != KernelSet::Fast) return std::move(emitted.kernels);
+  // Products reading a weight transposed that would join a family reading theirs as stored read
+  // a transposed copy instead, its permute a kernel of its own (product_families.h).
+  if (const std::set<int> copies = detail::transposesJoiningFamilies(
+          emitted.kernels, emitted.problems, emitted.rhsPermutes);
+      !copies.empty())
+    emitted = emitOnce(graph, plan, options, copies);
+  detail::shareProductKernels(emitted.kernels, emitted.problems);
+  return std::move(emitted.kernels);
 }
 
 }  // namespace tg

@@ -1,17 +1,8 @@
 #include "fold_transpose.h"
 
+#include "../ops/transpose_fast.h"
+
 namespace tg::detail {
-namespace {
-
-bool swapsLastTwo(const std::vector<int64_t>& perm) {
-  const size_t r = perm.size();
-  if (r < 2) return false;
-  for (size_t d = 0; d + 2 < r; ++d)
-    if (perm[d] != static_cast<int64_t>(d)) return false;
-  return perm[r - 2] == static_cast<int64_t>(r - 1) && perm[r - 1] == static_cast<int64_t>(r - 2);
-}
-
-}  // namespace
 
 std::array<int, 2> permutesOf(const std::vector<std::array<int, 2>>& permuteOf, int matmul) {
   return permuteOf.empty() ? std::array<int, 2>{-1, -1} : permuteOf[static_cast<size_t>(matmul)];
@@ -28,7 +19,8 @@ std::array<int, 2> operandSources(const Graph& graph, int matmul,
   return read;
 }
 
-TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use) {
+TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use,
+                              const std::set<int>& materialized) {
   TransposeFolds f;
   f.permuteOf.assign(graph.ops.size(), {-1, -1});
   f.folded.assign(graph.ops.size(), false);
@@ -43,6 +35,7 @@ TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use) {
       const int p = *graph.tensor(t).source;
       const Op& permute = graph.ops[static_cast<size_t>(p)];
       if (permute.kind != OpKind::Permute || !swapsLastTwo(permute.attrs.perm)) continue;
+      if (materialized.contains(p)) continue;
       if (!use.transient(t, at) || !use.untouched(permute.inputs[0], p, at)) continue;
       f.permuteOf[i][operand] = p;
       f.folded[static_cast<size_t>(p)] = true;

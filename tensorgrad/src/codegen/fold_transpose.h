@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <set>
 #include <vector>
 
 #include "buffer_use.h"
@@ -25,8 +26,9 @@ struct TransposeFolds {
 // permuted value is transient (that matmul its only reader, no output, capture or writeback
 // source), its source's buffer is not rewritten between the permute and the matmul (the matmul
 // reads it later than op order did), and the product is not empty (empty products take
-// upstream's kernel, which cannot read transposed).
-TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use);
+// upstream's kernel, which cannot read transposed). Permutes in `materialized` stay kernels.
+TransposeFolds foldTransposes(const Graph& graph, const BufferUse& use,
+                              const std::set<int>& materialized = {});
 
 // The permutes folded into matmul op `matmul` (lhs, rhs; -1 where none), read from
 // foldTransposes' `permuteOf`, which is empty where the kernel set folds none.

@@ -1,5 +1,7 @@
 #include "product_families.h"
 
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <tuple>
 
@@ -7,8 +9,21 @@
 
 namespace tg::detail {
 
-void shareProductKernels(std::vector<KernelSpec>& kernels,
-                         const std::map<size_t, MatmulProblem>& problems) {
+namespace {
+
+constexpr int64_t kCopyMinFlops = int64_t{1} << 30;
+
+// A family: its tiling, its members' problems (one per variant) and each of its kernels' member.
+struct Family {
+  GemmTiling tiling;
+  std::vector<MatmulProblem> members;
+  std::map<size_t, size_t> memberOf;  // kernel index → member
+};
+
+// The families among `problems` (by kernel index), kernels of one `variant` one member; each
+// variant joins its candidates' family in kernel order while the family stays valid.
+std::vector<Family> findFamilies(const std::map<size_t, MatmulProblem>& problems,
+                                 const std::function<std::string(size_t)>& variant) {
   // Candidates by tiling, shape but K, and operand layouts, in kernel order.
   using Key = std::tuple<std::string, int64_t, int64_t, bool, bool>;
   std::map<Key, std::vector<size_t>> groups;
@@ -19,27 +34,65 @@ void shareProductKernels(std::vector<KernelSpec>& kernels,
     if (g.form != GemmTiling::Form::Tiled) continue;  // familyUnsupported checks the rest
     groups[{g.describe(), p.m, p.n, p.transA, p.transB}].push_back(index);
   }
+  std::vector<Family> families;
   for (const auto& [key, indices] : groups) {
-    const GemmTiling g = chooseTiling(normal.at(indices.front()));
-    // Its variants (one per distinct WGSL), each joining while the family stays valid.
-    std::vector<MatmulProblem> members;
-    std::map<std::string, size_t> memberOf;  // a variant's WGSL → its member
+    Family f{.tiling = chooseTiling(normal.at(indices.front()))};
+    std::map<std::string, size_t> memberOfVariant;
     for (size_t i : indices) {
-      if (memberOf.contains(kernels[i].wgsl)) continue;
-      members.push_back(normal.at(i));
-      if (!familyUnsupported(members, g).empty()) {
-        members.pop_back();
+      const std::string v = variant(i);
+      if (const auto it = memberOfVariant.find(v); it != memberOfVariant.end()) {
+        f.memberOf[i] = it->second;
         continue;
       }
-      memberOf[kernels[i].wgsl] = members.size() - 1;
+      f.members.push_back(normal.at(i));
+      if (!familyUnsupported(f.members, f.tiling).empty()) {
+        f.members.pop_back();
+        continue;
+      }
+      f.memberOf[i] = memberOfVariant[v] = f.members.size() - 1;
     }
-    if (members.size() < 2) continue;
-    const KernelSource family = fastMatmulFamilyKernel(members, g);
-    const int64_t blocks = family.threads / g.invocations();
-    for (size_t i : indices) {
-      const auto it = memberOf.find(kernels[i].wgsl);
-      if (it == memberOf.end()) continue;
-      const size_t j = it->second;
+    if (f.members.size() >= 2) families.push_back(std::move(f));
+  }
+  return families;
+}
+
+}  // namespace
+
+std::set<int> transposesJoiningFamilies(const std::vector<KernelSpec>& kernels,
+                                        const std::map<size_t, MatmulProblem>& problems,
+                                        const std::map<size_t, int>& rhsPermutes) {
+  // Only long products: the copy reads and writes the weight once a step, and its own level-1
+  // kernel costs a few µs, which products under 2^30 multiply-adds ×2 did not win back (MLP
+  // H1024 B256 and H256 B4096 7–13 µs slower a step on an H200).
+  std::map<size_t, int> candidates;
+  for (const auto& [index, permute] : rhsPermutes) {
+    const MatmulProblem& p = problems.at(index);
+    if (2 * p.batches * p.m * p.n * p.k >= kCopyMinFlops) candidates[index] = permute;
+  }
+  std::map<size_t, MatmulProblem> asCopies = problems;
+  for (const auto& [index, permute] : candidates) asCopies.at(index).transB = false;
+  const auto variant = [&](size_t i) {
+    return candidates.contains(i) ? kernels[i].wgsl + "\n// read from a copy" : kernels[i].wgsl;
+  };
+  std::set<int> copies;
+  for (const Family& f : findFamilies(asCopies, variant)) {
+    const auto readsAsStored = [&](const auto& km) { return !candidates.contains(km.first); };
+    if (std::ranges::none_of(f.memberOf, readsAsStored)) continue;  // a family without copies too
+    for (const auto& [index, member] : f.memberOf)
+      if (const auto it = candidates.find(index); it != candidates.end()) copies.insert(it->second);
+  }
+  return copies;
+}
+
+void shareProductKernels(std::vector<KernelSpec>& kernels,
+                         const std::map<size_t, MatmulProblem>& problems) {
+  const auto variant = [&](size_t i) { return kernels[i].wgsl; };
+  for (const Family& family : findFamilies(problems, variant)) {
+    const GemmTiling& g = family.tiling;
+    const std::vector<MatmulProblem>& members = family.members;
+    const KernelSource kernel = fastMatmulFamilyKernel(members, g);
+    const int64_t blocks = kernel.threads / g.invocations();
+    for (const auto& [i, j] : family.memberOf) {
       KernelSpec& k = kernels[i];
       // Its bindings: lhs, rhs, its epilogue's, out; the others' epilogue slots get its lhs.
       const std::vector<int> own = k.bindings;
@@ -51,7 +104,7 @@ void shareProductKernels(std::vector<KernelSpec>& kernels,
         for (size_t b = 0; b < e; ++b) k.bindings.push_back(m == j ? own[2 + b] : own[0]);
       }
       k.bindings.push_back(own.back());
-      k.wgsl = family.wgsl;
+      k.wgsl = kernel.wgsl;
       k.threads = (blocks + static_cast<int64_t>(j)) * g.invocations();
     }
   }

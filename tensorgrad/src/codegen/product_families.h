@@ -9,12 +9,22 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <vector>
 
 #include "../ops/matmul_fast.h"
 #include "tensorgrad/codegen.h"
 
 namespace tg::detail {
+
+// The permutes (op indices) to compute as kernels of their own: where a product reads its rhs
+// through a folded permute (`rhsPermutes`, by kernel index) and, reading a transposed copy of it
+// as stored instead, would join a family with a product reading its rhs as stored. An MLP's
+// input gradient dY·Wᵀ then shares the forward product's binary for a copy of W transposed
+// (4 MB for a 1024 × 1024 weight, read and written once a step).
+std::set<int> transposesJoiningFamilies(const std::vector<KernelSpec>& kernels,
+                                        const std::map<size_t, MatmulProblem>& problems,
+                                        const std::map<size_t, int>& rhsPermutes);
 
 // Rewrites the kernels at the indices of `problems` (the product each computes) that fall into
 // families of two variants or more (kernels with one WGSL are one variant).

@@ -3,6 +3,7 @@
 
 #include "op_registry.h"
 #include "reduce_fast.h"
+#include "transpose_fast.h"
 
 namespace tg::detail {
 namespace {
@@ -248,6 +249,7 @@ void registerShapeOps(OpTable& t) {
   // kernel is a full read and write for a relabelling of axes).
   setExpr(t, OpKind::Permute, [](const Op&, const std::vector<std::string>& in) { return in[0]; });
   fastKernelOf(t, OpKind::SumToShape) = fastSumToShapeKernel;
+  fastKernelOf(t, OpKind::Permute) = fastTransposeKernel;
 }
 
 }  // namespace tg::detail
