@@ -11,14 +11,6 @@
 namespace tg::detail {
 namespace {
 
-// The largest outer product folded. On an H200 (2026-11-29, bench/RESULTS.md) the fold took MLP
-// steps at batch 4096 from 0.059 to 0.053 ms pipelined (hidden 64, 4096 × 64) and from 0.104 to
-// 0.097 (hidden 256, 4096 × 256), but at hidden 1024 (4096 × 1024, 16 MB) from 0.674 to
-// 0.679–0.681, though its kernel alone took 9.8 µs against 13.6 for the two it replaced: in one
-// pass the step's levels cost 10 µs more (not isolated). Folding with 1 or 2 rows a workgroup
-// instead of 4 was slower still.
-constexpr int64_t kMaxFoldedElements = int64_t{1} << 21;
-
 bool hasPermute(const Graph& graph, const std::vector<int>& group) {
   return std::any_of(group.begin(), group.end(), [&](int m) {
     return graph.ops[static_cast<size_t>(m)].kind == OpKind::Permute;
@@ -85,8 +77,7 @@ OuterFolds foldOuterProducts(
         if (sources[0] != value || graph.tensor(qo.inputs[0]).shape.back() != 1 ||
             shapeSize(graph.tensor(qo.inputs[0]).shape) != rows ||
             shapeSize(graph.tensor(sources[1]).shape) != cols ||
-            shapeSize(graph.tensor(qo.out).shape) != rows * cols || cols == 0 ||
-            rows * cols > kMaxFoldedElements)
+            shapeSize(graph.tensor(qo.out).shape) != rows * cols || cols == 0)
           continue;
         const int qPlace = at(epilogueOf, q) >= 0 ? epilogueOf[static_cast<size_t>(q)] : q;
         if (at(secondOf, qPlace) >= 0 || f.outerOf[static_cast<size_t>(qPlace)] >= 0) continue;

@@ -23,7 +23,7 @@ struct OuterFolds {
   std::vector<bool> folded;
 };
 
-// Folds outer product Q (a Matmul op, K = 1, one batch, at most 2^21 elements; its operands'
+// Folds outer product Q (a Matmul op, K = 1, one batch; its operands'
 // folded permutes change no element's place) into the kernel of matrix-vector product P at `place`
 // when P is a Matmul of n = 1 whose chosen tiling is split-K, its lhs unpermuted, not summed into
 // or summing other products, not an identity sum, its epilogue unpermuted; Q's lhs is the value
