@@ -2,8 +2,9 @@
 // ops/reduce_fast.h: fastColumnSumsKernel) against the CPU evaluator, on lavapipe and in Dawn: a
 // layernorm's gain and bias gradients (Σ dy·x̂ and Σ dy over the rows: vec4 loads) as one kernel,
 // three sums of one shape sharing buffers two by two (one reading a broadcast: scalar loads),
-// leading batch axes kept, row counts past and short of the strided loop's unrolled body; and
-// the sums left alone (no buffer in common, another shape, rows not whole vec4s).
+// leading batch axes kept, row counts past and short of the strided loop's unrolled body;
+// matrix-vector products as sums weighted by their vector; and the sums left alone (no buffer in
+// common, another shape, rows not whole vec4s).
 #include <gtest/gtest.h>
 
 #include "gpu_oracle.h"
@@ -91,6 +92,32 @@ TEST(SiblingSums, SumsWithNothingInCommonOrAnotherShapeStayApart) {
   EXPECT_EQ(k.sums, 2);
   EXPECT_EQ(k.columnSums, 4);
   expectMatchesCpu(g, 9);
+}
+
+TEST(SiblingSums, AMatrixVectorProductIsASumWeightedByItsVector) {
+  // An MLP's first layer's gradients: Σ dh (its bias) and xᵀ·dh (its weight, x [600, 1] read
+  // through its transpose), and u·dh with u [1, 600] through an identity sum (the kernel's place
+  // moves to that sum): one kernel of three sums, each row of dh read once. A product of rows of
+  // 6 (no vec4s) keeps its own kernel.
+  const tg::Graph g = tg::traceFn([] {
+    const tg::Tensor dh = tg::paramInput("dh", {600, 64});
+    const tg::Tensor x = tg::paramInput("x", {600, 1});
+    const tg::Tensor u = tg::paramInput("u", {1, 600});
+    const tg::Tensor c = tg::paramInput("c", {600, 6});
+    return std::vector<tg::Tensor>{tg::sumToShape(dh, {64}),
+                                   tg::matmul(tg::swapAxes(x, -1, -2), dh),
+                                   tg::sumToShape(tg::matmul(u, dh), {1, 64}),
+                                   tg::matmul(u, c)};
+  });
+  const Kernels k = kernelsOf(g);
+  EXPECT_EQ(k.siblings, 1);
+  EXPECT_EQ(k.sums, 3);
+  size_t products = 0;
+  for (const tg::KernelSpec& s :
+       tg::emitKernels(g, tg::planBuffers(g, {}, {}, false, true), kFast))
+    products += s.kind == tg::OpKind::Matmul && !s.wgsl.empty();
+  EXPECT_EQ(products, 1u);  // u·c
+  expectMatchesCpu(g, 11);
 }
 
 }  // namespace

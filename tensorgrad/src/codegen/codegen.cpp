@@ -119,10 +119,6 @@ Emission emitOnce(const Graph& graph, const BufferPlan& plan, const EmitOptions&
   if (options.kernels == KernelSet::Fast)
     prologues = detail::foldPrologues(graph, use, groups, elsewhere, epilogueFrom, sumFrom, workgroupBytes,
                                       options.cpuDevice);
-  // Column sums reading a buffer in common, one kernel each set.
-  detail::SiblingSums siblings;
-  if (options.kernels == KernelSet::Fast)
-    siblings = detail::foldSiblingSums(graph, use, groups, elsewhere, epilogueFrom, sumFrom);
   std::vector<int> secondOf, secondFrom;  // matmul kernel's place → group written second, and back
   if (options.kernels == KernelSet::Fast) {
     secondOf = detail::foldSecondOutputs(graph, use, groups, elsewhere, epilogueOf, epilogueFrom,
@@ -165,6 +161,23 @@ Emission emitOnce(const Graph& graph, const BufferPlan& plan, const EmitOptions&
     rowSoftmax = detail::foldRowSoftmaxes(graph, use, groups, rows, epilogueOf, epilogueFrom,
                                           elsewhere, taken, folds.permuteOf, workgroupBytes,
                                           options.cpuDevice);
+  }
+  // Column sums reading a buffer in common, one kernel each set, of the ops no fold above took.
+  detail::SiblingSums siblings;
+  if (options.kernels == KernelSet::Fast) {
+    std::vector<bool> absorbed(graph.ops.size(), false);
+    for (size_t i = 0; i < absorbed.size(); ++i)
+      absorbed[i] = (!epilogueOf.empty() && epilogueOf[i] >= 0) ||
+                    (!secondOf.empty() && secondOf[i] >= 0) ||
+                    (!secondFrom.empty() && secondFrom[i] >= 0) ||
+                    (!summedInto.empty() && !summedInto[i].empty()) ||
+                    (!summedBy.empty() && summedBy[i] >= 0) ||
+                    (!outer.outerOf.empty() && outer.outerOf[i] >= 0) ||
+                    (!outer.folded.empty() && outer.folded[i]) ||
+                    (!attention.folded.empty() && (attention.folded[i] || attention.at[i] >= 0)) ||
+                    (!rowSoftmax.folded.empty() && (rowSoftmax.folded[i] || rowSoftmax.at[i] >= 0));
+    siblings = detail::foldSiblingSums(graph, use, groups, elsewhere, epilogueFrom, sumFrom,
+                                       absorbed, folds.permuteOf, sumOf);
   }
   // Clipping's scale computed by the norm's second stage, and the op its group ends at. No other
   // fold can hold that group: it reads the fold's total alone, which no matmul stores, and its
