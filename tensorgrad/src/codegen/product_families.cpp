@@ -11,7 +11,7 @@ namespace tg::detail {
 
 namespace {
 
-constexpr int64_t kCopyMinFlops = int64_t{1} << 30;
+constexpr double kCopyMinFlops = 1 << 30;
 
 // A family: its tiling, its members' problems (one per variant) and each of its kernels' member.
 struct Family {
@@ -61,13 +61,16 @@ std::vector<Family> findFamilies(const std::map<size_t, MatmulProblem>& problems
 std::set<int> transposesJoiningFamilies(const std::vector<KernelSpec>& kernels,
                                         const std::map<size_t, MatmulProblem>& problems,
                                         const std::map<size_t, int>& rhsPermutes) {
-  // Only long products: the copy reads and writes the weight once a step, and its own level-1
-  // kernel costs a few µs, which products under 2^30 multiply-adds ×2 did not win back (MLP
-  // H1024 B256 and H256 B4096 7–13 µs slower a step on an H200).
+  // Only long products: the copy reads and writes the weight once a step in a kernel of its
+  // own, which products under 2^30 multiply-adds ×2 did not win back (on an H200, with
+  // upstream's permute making the copies: MLP H1024 B256 and H256 B4096 6–13 µs slower a step,
+  // D256 30–40). The count in double: four dimensions' product can pass int64's range.
   std::map<size_t, int> candidates;
   for (const auto& [index, permute] : rhsPermutes) {
     const MatmulProblem& p = problems.at(index);
-    if (2 * p.batches * p.m * p.n * p.k >= kCopyMinFlops) candidates[index] = permute;
+    const double flops = 2.0 * static_cast<double>(p.batches) * static_cast<double>(p.m) *
+                         static_cast<double>(p.n) * static_cast<double>(p.k);
+    if (flops >= kCopyMinFlops) candidates[index] = permute;
   }
   std::map<size_t, MatmulProblem> asCopies = problems;
   for (const auto& [index, permute] : candidates) asCopies.at(index).transB = false;
