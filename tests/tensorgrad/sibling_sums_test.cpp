@@ -3,8 +3,9 @@
 // layernorm's gain and bias gradients (Σ dy·x̂ and Σ dy over the rows: vec4 loads) as one kernel,
 // three sums of one shape sharing buffers two by two (one reading a broadcast: scalar loads),
 // leading batch axes kept, row counts past and short of the strided loop's unrolled body;
-// matrix-vector products as sums weighted by their vector; and the sums left alone (no buffer in
-// common, another shape, rows not whole vec4s).
+// matrix-vector products as sums weighted by their vector; one buffer read through a reshape's
+// view and as itself; and the sums left alone (no buffer in common, another shape, rows not whole
+// vec4s).
 #include <gtest/gtest.h>
 
 #include "gpu_oracle.h"
@@ -118,6 +119,20 @@ TEST(SiblingSums, AMatrixVectorProductIsASumWeightedByItsVector) {
     products += s.kind == tg::OpKind::Matmul && !s.wgsl.empty();
   EXPECT_EQ(products, 1u);  // u·c
   expectMatchesCpu(g, 11);
+}
+
+TEST(SiblingSums, SumsReadingOneBufferThroughAReshapeReadItInCommon) {
+  // Σ over dh viewed as [2, 300, 64] (a reshape planned into dh's buffer) and xᵀ·dh: one buffer.
+  const tg::Graph g = tg::traceFn([] {
+    const tg::Tensor dh = tg::paramInput("dh", {600, 64});
+    const tg::Tensor x = tg::paramInput("x", {600, 1});
+    return std::vector<tg::Tensor>{tg::sumToShape(tg::reshape(dh, {2, 300, 64}), {64}),
+                                   tg::matmul(tg::swapAxes(x, -1, -2), dh)};
+  });
+  const Kernels k = kernelsOf(g);
+  EXPECT_EQ(k.siblings, 1);
+  EXPECT_EQ(k.sums, 2);
+  expectMatchesCpu(g, 13);
 }
 
 }  // namespace

@@ -26,6 +26,16 @@ struct Sum {
   int product = -1;  // that product's matmul op, where the sum stands at its identity sum
 };
 
+// The tensor whose buffer `t` views through aliased reshapes (planned into their input's
+// buffer), else `t`: sums reading one buffer through different views then read it in common.
+int viewedTensor(const Graph& graph, const BufferUse& use, int t) {
+  for (;;) {
+    const std::optional<int> source = graph.tensor(t).source;
+    if (!source || !use.aliasedReshape(graph.ops[static_cast<size_t>(*source)])) return t;
+    t = graph.ops[static_cast<size_t>(*source)].inputs[0];
+  }
+}
+
 // Sum op `i` as a candidate, else nullopt.
 std::optional<Sum> candidate(const Graph& graph, const BufferUse& use, size_t i,
                              const std::vector<std::vector<int>>& groups,
@@ -51,7 +61,8 @@ std::optional<Sum> candidate(const Graph& graph, const BufferUse& use, size_t i,
       for (int t : graph.ops[static_cast<size_t>(m)].inputs)
         if (!inGroup(group, *graph.tensor(t).source)) s.reads.insert(t);
   } else {
-    s.reads.insert(input);
+    s.input = viewedTensor(graph, use, input);
+    s.reads.insert(s.input);
   }
   return s;
 }
@@ -72,17 +83,8 @@ std::optional<Sum> weightedCandidate(const Graph& graph, const BufferUse& use, s
     return std::nullopt;
   const std::array<int, 2> permutes = permutesOf(permuteOf, static_cast<int>(i));
   if (permutes[1] >= 0) return std::nullopt;
-  // Read from the tensors aliased reshapes view (a plain sum reads the same buffer through its
-  // own tensor).
-  const auto stored = [&](int t) {
-    for (;;) {
-      const std::optional<int> source = graph.tensor(t).source;
-      if (!source || !use.aliasedReshape(graph.ops[static_cast<size_t>(*source)])) return t;
-      t = graph.ops[static_cast<size_t>(*source)].inputs[0];
-    }
-  };
-  const int v = stored(operandSources(graph, static_cast<int>(i), permutes)[0]);
-  const int b = stored(op.inputs[1]);
+  const int v = viewedTensor(graph, use, operandSources(graph, static_cast<int>(i), permutes)[0]);
+  const int b = viewedTensor(graph, use, op.inputs[1]);
   const Shape& out = graph.tensor(op.out).shape;
   const Shape& bs = graph.tensor(op.inputs[1]).shape;
   const Shape& lhs = graph.tensor(op.inputs[0]).shape;

@@ -92,28 +92,24 @@ KernelSource tiledKernel(const MatmulProblem& p, const GemmTiling& g,
   const int64_t S = g.slices, pos = inv / S, kLen = p.k / S;
   const std::string kDim = family.empty() ? "" : "kDim";
   const std::string sliceK = family.empty() ? u(kLen) : S > 1 ? "(kDim / " + u(S) + ")" : "kDim";
-  TiledOperand a{.name = p.lhs,
-                 .smem = "aS",
-                 .reg = "pa",
-                 .base = "aBase",
-                 .bx = g.bm,
-                 .bk = g.bk,
-                 .x = p.m,
-                 .xContig = p.transA,
-                 .vec = p.transA && p.m % 4 == 0,
-                 .x0 = "row0",
-                 .kDim = kDim};
-  TiledOperand b{.name = p.rhs,
-                 .smem = "bS",
-                 .reg = "pb",
-                 .base = "bBase",
-                 .bx = g.bn,
-                 .bk = g.bk,
-                 .x = p.n,
-                 .xContig = !p.transB,
-                 .vec = !p.transB && p.n % 4 == 0,
-                 .x0 = "col0",
-                 .kDim = kDim};
+  // Operand `tag` ("a" or "b"): its arrays and registers named by the tag, vec4 loads where
+  // its x axis is contiguous and whole vec4s.
+  const auto operand = [&](const std::string& name, const std::string& tag, int64_t bx,
+                           int64_t x, bool xContig, const std::string& x0) {
+    return TiledOperand{.name = name,
+                        .smem = tag + "S",
+                        .reg = "p" + tag,
+                        .base = tag + "Base",
+                        .bx = bx,
+                        .bk = g.bk,
+                        .x = x,
+                        .xContig = xContig,
+                        .vec = xContig && x % 4 == 0,
+                        .x0 = x0,
+                        .kDim = kDim};
+  };
+  TiledOperand a = operand(p.lhs, "a", g.bm, p.m, p.transA, "row0");
+  TiledOperand b = operand(p.rhs, "b", g.bn, p.n, !p.transB, "col0");
   const bool vecOut = p.n % 4 == 0 && vec4Stores(p);
   std::string w =
       head(p, g, a.vec, b.vec, vecOut,

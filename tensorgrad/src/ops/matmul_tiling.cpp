@@ -136,18 +136,17 @@ GemmTiling chooseTiling(const MatmulProblem& raw) {
                                                            : 16};
   };
   // An outer product (K = 1: an MLP's first layer, its last layer's input gradient) is all
-  // stores: 16×64 blocks of one vec4 an invocation, thousands of them, instead of a tiled form's
-  // one wave. H100 (2026-11-28, RESULTS): 4096×1×1024 13.3 → 10.0 µs, with the rhs transposed
+  // stores: from 2²⁰ outputs, 16×64 blocks of one vec4 an invocation, thousands of them, instead
+  // of a tiled form's one wave. H100 (2026-11-28, RESULTS): 4096×1×1024 13.3 → 10.0 µs, with the rhs transposed
   // 15.0 → 9.4, 4096×1×256 8.0 → 6.0; MLP H1024 and H256 at batch 4096 pipelined 0.737–0.758 →
   // 0.698–0.707 and 0.129–0.132 → 0.110–0.113 ms a step.
-  if (p.k == 1 && p.m >= 16 && p.n >= 64 && p.batches * p.m * p.n >= int64_t{1} << 20)
-    return {.form = F::SplitK, .bm = 16, .bn = 64, .bk = 0, .tm = 1, .tn = 4, .slices = 1};
   // A short K (2 to 16: a one-hot input's product with an embedding, the tied embedding's input
-  // gradient) in the same blocks, each invocation walking K itself, where a tiled form would run
-  // one K tile of 16 or 32 unrolled steps for a few of them. H200 (2026-11-29, RESULTS): D512's
-  // [4096, 12] · [12, 512] 12.0 → 8.5 µs alone and 27.2 → 9.9 µs inside the step; D256's
-  // [1024, 12] · [12, 256] (2¹⁸ outputs) 7.7 → 5.2 µs inside the step.
-  if (p.k > 1 && p.k <= 16 && p.m >= 16 && p.n >= 64 && p.batches * p.m * p.n >= int64_t{1} << 18)
+  // gradient) in the same blocks from 2¹⁸ outputs, each invocation walking K itself, where a
+  // tiled form would run one K tile of 16 or 32 unrolled steps for a few of them. H200
+  // (2026-11-29, RESULTS): D512's [4096, 12] · [12, 512] 12.0 → 8.5 µs alone and 27.2 → 9.9 µs
+  // inside the step; D256's [1024, 12] · [12, 256] (2¹⁸ outputs) 7.7 → 5.2 µs inside the step.
+  const int64_t fewestOutputs = p.k == 1 ? int64_t{1} << 20 : int64_t{1} << 18;
+  if (p.k >= 1 && p.k <= 16 && p.m >= 16 && p.n >= 64 && p.batches * p.m * p.n >= fewestOutputs)
     return {.form = F::SplitK, .bm = 16, .bn = 64, .bk = 0, .tm = 1, .tn = 4, .slices = 1};
   // 128×256 blocks of 8×16 accumulators, where they come in whole waves of 128 (an H100 or H200
   // has 132 SMs): 6–8% faster than 128×128×32 on 4096×1024×1024 (128 blocks), 4096×512×2048 and
